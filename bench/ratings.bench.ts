@@ -1,0 +1,219 @@
+// Ratings on a million annotations: a worker rating change touching ~20,000 annotations, a full
+// recomputation, "as of" counts and a bulk query rating — each beside the plain SQL formulation
+// (a correlated subquery over the rating tables) run on the same file in the same script.
+//   npx tsx bench/ratings.bench.ts [--quick]      (or: npm run bench ratings)
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { type Db, all, openProject, pluck, run } from '../src/main/db/connection'
+import { createChangeSet } from '../src/main/db/queries/changeSets'
+import { NOW, insertWorkerRating, workerRatingsInForce } from '../src/main/db/queries/ratingRows'
+import { fillSelection, previewWorkerSegments } from '../src/main/db/queries/ratingsApply'
+import { plainEffectiveRating, plainUpdate } from '../src/main/db/queries/ratingsPlain'
+import { projectStats } from '../src/main/db/queries/stats'
+import { SubmissionWriter } from '../src/main/db/queries/submissions'
+import { sql } from '../src/main/db/sql'
+import { recomputeAll, workerTimeline } from '../src/main/ratings/effective'
+import { reconstructImportedRatings } from '../src/main/ratings/importTimelines'
+import { rateFilter } from '../src/main/ratings/rateTargets'
+import { rateWorker } from '../src/main/ratings/rate'
+import { revertChangeSet } from '../src/main/ratings/revert'
+import { changedSegments, segments } from '../src/main/ratings/timeline'
+import { generateSubmissions } from '../src/main/synth/glucose'
+import { dataDir } from './lib/data'
+import { quantile, table } from './lib/measure'
+
+const quick = process.argv.includes('--quick')
+// ≈ 4.7 annotations per submission: 213k submissions give about a million annotations.
+const SUBMISSIONS = quick ? 21_300 : 213_000
+const TARGET = quick ? 2_000 : 20_000
+const REPEATS = 5
+const who = { author: 'bench' }
+
+function ms(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6
+}
+
+function time<T>(f: () => T): { ms: number; value: T } {
+  const start = process.hrtime.bigint()
+  const value = f()
+  return { ms: ms(start), value }
+}
+
+/** The project, built once through the importer's writer and reconstruction, then cached. */
+function ensureProject(path: string): void {
+  if (existsSync(path)) return
+  mkdirSync(dataDir, { recursive: true })
+  const partial = `${path}.partial`
+  for (const s of ['', '-wal', '-shm']) rmSync(partial + s, { force: true })
+  const db = openProject(partial, { create: true })
+  console.log(`building ${SUBMISSIONS} generated submissions (cached for later runs)…`)
+  const built = time(() =>
+    db.transaction(() => {
+      const changeSet = createChangeSet(db, { kind: 'import', author: 'bench', description: 'synthetic' })
+      const writer = new SubmissionWriter(db, changeSet.id, null)
+      for (const s of generateSubmissions({ count: SUBMISSIONS, seed: 65521 })) writer.write(s)
+      writer.finish()
+      const rebuilt = time(() => reconstructImportedRatings(db, changeSet, 'bench'))
+      console.log(
+        `  import reconstruction: ${rebuilt.value.workerRatings} worker ratings, ${rebuilt.value.itemRatings} item ratings, ${rebuilt.ms.toFixed(0)} ms`,
+      )
+    })(),
+  )
+  console.log(`  built in ${(built.ms / 1000).toFixed(0)} s`)
+  db.pragma('wal_checkpoint(TRUNCATE)')
+  db.close()
+  renameSync(partial, path)
+}
+
+/** The busiest worker and a commit date whose change moves about TARGET annotations. */
+function pickChange(db: Db): { workerId: number; from: number; value: number; moves: number } {
+  const workerId = db
+    .prepare('SELECT worker_id FROM annotations WHERE worker_id IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1')
+    .pluck()
+    .get() as number
+  const days = db
+    .prepare('SELECT DISTINCT submitted_at FROM annotations WHERE worker_id = ? ORDER BY 1')
+    .pluck()
+    .all(workerId) as number[]
+  const before = workerTimeline(db, workerId)
+  let best = { workerId, from: days[0] ?? 0, value: -2, moves: 0 }
+  for (const from of days) {
+    for (const value of [-2, 3]) {
+      const after = segments([
+        ...workerRatingsInForce(db, [workerId]),
+        { id: Infinity, value, effectiveFrom: from, recordedAt: NOW },
+      ])
+      const moves = previewWorkerSegments(db, workerId, changedSegments(before, after)).reduce((n, t) => n + t.count, 0)
+      if (Math.abs(moves - TARGET) < Math.abs(best.moves - TARGET)) best = { workerId, from, value, moves }
+    }
+  }
+  return best
+}
+
+
+const median = (values: number[]) => quantile(values, 0.5)
+const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1))
+
+const path = join(dataDir, quick ? 'ratings-100k.winnow' : 'ratings-1m.winnow')
+ensureProject(path)
+const db = openProject(path)
+const annotations = db.prepare('SELECT count(*) FROM annotations').pluck().get() as number
+console.log(`${annotations} annotations in ${path}`)
+const results: (string | number)[][] = [['operation', 'rows moved', 'winnow ms (median)', 'plain SQL ms (median)', 'plain / winnow']]
+
+// 1. A worker rating change, applied and undone; the plain way rewrites the worker's rows.
+{
+  const change = pickChange(db)
+  console.log(`worker ${change.workerId}: rating ${change.value} from ${new Date(change.from * 1000).toISOString().slice(0, 10)} moves ${change.moves}`)
+  const ours: number[] = []
+  const undo: number[] = []
+  const plainWorker: number[] = []
+  const plainFrom: number[] = []
+  for (let i = 0; i < REPEATS; i++) {
+    const applied = time(() => rateWorker(db, { ...who, workerId: change.workerId, value: change.value, from: change.from }))
+    ours.push(applied.ms)
+    if (applied.value.changed !== change.moves) throw new Error(`moved ${applied.value.changed}, expected ${change.moves}`)
+    undo.push(time(() => revertChangeSet(db, applied.value.changeSet as number, who)).ms)
+    for (const [list, where] of [
+      [plainWorker, sql`a.worker_id = ${change.workerId}`],
+      [plainFrom, sql`a.worker_id = ${change.workerId} AND a.submitted_at >= ${change.from}`],
+    ] as const) {
+      const plain = time(() =>
+        db.transaction(() => {
+          const cs = createChangeSet(db, { kind: 'manual', author: 'bench', description: 'plain' })
+          insertWorkerRating(db, { workerId: change.workerId, value: change.value, effectiveFrom: change.from, recordedAt: cs.at, author: 'bench', note: '', changeSetId: cs.id })
+          plainUpdate(db, where)
+          return cs.id
+        })(),
+      )
+      list.push(plain.ms)
+      revertChangeSet(db, plain.value, who)
+    }
+  }
+  // The floor any approach pays: a bare UPDATE of exactly those rows' rating (rolled back).
+  const segs = changedSegments(
+    workerTimeline(db, change.workerId),
+    segments([...workerRatingsInForce(db, [change.workerId]), { id: Infinity, value: change.value, effectiveFrom: change.from, recordedAt: NOW }]),
+  )
+  const floor = Array.from({ length: REPEATS }, () => {
+    db.exec('BEGIN IMMEDIATE')
+    const t = time(() => {
+      for (const g of segs) {
+        run(db, sql`UPDATE annotations SET rating = ${g.value} WHERE worker_id = ${change.workerId}
+          AND submitted_at >= ${g.start} AND submitted_at < ${g.until} AND rating_source != 2`)
+      }
+    })
+    db.exec('ROLLBACK')
+    return t.ms
+  })
+  results.push(['bare UPDATE of the same rows (floor, rolled back)', change.moves, fmt(median(floor)), '', ''])
+  results.push(['worker rating change (apply)', change.moves, fmt(median(ours)), fmt(median(plainWorker)), (median(plainWorker) / median(ours)).toFixed(1)])
+  results.push(['… plain limited to rows from the commit date', change.moves, fmt(median(ours)), fmt(median(plainFrom)), (median(plainFrom) / median(ours)).toFixed(1)])
+  results.push(['worker rating change (undo = revert)', change.moves, fmt(median(undo)), fmt(median(plainWorker)), (median(plainWorker) / median(undo)).toFixed(1)])
+}
+
+// 2. Full recomputation: from a wiped cache, and on a consistent one (reads only).
+{
+  const wiped: number[] = []
+  const plain: number[] = []
+  let moved = 0
+  const runs = quick ? REPEATS : 3
+  for (let i = 0; i < runs; i++) {
+    db.exec('UPDATE annotations SET rating = NULL, rating_source = 0')
+    const r = time(() => db.transaction(() => recomputeAll(db))())
+    wiped.push(r.ms)
+    moved = r.value
+    db.exec('UPDATE annotations SET rating = NULL, rating_source = 0')
+    plain.push(time(() => db.transaction(() => plainUpdate(db))()).ms)
+  }
+  const consistent = Array.from({ length: runs }, () => time(() => recomputeAll(db)).ms)
+  results.push(['full recomputation (cache wiped)', moved, fmt(median(wiped)), fmt(median(plain)), (median(plain) / median(wiped)).toFixed(1)])
+  results.push(['full recomputation (cache already right)', 0, fmt(median(consistent)), fmt(median(plain)), (median(plain) / median(consistent)).toFixed(1)])
+}
+
+// 3. Counts by rating as of a moment, against the plain correlated subquery at that moment.
+{
+  const first = db.prepare("SELECT min(created_at) FROM change_sets WHERE kind = 'manual'").pluck().get() as number
+  const moments: [string, number][] = [
+    ['before the first manual change (one worker differs)', first - 1],
+    ['before the import (every row differs)', 0],
+  ]
+  for (const [label, asOf] of moments) {
+    const ours = time(() => projectStats(db, { asOf }).byRating)
+    const plain = time(() =>
+      all<{ n: number }>(db, sql`SELECT ${plainEffectiveRating(asOf)} AS r, count(*) AS n FROM annotations a GROUP BY 1`),
+    )
+    const plainTotal = plain.value.reduce((n, r) => n + r.n, 0)
+    if (plainTotal !== annotations) throw new Error('plain as-of count mismatch')
+    results.push([`stats --as-of ${label}`, annotations, fmt(ours.ms), fmt(plain.ms), (plain.ms / ours.ms).toFixed(1)])
+  }
+}
+
+// 4. A bulk rating of a whole query (preview, apply, revert), against a plain item insert + update.
+{
+  const filter = { dimensions: [1, 6] }
+  const preview = time(() => rateFilter(db, filter, { ...who, value: 1.5, preview: true }))
+  const applied = time(() => rateFilter(db, filter, { ...who, value: 1.5 }))
+  const reverted = time(() => revertChangeSet(db, applied.value.changeSet as number, who))
+  const plain = time(() =>
+    db.transaction(() => {
+      const cs = createChangeSet(db, { kind: 'bulk', author: 'bench', description: 'plain' })
+      fillSelection(db, sql`SELECT id FROM annotations WHERE dimension IN (1, 6)`)
+      db.prepare(
+        `INSERT INTO item_ratings (annotation_id, value, recorded_at, author, note, change_set_id)
+         SELECT id, 1.5, ?, 'bench', '', ? FROM annotations WHERE dimension IN (1, 6)`,
+      ).run(cs.at, cs.id)
+      plainUpdate(db, sql`a.dimension IN (1, 6)`)
+      return cs.id
+    })(),
+  )
+  revertChangeSet(db, plain.value, who)
+  results.push(['bulk query rating: preview', preview.value.changed, fmt(preview.ms), '', ''])
+  results.push(['bulk query rating: apply', applied.value.changed, fmt(applied.ms), fmt(plain.ms), (plain.ms / applied.ms).toFixed(1)])
+  results.push(['bulk query rating: revert', reverted.value.changed, fmt(reverted.ms), '', ''])
+}
+
+// The cache must equal the plain formulation everywhere after all of this.
+const wrong = pluck<number>(db, sql`SELECT count(*) FROM annotations a WHERE a.rating IS NOT ${plainEffectiveRating()}`)
+console.log(`\n${table(results)}\n\nannotations whose cached rating differs from the plain formulation: ${wrong}`)
+db.close()

@@ -1,0 +1,24 @@
+// `npm run bench [name…]`: runs each bench/<name>.bench.ts in its own process (so peak memory is
+// per benchmark) and prints what each measured. Every figure is a ratio against a reference run in
+// the same script, because these machines are noisy.
+import { spawnSync } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const wanted = process.argv.slice(2)
+const benches = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
+  .sort()
+
+let failed = 0
+for (const file of benches) {
+  console.log(`\n=== ${file}`)
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', join(here, file)], {
+    stdio: 'inherit',
+  })
+  if (result.status !== 0) failed++
+}
+process.exit(failed === 0 ? 0 : 1)

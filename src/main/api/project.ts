@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs'
+import { version } from '../../../package.json'
+import { UserError } from '../../shared/contract/errors'
+import type { projectCalls } from '../../shared/contract/project'
+import { projectStats } from '../db/queries/stats'
+import { ensureDemoProject } from '../demo'
+import type { CallContext, Handlers } from './handlers'
+
+function requireDialogs(context: CallContext): NonNullable<CallContext['dialogs']> {
+  if (!context.dialogs) {
+    throw new UserError({
+      type: 'invalid-argument',
+      code: 'no-dialogs',
+      message: 'Native dialogs exist only in the desktop app.',
+    })
+  }
+  return context.dialogs
+}
+
+function withExtension(path: string): string {
+  return path.endsWith('.winnow') ? path : `${path}.winnow`
+}
+
+export const projectHandlers: Handlers<keyof typeof projectCalls> = {
+  'app.info': (_args, { session }) => ({
+    version,
+    mode: session.mode === 'electron' ? 'electron' : 'serve',
+  }),
+  'project.current': (_args, { session }) => session.info(),
+  'project.open': ({ path }, { session }) => session.open(path),
+  'project.create': ({ path }, { session }) => {
+    const file = withExtension(path)
+    if (existsSync(file)) {
+      throw new UserError({
+        type: 'conflict',
+        code: 'exists',
+        message: `${file} already exists; open it instead.`,
+        file,
+      })
+    }
+    return session.open(file, { create: true })
+  },
+  'project.openDemo': (_args, { session }) => {
+    const path = session.options.demoPath
+    if (!path) {
+      throw new UserError({ type: 'not-found', code: 'no-demo', message: 'No demo project here.' })
+    }
+    ensureDemoProject(path)
+    return session.open(path, { isDemo: true })
+  },
+  'project.recent': (_args, { session }) => session.options.recents?.list() ?? [],
+  'project.pickOpen': async (_args, context) => {
+    const path = await requireDialogs(context).openProject()
+    return path === null ? null : context.session.open(path)
+  },
+  'project.pickCreate': async (_args, context) => {
+    const path = await requireDialogs(context).createProject()
+    return path === null ? null : context.session.open(withExtension(path), { create: true })
+  },
+  'project.stats': (_args, { session }) => projectStats(session.project().db),
+}

@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { type ImportFormat, glucoseFormats } from '../../../shared/contract/imports'
+import { openProject } from '../../db/connection'
+import { importFiles } from '../../importers/run'
+import { type Command, UsageError, dbOption, optionalString, parseNumber, requireString } from '../command'
+import { progressLine } from '../progress'
+
+export const importCommand: Command = {
+  name: 'import',
+  summary: 'Import GLUCOSE files (release CSV, per-dimension files, test set) into a project',
+  usage: `winnow import FILE... --db P [--format ${glucoseFormats.join('|')}] [--year Y] [--json]`,
+  positionals: true,
+  options: { ...dbOption, format: { type: 'string' }, year: { type: 'string' } },
+  run(values, files, io) {
+    const dbPath = requireString(values, 'db')
+    if (files.length === 0) throw new UsageError('name at least one FILE to import')
+    const format = optionalString(values, 'format')
+    if (format !== undefined && !(glucoseFormats as readonly string[]).includes(format)) {
+      throw new UsageError(`--format must be one of ${glucoseFormats.join(', ')}`)
+    }
+    const yearText = optionalString(values, 'year')
+    const year = yearText === undefined ? undefined : parseNumber(yearText, 'year', { integer: true })
+    for (const file of files) {
+      if (!existsSync(file)) throw new UsageError(`no such file: ${file}`)
+    }
+    const db = openProject(dbPath, { create: true })
+    try {
+      const progress = io.interactive ? progressLine(io, 'bytes') : undefined
+      const result = importFiles(
+        db,
+        files.map((f) => ({ path: resolve(f) })),
+        { ...(format ? { format: format as ImportFormat } : {}), ...(year ? { year } : {}), author: 'cli' },
+        progress ? { progress: (p) => progress.update(p.bytes, p.totalBytes, p.records) } : {},
+      )
+      progress?.done()
+      const lines = result.files.map(
+        (f) =>
+          `${f.file} (${f.format}): ${f.records} records, +${f.submissions} submissions, +${f.annotations} annotations` +
+          f.warnings.map((w) => `\n  warning: ${w}`).join(''),
+      )
+      lines.push(`Added ${result.submissions} submissions and ${result.annotations} annotations.`)
+      return { json: result, text: lines.join('\n') }
+    } finally {
+      db.close()
+    }
+  },
+}

@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ensureDemoProject } from '../../demo'
+import { startServer } from '../../serve/server'
+import { type Command, UsageError, dbOption, optionalString, parseNumber } from '../command'
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Serve the app on 127.0.0.1 for a browser (prints the address with its token)',
+  usage: 'winnow serve (--db P | --demo) [--port N] [--json]',
+  options: { ...dbOption, port: { type: 'string' }, demo: { type: 'boolean' } },
+  async run(values, _positionals, io) {
+    const dbOption = optionalString(values, 'db')
+    const demo = values.demo === true
+    if (!dbOption && !demo) throw new UsageError('--db P or --demo is required')
+    const portText = optionalString(values, 'port')
+    const port = portText === undefined ? 0 : parseNumber(portText, 'port', { integer: true })
+    const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
+    if (!existsSync(join(rendererDir, 'index.html'))) {
+      throw new Error(`The page is not built (${rendererDir} is missing); run npm run build.`)
+    }
+    const demoPath = demo ? resolve(dbOption ?? join(tmpdir(), 'winnow-demo.winnow')) : undefined
+    const server = await startServer({
+      rendererDir,
+      port,
+      session: demoPath ? { demoPath } : {},
+    })
+    if (demoPath) {
+      ensureDemoProject(demoPath)
+      server.session.open(demoPath, { isDemo: true })
+    } else if (dbOption) {
+      const path = resolve(dbOption)
+      server.session.open(path, { create: !existsSync(path) })
+    }
+    const info = { url: server.openUrl, token: server.token }
+    io.stdout(values.json ? `${JSON.stringify(info)}\n` : `Winnow is serving ${server.session.info()?.path ?? ''}\nOpen ${server.openUrl}\nPress Ctrl+C to stop.\n`)
+    await new Promise<void>((done) => {
+      const stop = (): void => {
+        void server.close().then(done)
+      }
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    })
+    return { json: { stopped: true }, text: 'Stopped.' }
+  },
+}

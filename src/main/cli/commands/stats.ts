@@ -1,0 +1,26 @@
+import { openProject } from '../../db/connection'
+import { projectStats } from '../../db/queries/stats'
+import { type Command, dbOption, requireString } from '../command'
+import { parseAsOfOption } from './rate'
+
+export const statsCommand: Command = {
+  name: 'stats',
+  summary: 'Count submissions, annotations, workers and stories, by dimension and rating',
+  usage: 'winnow stats --db P [--as-of TIMESTAMP] [--json]',
+  options: { ...dbOption, 'as-of': { type: 'string' } },
+  run(values) {
+    const asOf = parseAsOfOption(values)
+    const db = openProject(requireString(values, 'db'))
+    try {
+      const stats = projectStats(db, asOf === undefined ? {} : { asOf })
+      const text = [
+        `${stats.submissions} submissions, ${stats.annotations} annotations, ${stats.workers} workers, ${stats.stories} stories`,
+        `by dimension: ${Object.entries(stats.byDimension).map(([d, n]) => `${d}: ${n}`).join(', ')}`,
+        `by rating: ${Object.entries(stats.byRating).map(([r, n]) => `${r}: ${n}`).join(', ')}`,
+      ].join('\n')
+      return { json: stats, text }
+    } finally {
+      db.close()
+    }
+  },
+}

@@ -1,0 +1,32 @@
+import { openProject } from '../../db/connection'
+import { writeSynthetic } from '../../importers/synthetic'
+import { type Command, dbOption, parseNumber, requireString } from '../command'
+import { progressLine } from '../progress'
+
+export const synthCommand: Command = {
+  name: 'synth',
+  summary: 'Write realistic generated GLUCOSE-like data into a project (tests, demos, benchmarks)',
+  usage: 'winnow synth --db P --submissions N [--seed S] [--json]',
+  options: { ...dbOption, submissions: { type: 'string' }, seed: { type: 'string' } },
+  run(values, _positionals, io) {
+    const count = parseNumber(requireString(values, 'submissions'), 'submissions', { integer: true })
+    const seedText = values.seed
+    const seed = typeof seedText === 'string' ? parseNumber(seedText, 'seed', { integer: true }) : 1
+    const db = openProject(requireString(values, 'db'), { create: true })
+    try {
+      const progress = io.interactive ? progressLine(io, 'items') : undefined
+      const counts = writeSynthetic(
+        db,
+        { submissions: count, seed },
+        progress ? { progress: (done) => progress.update(done, count, done) } : {},
+      )
+      progress?.done()
+      return {
+        json: counts,
+        text: `Added ${counts.submissions} submissions and ${counts.annotations} annotations.`,
+      }
+    } finally {
+      db.close()
+    }
+  },
+}

@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util'
+import { formatLocation } from '../../shared/contract/errors'
+import { toErrorInfo } from '../api/errors'
+import { type Command, type CommandIo, UsageError } from './command'
+import { commands } from './commands'
+
+const HELP = `winnow — turn raw crowd work into a released dataset
+
+Usage: winnow <command> [options]   (winnow <command> --help for its options)
+
+Commands:
+${commands.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
+
+Every command takes --db FILE (the project file) and --json (one JSON document on stdout).
+Exit codes: 0 success, 1 failure (message on stderr), 2 usage error.`
+
+/** Runs one command line; returns the exit code. */
+export async function runCli(argv: string[], io: CommandIo): Promise<number> {
+  const [name, ...rest] = argv
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(HELP + '\n')
+    return name ? 0 : 2
+  }
+  const command = commands.find((c) => c.name === name)
+  if (!command) {
+    io.stderr(`winnow: unknown command '${name}'\n\n${HELP}\n`)
+    return 2
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(`${command.summary}\n\nUsage: ${command.usage}\n`)
+    return 0
+  }
+  let parsed: { values: Record<string, unknown>; positionals: string[] }
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: command.options,
+      allowPositionals: command.positionals ?? false,
+      strict: true,
+    })
+  } catch (error) {
+    io.stderr(`winnow ${name}: ${(error as Error).message}\nUsage: ${command.usage}\n`)
+    return 2
+  }
+  return execute(command, parsed.values as never, parsed.positionals, io)
+}
+
+async function execute(
+  command: Command,
+  values: Parameters<Command['run']>[0],
+  positionals: string[],
+  io: CommandIo,
+): Promise<number> {
+  try {
+    const output = await command.run(values, positionals, io)
+    io.stdout(values.json ? JSON.stringify(output.json) + '\n' : output.text + (output.text.endsWith('\n') ? '' : '\n'))
+    return 0
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`winnow ${command.name}: ${error.message}\nUsage: ${command.usage}\n`)
+      return 2
+    }
+    const info = toErrorInfo(error)
+    const at = formatLocation(info)
+    io.stderr(`winnow ${command.name}: ${at && !info.message.startsWith(at) ? `${at}: ` : ''}${info.message}\n`)
+    if (info.type === 'internal' && process.env.WINNOW_DEBUG) io.stderr(`${(error as Error).stack ?? ''}\n`)
+    return 1
+  }
+}

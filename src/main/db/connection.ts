@@ -1,0 +1,122 @@
+import Database from 'better-sqlite3'
+import { UserError } from '../../shared/contract/errors'
+import type { SqlFragment } from './sql'
+import { migrate } from './migrations'
+
+export type Db = Database.Database
+
+/** 'WNNW' — marks a SQLite file as a Winnow project. */
+export const APPLICATION_ID = 0x574e4e57
+
+export interface OpenOptions {
+  /** Create the file if it does not exist (import, synth, File ▸ New). */
+  create?: boolean
+  readonly?: boolean
+  /** Path of a better-sqlite3 addon built for this runtime (Electron uses its own build). */
+  nativeBinding?: string
+}
+
+let defaultNativeBinding: string | undefined
+
+/** Electron's main process points every connection at the addon built for Electron's ABI. */
+export function setDefaultNativeBinding(path: string | undefined): void {
+  defaultNativeBinding = path
+}
+
+export function getDefaultNativeBinding(): string | undefined {
+  return defaultNativeBinding
+}
+
+export function openProject(path: string, options: OpenOptions = {}): Db {
+  const nativeBinding = options.nativeBinding ?? defaultNativeBinding
+  let db: Db
+  try {
+    db = new Database(path, {
+      fileMustExist: !options.create,
+      readonly: options.readonly ?? false,
+      ...(nativeBinding ? { nativeBinding } : {}),
+    })
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    throw new UserError({
+      type: 'not-found',
+      code: 'cannot-open',
+      message: `Cannot open project ${path}: ${message}`,
+      file: path,
+    })
+  }
+  try {
+    configure(db, options.readonly ?? false)
+    if (!options.readonly) migrate(db, path)
+    return db
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}
+
+function configure(db: Db, readonly: boolean): void {
+  const appId = db.pragma('application_id', { simple: true }) as number
+  const version = db.pragma('user_version', { simple: true }) as number
+  const tables = db.prepare('SELECT count(*) AS n FROM sqlite_schema').pluck().get() as number
+  if (appId !== APPLICATION_ID && (appId !== 0 || version !== 0 || tables > 0)) {
+    throw new UserError({
+      type: 'input',
+      code: 'not-a-project',
+      message: `${db.name} is a SQLite database but not a Winnow project.`,
+      file: db.name,
+    })
+  }
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  if (!readonly) {
+    // WAL keeps readers (the grid) going while a job writes, and survives kills without corruption.
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = NORMAL')
+  }
+  db.pragma('temp_store = MEMORY')
+  db.pragma('cache_size = -65536')
+  db.pragma('mmap_size = 268435456')
+}
+
+const statementCache = new WeakMap<Db, Map<string, Database.Statement>>()
+
+/**
+ * A prepared statement for a fragment's text, cached per connection. Plucking statements are
+ * cached apart because `pluck()` changes the statement itself.
+ */
+export function prepare(db: Db, fragment: SqlFragment, mode: 'rows' | 'pluck' = 'rows'): Database.Statement {
+  let cache = statementCache.get(db)
+  if (!cache) {
+    cache = new Map()
+    statementCache.set(db, cache)
+  }
+  const key = mode === 'pluck' ? `pluck:${fragment.text}` : fragment.text
+  let statement = cache.get(key)
+  if (!statement) {
+    statement = db.prepare(fragment.text)
+    if (mode === 'pluck') statement.pluck()
+    cache.set(key, statement)
+  }
+  return statement
+}
+
+export function all<T>(db: Db, fragment: SqlFragment): T[] {
+  return prepare(db, fragment).all(...fragment.values) as T[]
+}
+
+export function get<T>(db: Db, fragment: SqlFragment): T | undefined {
+  return prepare(db, fragment).get(...fragment.values) as T | undefined
+}
+
+export function pluck<T>(db: Db, fragment: SqlFragment): T | undefined {
+  return prepare(db, fragment, 'pluck').get(...fragment.values) as T | undefined
+}
+
+export function pluckAll<T>(db: Db, fragment: SqlFragment): T[] {
+  return prepare(db, fragment, 'pluck').all(...fragment.values) as T[]
+}
+
+export function run(db: Db, fragment: SqlFragment): Database.RunResult {
+  return prepare(db, fragment).run(...fragment.values)
+}

@@ -1,0 +1,214 @@
+import type { Transition } from '../../../shared/contract/ratings'
+import type { Segment } from '../../ratings/timeline'
+import type { Db } from '../connection'
+import { all, pluckAll, run } from '../connection'
+import { type SqlFragment, sql } from '../sql'
+import { inForce } from './ratingRows'
+
+/**
+ * Writing effective ratings into the `annotations.rating` / `rating_source` cache. Work lists live
+ * in per-connection temp tables so a million ids never cross into JavaScript. The planner has no
+ * statistics for temp tables, so joins name them first with CROSS JOIN (SQLite keeps that order).
+ */
+
+export const SOURCE = { unrated: 0, worker: 1, item: 2 } as const
+
+/** Created on demand: a rolled-back transaction may have taken them with it. */
+export function ensureWorkTables(db: Db): void {
+  db.exec(`
+    CREATE TEMP TABLE IF NOT EXISTS rating_selection (id INTEGER PRIMARY KEY);
+    CREATE TEMP TABLE IF NOT EXISTS rating_segments (
+      worker_id INTEGER NOT NULL, start INTEGER NOT NULL, until INTEGER NOT NULL, value REAL);
+    CREATE INDEX IF NOT EXISTS temp.rating_segments_worker ON rating_segments(worker_id, start);
+    CREATE TEMP TABLE IF NOT EXISTS rating_target (id INTEGER PRIMARY KEY, rating REAL, source INTEGER);
+    CREATE TEMP TABLE IF NOT EXISTS rating_before (id INTEGER PRIMARY KEY, rating REAL, source INTEGER);
+  `)
+}
+
+/** Replaces the selection with the ids a query yields (column `id`); returns how many. */
+export function fillSelection(db: Db, ids: SqlFragment): number {
+  ensureWorkTables(db)
+  run(db, sql`DELETE FROM temp.rating_selection`)
+  return run(db, sql`INSERT OR IGNORE INTO temp.rating_selection (id) SELECT id FROM (${ids})`).changes
+}
+
+/** Adds ids to the selection; returns how many were new. */
+export function addToSelection(db: Db, ids: SqlFragment): number {
+  ensureWorkTables(db)
+  return run(db, sql`INSERT OR IGNORE INTO temp.rating_selection (id) SELECT id FROM (${ids})`).changes
+}
+
+export const selection = sql`SELECT id FROM temp.rating_selection`
+
+/** Workers of the selected annotations. */
+export function selectionWorkers(db: Db): number[] {
+  return pluckAll<number>(
+    db,
+    sql`SELECT DISTINCT a.worker_id FROM temp.rating_selection s CROSS JOIN annotations a ON a.id = s.id
+        WHERE a.worker_id IS NOT NULL`,
+  )
+}
+
+export function fillSegments(db: Db, byWorker: ReadonlyMap<number, readonly Segment[]>): void {
+  ensureWorkTables(db)
+  run(db, sql`DELETE FROM temp.rating_segments`)
+  const insert = db.prepare(
+    'INSERT INTO temp.rating_segments (worker_id, start, until, value) VALUES (?, ?, ?, ?)',
+  )
+  for (const [workerId, segments] of byWorker) {
+    for (const s of segments) insert.run(workerId, s.start, s.until, s.value)
+  }
+}
+
+/**
+ * Effective ratings of the selection at `asOf` into `rating_target` (or `ratings_as_of`): the
+ * worker segment covering the submission time, overridden by the latest item rating in force.
+ * `items: false` leaves item ratings out (a preview of clearing them).
+ */
+export function computeTargets(
+  db: Db,
+  asOf: number,
+  { into = 'rating_target', items = true }: { into?: 'rating_target' | 'ratings_as_of'; items?: boolean } = {},
+): void {
+  const target = sql.raw(`temp.${into}`)
+  run(db, sql`DELETE FROM ${target}`)
+  run(
+    db,
+    sql`INSERT INTO ${target} (id, rating, source)
+        SELECT a.id, g.value, CASE WHEN g.value IS NULL THEN ${SOURCE.unrated} ELSE ${SOURCE.worker} END
+        FROM temp.rating_selection s CROSS JOIN annotations a ON a.id = s.id
+        LEFT JOIN temp.rating_segments g ON g.worker_id = a.worker_id
+          AND g.start <= a.submitted_at AND a.submitted_at < g.until`,
+  )
+  if (!items) return
+  run(
+    db,
+    sql`UPDATE ${target} SET rating = x.value, source = ${SOURCE.item}
+        FROM (SELECT annotation_id, value FROM (
+            SELECT i.annotation_id, i.value, row_number() OVER (
+              PARTITION BY i.annotation_id ORDER BY i.recorded_at DESC, i.id DESC) AS rn
+            FROM temp.rating_selection s CROSS JOIN item_ratings i ON i.annotation_id = s.id
+            WHERE ${inForce('item', 'i', asOf)})
+          WHERE rn = 1 AND value IS NOT NULL) AS x
+        WHERE ${target}.id = x.annotation_id`,
+  )
+}
+
+/** Starts recording old values, so a change set can report exactly what moved from what to what. */
+export function beginTracking(db: Db): void {
+  ensureWorkTables(db)
+  run(db, sql`DELETE FROM temp.rating_before`)
+}
+
+/** Remembers the current values of rows `where` selects (the first snapshot of a row wins). */
+function snapshot(db: Db, where: SqlFragment): void {
+  run(
+    db,
+    sql`INSERT OR IGNORE INTO temp.rating_before (id, rating, source)
+        SELECT id, rating, rating_source FROM annotations WHERE ${where}`,
+  )
+}
+
+export function trackedTransitions(db: Db): Transition[] {
+  return all<Transition>(
+    db,
+    sql`SELECT b.rating AS "from", a.rating AS "to", count(*) AS count
+        FROM temp.rating_before b CROSS JOIN annotations a ON a.id = b.id
+        WHERE a.rating IS NOT b.rating GROUP BY 1, 2 ORDER BY 3 DESC, 1 DESC, 2 DESC`,
+  )
+}
+
+/** Writes `rating_target` into the cache where it differs. */
+export function applyTargets(db: Db): number {
+  const differing = sql`id IN (SELECT t.id FROM temp.rating_target t CROSS JOIN annotations a ON a.id = t.id
+    WHERE a.rating IS NOT t.rating OR a.rating_source != t.source)`
+  snapshot(db, differing)
+  return run(
+    db,
+    sql`UPDATE annotations SET (rating, rating_source) =
+          (SELECT t.rating, t.source FROM temp.rating_target t WHERE t.id = annotations.id)
+        WHERE ${differing}`,
+  ).changes
+}
+
+function inSegment(workerId: number, s: Segment): SqlFragment {
+  return sql`worker_id = ${workerId} AND submitted_at >= ${s.start} AND submitted_at < ${s.until}
+    AND rating_source != ${SOURCE.item}`
+}
+
+/**
+ * Rewrites the timeline-rated rows of one worker inside the given segments. `track` snapshots old
+ * values first; a lone worker change skips that and reports the preview's counts (each row moves
+ * once, so they are exact).
+ */
+export function applyWorkerSegments(
+  db: Db,
+  workerId: number,
+  segments: readonly Segment[],
+  { track = true }: { track?: boolean } = {},
+): number {
+  let changed = 0
+  for (const s of segments) {
+    const source = s.value === null ? SOURCE.unrated : SOURCE.worker
+    const where = sql`${inSegment(workerId, s)} AND (rating IS NOT ${s.value} OR rating_source != ${source})`
+    if (track) snapshot(db, where)
+    changed += run(db, sql`UPDATE annotations SET rating = ${s.value}, rating_source = ${source} WHERE ${where}`)
+      .changes
+  }
+  return changed
+}
+
+/** What rewriting those segments would move, without writing. */
+export function previewWorkerSegments(db: Db, workerId: number, segments: readonly Segment[]): Transition[] {
+  const counts = new Map<string, Transition>()
+  for (const s of segments) {
+    for (const row of all<{ rating: number | null; n: number }>(
+      db,
+      sql`SELECT rating, count(*) AS n FROM annotations WHERE ${inSegment(workerId, s)}
+          AND rating IS NOT ${s.value} GROUP BY rating`,
+    )) {
+      const key = `${row.rating}>${s.value}`
+      const t = counts.get(key)
+      if (t) t.count += row.n
+      else counts.set(key, { from: row.rating, to: s.value, count: row.n })
+    }
+  }
+  return [...counts.values()].sort(byCount)
+}
+
+/** Most moved first, then by rating (high to low, unrated last), as SQL orders them below. */
+function byCount(a: Transition, b: Transition): number {
+  const rank = (v: number | null) => (v === null ? -Infinity : v)
+  return b.count - a.count || rank(b.from) - rank(a.from) || rank(b.to) - rank(a.to)
+}
+
+/** What setting every selected annotation to `value` would move, without writing. */
+export function previewSelectionTo(db: Db, value: number): Transition[] {
+  return all<Transition>(
+    db,
+    sql`SELECT a.rating AS "from", ${value} AS "to", count(*) AS count
+        FROM temp.rating_selection s CROSS JOIN annotations a ON a.id = s.id
+        WHERE a.rating IS NOT ${value} GROUP BY a.rating ORDER BY 3 DESC, 1 DESC`,
+  )
+}
+
+/** What writing `rating_target` would move, without writing. */
+export function previewTargets(db: Db): Transition[] {
+  return all<Transition>(
+    db,
+    sql`SELECT a.rating AS "from", t.rating AS "to", count(*) AS count
+        FROM temp.rating_target t CROSS JOIN annotations a ON a.id = t.id
+        WHERE a.rating IS NOT t.rating GROUP BY 1, 2 ORDER BY 3 DESC, 1 DESC, 2 DESC`,
+  )
+}
+
+/**
+ * Sets every selected annotation to an item rating `value` (just recorded, so the latest). Untracked:
+ * `previewSelectionTo` beforehand gives the exact counts, since each row moves once.
+ */
+export function applySelectionTo(db: Db, value: number): number {
+  const where = sql`id IN (SELECT id FROM temp.rating_selection)
+    AND (rating IS NOT ${value} OR rating_source != ${SOURCE.item})`
+  return run(db, sql`UPDATE annotations SET rating = ${value}, rating_source = ${SOURCE.item} WHERE ${where}`)
+    .changes
+}

@@ -1,0 +1,91 @@
+import { timelinesByWorker } from '../../ratings/timeline'
+import type { Db } from '../connection'
+import { pluck, pluckAll } from '../connection'
+import { type SqlFragment, sql } from '../sql'
+import { lastRatingActivity, workerRatingsInForce } from './ratingRows'
+import {
+  addToSelection,
+  computeTargets,
+  ensureWorkTables,
+  fillSegments,
+  fillSelection,
+  selectionWorkers,
+} from './ratingsApply'
+
+/**
+ * "As of T": the annotations relation with `rating` and `rating_source` as they stood at T (epoch
+ * ms), i.e. computed from rating rows recorded by T and not retracted by T. Only annotations that
+ * something after T could have changed are recomputed (into a temp table); every other row reads
+ * the live cache, which already holds its value at T.
+ */
+
+const LIVE = sql.raw('annotations')
+const AS_OF = sql.raw('temp.annotations_as_of')
+
+const built = new WeakMap<Db, string>()
+
+/**
+ * The relation to read annotations from, for `FROM ${annotationsAsOf(db, asOf)} AS a`: the table
+ * itself for the present (or `asOf` undefined), else a per-connection temp view with the same
+ * columns. Cheap to call per query: the view is rebuilt only when T or the data changed.
+ */
+export function annotationsAsOf(db: Db, asOf?: number | null): SqlFragment {
+  if (asOf === undefined || asOf === null || asOf >= lastRatingActivity(db)) return LIVE
+  const stamp = `${asOf}|${dataStamp(db)}`
+  if (built.get(db) === stamp) return AS_OF
+  build(db, asOf)
+  built.set(db, stamp)
+  return AS_OF
+}
+
+/** The effective rating expression for callers that join their own way (alias of annotations). */
+export function ratingAsOfSql(db: Db, asOf: number | null | undefined, alias = 'a'): SqlFragment {
+  const relation = annotationsAsOf(db, asOf)
+  if (relation === LIVE) return sql.raw(`${alias}.rating`)
+  return sql`(SELECT v.rating FROM temp.annotations_as_of v WHERE v.id = ${sql.raw(alias)}.id)`
+}
+
+function dataStamp(db: Db): string {
+  const changeSet = pluck<number>(db, sql`SELECT max(id) FROM change_sets`) ?? 0
+  const annotation = pluck<number>(db, sql`SELECT max(id) FROM annotations`) ?? 0
+  return `${changeSet}|${annotation}|${lastRatingActivity(db)}`
+}
+
+function build(db: Db, asOf: number): void {
+  ensureWorkTables(db)
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS ratings_as_of (id INTEGER PRIMARY KEY, rating REAL, source INTEGER)')
+  // Separate inserts, not one UNION: each reads its own index range.
+  fillSelection(
+    db,
+    sql`SELECT a.id FROM annotations a WHERE a.worker_id IN (
+          SELECT worker_id FROM worker_ratings WHERE recorded_at > ${asOf}
+          UNION SELECT w.worker_id FROM rating_retractions r CROSS JOIN worker_ratings w ON w.id = r.rating_id
+          WHERE r.target = 'worker' AND r.recorded_at > ${asOf})`,
+  )
+  addToSelection(db, sql`SELECT annotation_id AS id FROM item_ratings WHERE recorded_at > ${asOf}`)
+  addToSelection(
+    db,
+    sql`SELECT i.annotation_id AS id FROM rating_retractions r CROSS JOIN item_ratings i ON i.id = r.rating_id
+        WHERE r.target = 'item' AND r.recorded_at > ${asOf}`,
+  )
+  const workers = selectionWorkers(db)
+  fillSegments(db, timelinesByWorker(workers, workerRatingsInForce(db, workers, asOf)))
+  computeTargets(db, asOf, { into: 'ratings_as_of' })
+  createView(db)
+}
+
+/** Same columns as `annotations`, read from the schema so columns added later come along. */
+function createView(db: Db): void {
+  const columns = pluckAll<string>(db, sql`SELECT name FROM pragma_table_info('annotations')`)
+  const select = columns.map((name) => {
+    const quoted = `"${name.replace(/"/g, '""')}"`
+    if (name === 'rating') return 'CASE WHEN r.id IS NULL THEN a.rating ELSE r.rating END AS rating'
+    if (name === 'rating_source') {
+      return 'CASE WHEN r.id IS NULL THEN a.rating_source ELSE r.source END AS rating_source'
+    }
+    return `a.${quoted}`
+  })
+  db.exec('DROP VIEW IF EXISTS temp.annotations_as_of')
+  db.exec(`CREATE TEMP VIEW annotations_as_of AS SELECT ${select.join(', ')}
+    FROM main.annotations a LEFT JOIN temp.ratings_as_of r ON r.id = a.id`)
+}

@@ -1,0 +1,95 @@
+import type { Db } from '../connection'
+import { all, pluck, run } from '../connection'
+import { type SqlFragment, sql } from '../sql'
+import { SOURCE } from './ratingsApply'
+
+/**
+ * Queries of the import reconstruction (file ratings → worker timelines). A trigger lists every
+ * annotation written since the last reconstruction in `rating_pending`, whoever wrote it.
+ */
+
+const PENDING = sql`SELECT annotation_id FROM rating_pending`
+
+export function pendingCount(db: Db): number {
+  return pluck<number>(db, sql`SELECT count(*) FROM rating_pending`) ?? 0
+}
+
+export function clearPending(db: Db): void {
+  run(db, sql`DELETE FROM rating_pending`)
+}
+
+export interface FileRatingGroup {
+  workerId: number
+  submittedAt: number
+  value: number
+}
+
+/** Distinct (worker, submission time, file value) of pending annotations, in time order per worker. */
+export function fileRatingGroups(db: Db): FileRatingGroup[] {
+  return all<FileRatingGroup>(
+    db,
+    sql`SELECT a.worker_id AS workerId, a.submitted_at AS submittedAt, a.file_rating AS value
+        FROM rating_pending p CROSS JOIN annotations a ON a.id = p.annotation_id
+        WHERE a.worker_id IS NOT NULL AND a.submitted_at IS NOT NULL AND a.file_rating IS NOT NULL
+        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+  )
+}
+
+/** Pending annotations whose file rating cannot sit on a timeline: no worker or no time. */
+export function unplaceablePending(): SqlFragment {
+  return sql`SELECT a.id, a.file_rating AS value FROM rating_pending p CROSS JOIN annotations a ON a.id = p.annotation_id
+    WHERE a.file_rating IS NOT NULL AND (a.worker_id IS NULL OR a.submitted_at IS NULL)`
+}
+
+/** Pending annotations at one (worker, time) where the files give several values. */
+export function pendingAt(workerId: number, submittedAt: number): SqlFragment {
+  return sql`SELECT id, file_rating AS value FROM annotations
+    WHERE worker_id = ${workerId} AND submitted_at = ${submittedAt} AND file_rating IS NOT NULL
+      AND id IN (${PENDING})`
+}
+
+/** Annotations the reconstruction recomputes: every pending one and all of the touched workers'. */
+export function reconstructionScope(workers: readonly number[]): SqlFragment {
+  return sql`SELECT annotation_id AS id FROM rating_pending
+    UNION SELECT id FROM annotations WHERE worker_id IN (SELECT value FROM json_each(${JSON.stringify(workers)}))`
+}
+
+/**
+ * Pins, with an item rating, every row of `rating_target` the timelines did not get right: a
+ * pending annotation whose file value differs, or an earlier rated one the new timeline would move.
+ */
+export function pinMismatches(db: Db, changeSet: { id: number; at: number }, author: string): number {
+  run(db, sql`CREATE TEMP TABLE IF NOT EXISTS rating_pins (id INTEGER PRIMARY KEY, value REAL NOT NULL)`)
+  run(db, sql`DELETE FROM temp.rating_pins`)
+  const pinned = run(
+    db,
+    sql`INSERT INTO temp.rating_pins (id, value)
+        SELECT a.id, CASE WHEN p.annotation_id IS NULL THEN a.rating ELSE a.file_rating END
+        FROM temp.rating_target t CROSS JOIN annotations a ON a.id = t.id
+        LEFT JOIN rating_pending p ON p.annotation_id = a.id
+        WHERE (p.annotation_id IS NOT NULL AND a.file_rating IS NOT NULL AND t.rating IS NOT a.file_rating)
+           OR (p.annotation_id IS NULL AND a.rating IS NOT NULL AND t.rating IS NOT a.rating)`,
+  ).changes
+  if (pinned === 0) return 0
+  run(
+    db,
+    sql`INSERT INTO item_ratings (annotation_id, value, recorded_at, author, note, change_set_id)
+        SELECT id, value, ${changeSet.at}, ${author}, 'kept as imported', ${changeSet.id}
+        FROM temp.rating_pins ORDER BY id`,
+  )
+  run(
+    db,
+    sql`UPDATE temp.rating_target SET rating = x.value, source = ${SOURCE.item}
+        FROM temp.rating_pins x WHERE rating_target.id = x.id`,
+  )
+  return pinned
+}
+
+/** Old values of pending annotations count as unrated, so the import reports what it rated. */
+export function trackPendingAsUnrated(db: Db): void {
+  run(
+    db,
+    sql`INSERT OR IGNORE INTO temp.rating_before (id, rating, source)
+        SELECT annotation_id, NULL, ${SOURCE.unrated} FROM rating_pending`,
+  )
+}

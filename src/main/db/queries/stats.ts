@@ -1,0 +1,39 @@
+import type { ProjectStats } from '../../../shared/contract/project'
+import type { Db } from '../connection'
+import { all, pluck } from '../connection'
+import { sql } from '../sql'
+import { ratingKey } from '../../../shared/ratings/key'
+import { annotationsAsOf } from './ratingsAsOf'
+
+/**
+ * Counts for the status bar and `winnow stats`; ratings are the effective ones, now or as they
+ * stood at `asOf` (epoch ms).
+ */
+export function projectStats(db: Db, { asOf }: { asOf?: number } = {}): ProjectStats {
+  const count = (table: 'submissions' | 'annotations' | 'workers' | 'stories'): number =>
+    pluck<number>(db, sql`SELECT count(*) FROM ${sql.raw(table)}`) ?? 0
+  const byDimension: Record<string, number> = {}
+  for (let d = 1; d <= 10; d++) byDimension[String(d)] = 0
+  for (const row of all<{ dimension: number; n: number }>(
+    db,
+    sql`SELECT dimension, count(*) AS n FROM annotations GROUP BY dimension`,
+  )) {
+    byDimension[String(row.dimension)] = row.n
+  }
+  const byRating: Record<string, number> = {}
+  for (const row of all<{ rating: number | null; n: number }>(
+    db,
+    sql`SELECT rating, count(*) AS n FROM ${annotationsAsOf(db, asOf)} GROUP BY rating ORDER BY rating DESC`,
+  )) {
+    byRating[ratingKey(row.rating)] = row.n
+  }
+  byRating.unrated ??= 0
+  return {
+    submissions: count('submissions'),
+    annotations: count('annotations'),
+    workers: count('workers'),
+    stories: count('stories'),
+    byDimension,
+    byRating,
+  }
+}

@@ -1,0 +1,235 @@
+import type { Statement } from 'better-sqlite3'
+import type { ImportedSubmission } from '../../importers/types'
+import { BatchInsert } from '../batch'
+import type { Db } from '../connection'
+import { run } from '../connection'
+import { sql } from '../sql'
+
+export interface WriteCounts {
+  submissions: number
+  annotations: number
+}
+
+/** Annotation ids are derived: a submission's annotations are one id range. */
+export function annotationId(submissionId: number, dimension: number): number {
+  return submissionId * 16 + dimension
+}
+
+/**
+ * Writes imported submissions inside the caller's transaction. Keyed writes make re-imports add
+ * nothing and let per-dimension files of one assignment merge into the same submission. Ids are
+ * assigned here (the transaction holds the write lock), so every row can go out in batches.
+ * Call `finish()` before the transaction ends.
+ */
+export class SubmissionWriter {
+  private readonly workerIds = new Map<string, number>()
+  private readonly storyIds = new Map<string, number>()
+  private readonly knownSentences = new Set<string>()
+  /** Submissions this writer has seen, by source key, with the dimensions they hold. */
+  private readonly submissions = new Map<string, { id: number; dimensions: number }>()
+  private readonly projectWasEmpty: boolean
+  private nextSubmissionId: number
+  private readonly find: Record<'worker' | 'story' | 'submission' | 'dimensions', Statement>
+  private readonly insert: Record<'worker' | 'story' | 'storyIndex' | 'sentence', Statement>
+  private readonly batches: Record<'submissions' | 'annotations' | 'texts' | 'search', BatchInsert>
+  readonly counts: WriteCounts = { submissions: 0, annotations: 0 }
+  /** Workers whose submissions this writer added to (for rating timelines). */
+  readonly touchedWorkers = new Set<number>()
+
+  constructor(
+    db: Db,
+    private readonly changeSetId: number,
+    private readonly sourceFileId: number | null,
+  ) {
+    const p = (text: string): Statement => db.prepare(text)
+    const maxId = p('SELECT max(id) FROM submissions').pluck().get() as number | null
+    this.projectWasEmpty = maxId === null
+    this.nextSubmissionId = (maxId ?? 0) + 1
+    this.find = {
+      worker: p('SELECT id FROM workers WHERE external_id = ?').pluck(),
+      story: p('SELECT id FROM stories WHERE external_id = ?').pluck(),
+      submission: p('SELECT id FROM submissions WHERE source_key = ?').pluck(),
+      dimensions: p(
+        'SELECT dimension FROM annotations WHERE id BETWEEN ? * 16 AND ? * 16 + 15',
+      ).pluck(),
+    }
+    this.insert = {
+      worker: p('INSERT INTO workers (external_id) VALUES (?)'),
+      story: p('INSERT INTO stories (external_id, text) VALUES (?, ?)'),
+      storyIndex: p('INSERT INTO story_search (rowid, text) VALUES (?, ?)'),
+      sentence: p('INSERT INTO sentences (story_id, idx, text) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
+    }
+    const submissions = new BatchInsert(
+      db,
+      `INSERT INTO submissions (id, source_key, assignment_id, worker_id, worker_ref, story_id,
+        sentence_index, submitted_at, accepted_at, file_rating, declared_filled, source_file_id,
+        source_line, change_set_id, flags, raw)`,
+      16,
+    )
+    const annotations = new BatchInsert(
+      db,
+      `INSERT INTO annotations (id, submission_id, dimension, worker_id, story_id, sentence_index,
+        submitted_at, file_rating, rating, rating_source, flags)`,
+      11,
+      [submissions],
+    )
+    this.batches = {
+      submissions,
+      annotations,
+      texts: new BatchInsert(
+        db,
+        `INSERT INTO annotation_texts (annotation_id, specific_nl, specific_structured, general_nl,
+          general_structured)`,
+        5,
+        [annotations],
+      ),
+      search: new BatchInsert(db, 'INSERT INTO annotation_search (rowid, specific_nl, general_nl)', 3),
+    }
+  }
+
+  write(submission: ImportedSubmission): void {
+    const workerId =
+      submission.workerExternalId === null ? null : this.workerId(submission.workerExternalId)
+    const storyId = this.storyId(submission.storyExternalId, submission.storyText)
+    for (const sentence of submission.sentences) {
+      const key = `${storyId}:${sentence.index}`
+      if (this.knownSentences.has(key)) continue
+      this.insert.sentence.run(storyId, sentence.index, sentence.text)
+      this.knownSentences.add(key)
+    }
+    const target = this.submissionFor(submission, workerId, storyId)
+    for (const a of submission.annotations) {
+      const bit = 1 << a.dimension
+      if (target.dimensions & bit) continue
+      target.dimensions |= bit
+      const id = annotationId(target.id, a.dimension)
+      this.batches.annotations.add(
+        id,
+        target.id,
+        a.dimension,
+        workerId,
+        storyId,
+        submission.sentenceIndex,
+        submission.submittedAt,
+        submission.fileRating,
+        // Until rating timelines are built, the file's value is the effective one.
+        submission.fileRating,
+        submission.fileRating === null ? 0 : 1,
+        a.flags,
+      )
+      this.batches.texts.add(id, a.specificNL, a.specificStructured, a.generalNL, a.generalStructured)
+      this.batches.search.add(id, a.specificNL, a.generalNL)
+      this.counts.annotations++
+      if (workerId !== null) this.touchedWorkers.add(workerId)
+    }
+  }
+
+  /** Writes what is still buffered; the writer can be used again afterwards. */
+  finish(): void {
+    this.batches.submissions.flush()
+    this.batches.annotations.flush()
+    this.batches.texts.flush()
+    this.batches.search.flush()
+  }
+
+  private submissionFor(
+    submission: ImportedSubmission,
+    workerId: number | null,
+    storyId: number,
+  ): { id: number; dimensions: number } {
+    const seen = this.submissions.get(submission.sourceKey)
+    if (seen) return seen
+    const existing = this.projectWasEmpty
+      ? undefined
+      : (this.find.submission.get(submission.sourceKey) as number | undefined)
+    if (existing !== undefined) {
+      let dimensions = 0
+      for (const d of this.find.dimensions.all(existing, existing) as number[]) dimensions |= 1 << d
+      const entry = { id: existing, dimensions }
+      this.submissions.set(submission.sourceKey, entry)
+      return entry
+    }
+    const entry = { id: this.nextSubmissionId++, dimensions: 0 }
+    this.submissions.set(submission.sourceKey, entry)
+    this.batches.submissions.add(
+      entry.id,
+      submission.sourceKey,
+      submission.assignmentId,
+      workerId,
+      submission.workerRef,
+      storyId,
+      submission.sentenceIndex,
+      submission.submittedAt,
+      submission.acceptedAt,
+      submission.fileRating,
+      submission.declaredFilled,
+      this.sourceFileId,
+      submission.line,
+      this.changeSetId,
+      submission.flags,
+      submission.raw,
+    )
+    this.counts.submissions++
+    return entry
+  }
+
+  private workerId(externalId: string): number {
+    let id = this.workerIds.get(externalId)
+    if (id === undefined) {
+      id =
+        (this.find.worker.get(externalId) as number | undefined) ??
+        Number(this.insert.worker.run(externalId).lastInsertRowid)
+      this.workerIds.set(externalId, id)
+    }
+    return id
+  }
+
+  private storyId(externalId: string, text: string): number {
+    let id = this.storyIds.get(externalId)
+    if (id === undefined) {
+      id = this.find.story.get(externalId) as number | undefined
+      if (id === undefined) {
+        id = Number(this.insert.story.run(externalId, text).lastInsertRowid)
+        this.insert.storyIndex.run(id, text)
+      }
+      this.storyIds.set(externalId, id)
+    }
+    return id
+  }
+}
+
+export interface NewSourceFile {
+  name: string
+  path: string
+  sha256: string
+  bytes: number
+  format: string
+  year: number | null
+  changeSetId: number
+}
+
+export function insertSourceFile(db: Db, file: NewSourceFile): number {
+  const result = run(
+    db,
+    sql`INSERT INTO source_files (name, path, sha256, bytes, format, year, imported_at,
+          change_set_id, records, submissions_added, annotations_added, warnings)
+        VALUES (${file.name}, ${file.path}, ${file.sha256}, ${file.bytes}, ${file.format},
+          ${file.year}, ${Date.now()}, ${file.changeSetId}, 0, 0, 0, '[]')`,
+  )
+  return Number(result.lastInsertRowid)
+}
+
+export function completeSourceFile(
+  db: Db,
+  id: number,
+  done: { records: number; counts: WriteCounts; warnings: string[] },
+): void {
+  run(
+    db,
+    sql`UPDATE source_files SET records = ${done.records},
+          submissions_added = ${done.counts.submissions},
+          annotations_added = ${done.counts.annotations},
+          warnings = ${JSON.stringify(done.warnings)}
+        WHERE id = ${id}`,
+  )
+}

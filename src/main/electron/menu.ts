@@ -1,0 +1,51 @@
+import { Menu, type MenuItemConstructorOptions, app } from 'electron'
+import type { MenuCommand } from '../../shared/contract/project'
+
+/** The native menu; each item asks the page to carry out the command, so both paths stay one. */
+export function installMenu(send: (command: MenuCommand) => void): void {
+  const item = (label: string, command: MenuCommand, accelerator?: string): MenuItemConstructorOptions => ({
+    label,
+    ...(accelerator ? { accelerator } : {}),
+    click: () => send(command),
+  })
+  const template: MenuItemConstructorOptions[] = [
+    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+    {
+      label: 'File',
+      submenu: [
+        item('New Project…', 'new', 'CmdOrCtrl+N'),
+        item('Open Project…', 'open', 'CmdOrCtrl+O'),
+        item('Open Demo Project', 'demo'),
+        { type: 'separator' },
+        item('Import Files…', 'import', 'CmdOrCtrl+I'),
+        { type: 'separator' },
+        { role: process.platform === 'darwin' ? 'close' : 'quit' },
+      ],
+    },
+    {
+      label: 'Edit',
+      submenu: [
+        item('Undo Rating Change', 'undo', 'CmdOrCtrl+Z'),
+        item('Redo Rating Change', 'redo', 'CmdOrCtrl+Shift+Z'),
+        { type: 'separator' },
+        { role: 'cut' },
+        { role: 'copy' },
+        { role: 'paste' },
+        { role: 'selectAll' },
+      ],
+    },
+    {
+      label: 'View',
+      submenu: [
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+        ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]),
+      ],
+    },
+    { label: 'Help', submenu: [item('Keyboard Shortcuts', 'help', 'Shift+/')] },
+  ]
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template))
+}

@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto'
+import { closeSync, openSync, readSync } from 'node:fs'
+import { basename } from 'node:path'
+import type { FileImportResult, ImportFormat, ImportResult } from '../../shared/contract/imports'
+import type { Db } from '../db/connection'
+import { createChangeSet, describeChangeSet, discardChangeSet } from '../db/queries/changeSets'
+import {
+  SubmissionWriter,
+  completeSourceFile,
+  insertSourceFile,
+} from '../db/queries/submissions'
+import { CancelledError } from '../jobs/cancel'
+import { reconstructImportedRatings } from '../ratings/importTimelines'
+import { type GlucoseFile, openGlucoseFile } from './glucose/open'
+
+export interface ImportFile {
+  path: string
+  /** The name the user knows the file by (an upload's original name in serve mode). */
+  name?: string
+}
+
+export interface ImportOptions {
+  format?: ImportFormat
+  year?: number
+  author?: string
+}
+
+export interface ImportHooks {
+  /** Called every few thousand records with bytes read over all files. */
+  progress?(p: { bytes: number; totalBytes: number; records: number; file: string }): void
+  /** Polled between records; true aborts and rolls everything back. */
+  cancelled?(): boolean
+}
+
+const PROGRESS_EVERY = 2000
+
+/**
+ * Imports GLUCOSE files in one transaction: all of them or, on bad input or cancel, none.
+ * Keyed writes make a re-import add nothing.
+ */
+export function importFiles(
+  db: Db,
+  files: readonly ImportFile[],
+  options: ImportOptions = {},
+  hooks: ImportHooks = {},
+): ImportResult {
+  // Every header is checked before anything is written.
+  const opened: { file: ImportFile; glucose: GlucoseFile }[] = []
+  try {
+    for (const file of files) {
+      opened.push({
+        file,
+        glucose: openGlucoseFile(file.path, {
+          ...(options.format ? { format: options.format } : {}),
+          ...(options.year ? { year: options.year } : {}),
+        }),
+      })
+    }
+    const totalBytes = opened.reduce((sum, o) => sum + o.glucose.reader.size, 0)
+    return db.transaction((): ImportResult => {
+      const changeSet = createChangeSet(db, {
+        kind: 'import',
+        author: options.author ?? 'import',
+        description: 'Import',
+      })
+      const results: FileImportResult[] = []
+      let bytesBefore = 0
+      let records = 0
+      for (const { file, glucose } of opened) {
+        const name = file.name ?? basename(file.path)
+        const sourceFileId = insertSourceFile(db, {
+          name,
+          path: file.path,
+          sha256: sha256File(file.path),
+          bytes: glucose.reader.size,
+          format: glucose.format,
+          year: options.year ?? null,
+          changeSetId: changeSet.id,
+        })
+        const writer = new SubmissionWriter(db, changeSet.id, sourceFileId)
+        let fileRecords = 0
+        for (const record of glucose.records()) {
+          writer.write(record)
+          fileRecords++
+          records++
+          if (records % PROGRESS_EVERY === 0) {
+            if (hooks.cancelled?.()) throw new CancelledError()
+            hooks.progress?.({
+              bytes: bytesBefore + glucose.reader.bytesRead(),
+              totalBytes,
+              records,
+              file: name,
+            })
+          }
+        }
+        writer.finish()
+        if (hooks.cancelled?.()) throw new CancelledError()
+        bytesBefore += glucose.reader.size
+        const warnings = glucose.warnings.map((w) => w.message)
+        completeSourceFile(db, sourceFileId, { records: fileRecords, counts: writer.counts, warnings })
+        results.push({
+          file: name,
+          format: glucose.format,
+          records: fileRecords,
+          submissions: writer.counts.submissions,
+          annotations: writer.counts.annotations,
+          warnings,
+        })
+      }
+      // Ratings found in the files become worker timelines, in this change set.
+      reconstructImportedRatings(db, changeSet, options.author ?? 'import')
+      const submissions = results.reduce((n, r) => n + r.submissions, 0)
+      const annotations = results.reduce((n, r) => n + r.annotations, 0)
+      hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '' })
+      if (submissions === 0 && annotations === 0) {
+        // Everything was already there: leave no empty change set behind.
+        discardChangeSet(db, changeSet.id)
+        return { files: results, submissions, annotations }
+      }
+      describeChangeSet(
+        db,
+        changeSet.id,
+        `Imported ${results.map((r) => r.file).join(', ')}: ${submissions} submissions, ${annotations} annotations`,
+      )
+      return { files: results, submissions, annotations }
+    })()
+  } finally {
+    for (const o of opened) o.glucose.reader.close()
+  }
+}
+
+function sha256File(path: string): string {
+  const hash = createHash('sha256')
+  const fd = openSync(path, 'r')
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20)
+    for (;;) {
+      const n = readSync(fd, buffer, 0, buffer.length, null)
+      if (n === 0) break
+      hash.update(buffer.subarray(0, n))
+    }
+  } finally {
+    closeSync(fd)
+  }
+  return hash.digest('hex')
+}

@@ -1,0 +1,35 @@
+import type { Db } from '../db/connection'
+import { createChangeSet } from '../db/queries/changeSets'
+import { SubmissionWriter, type WriteCounts } from '../db/queries/submissions'
+import { CancelledError } from '../jobs/cancel'
+import { generateSubmissions } from '../synth/glucose'
+
+export interface SyntheticOptions {
+  submissions: number
+  seed: number
+  description?: string
+}
+
+/** Writes generated GLUCOSE-like submissions in one transaction, as one import change set. */
+export function writeSynthetic(
+  db: Db,
+  options: SyntheticOptions,
+  hooks: { progress?(done: number): void; cancelled?(): boolean } = {},
+): WriteCounts {
+  return db.transaction(() => {
+    const description =
+      options.description ?? `Synthetic data: ${options.submissions} submissions, seed ${options.seed}`
+    const changeSet = createChangeSet(db, { kind: 'import', author: 'synth', description })
+    const writer = new SubmissionWriter(db, changeSet.id, null)
+    let done = 0
+    for (const submission of generateSubmissions({ count: options.submissions, seed: options.seed })) {
+      writer.write(submission)
+      if (++done % 2000 === 0) {
+        if (hooks.cancelled?.()) throw new CancelledError()
+        hooks.progress?.(done)
+      }
+    }
+    writer.finish()
+    return writer.counts
+  })()
+}

@@ -1,0 +1,66 @@
+import { BrowserWindow, app } from 'electron'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { EventName } from '../shared/contract'
+import { setDefaultNativeBinding } from './db/connection'
+import { ensureDemoProject } from './demo'
+import { nativeDialogs } from './electron/dialogs'
+import { EVENT_CHANNEL, registerIpc } from './electron/ipc'
+import { installMenu } from './electron/menu'
+import { recentProjects } from './electron/recents'
+import { createMainWindow, denyAllPermissions, lockDownContents } from './electron/window'
+import { electronAddonPath } from './electron/native'
+import { Session } from './session'
+
+// The Electron entry: window, menu, IPC registration and lifecycle. Everything else is the core.
+const outDir = fileURLToPath(new URL('..', import.meta.url))
+let window: BrowserWindow | null = null
+
+const addon = electronAddonPath()
+if (addon) setDefaultNativeBinding(addon)
+
+const demoPath = join(app.getPath('userData'), 'demo.winnow')
+const recents = recentProjects(join(app.getPath('userData'), 'recent.json'))
+const session = new Session(
+  'electron',
+  (name: EventName, payload: unknown) => window?.webContents.send(EVENT_CHANNEL, name, payload),
+  { demoPath, recents },
+)
+const dialogs = nativeDialogs(() => window)
+
+app.on('web-contents-created', (_event, contents) => lockDownContents(contents))
+
+void app.whenReady().then(() => {
+  denyAllPermissions()
+  registerIpc(
+    (event) => window !== null && event.sender === window.webContents && event.senderFrame === window.webContents.mainFrame,
+    () => ({ session, dialogs }),
+  )
+  installMenu((command) => window?.webContents.send(EVENT_CHANNEL, 'app.menu', { command }))
+  openStartProject()
+  window = createMainWindow(outDir)
+  window.on('closed', () => {
+    window = null
+  })
+})
+
+/** The last project that still exists, else the demo, so there is always something to look at. */
+function openStartProject(): void {
+  const last = recents.list().find((r) => r.exists)
+  try {
+    if (last) {
+      session.open(last.path)
+      return
+    }
+  } catch (error) {
+    console.error('could not reopen the last project', error)
+  }
+  ensureDemoProject(demoPath)
+  session.open(demoPath, { isDemo: true })
+}
+
+app.on('window-all-closed', () => {
+  session.close()
+  app.quit()
+})
+

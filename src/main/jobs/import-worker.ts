@@ -1,0 +1,41 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import type { ApiErrorInfo } from '../../shared/contract/errors'
+import type { ImportResult } from '../../shared/contract/imports'
+import { toErrorInfo } from '../api/errors'
+import { openProject } from '../db/connection'
+import { type ImportFile, type ImportOptions, importFiles } from '../importers/run'
+
+export interface ImportWorkerData {
+  dbPath: string
+  files: ImportFile[]
+  options: ImportOptions
+  cancelFlag: Int32Array
+  nativeBinding: string | null
+}
+
+export type ImportWorkerMessage =
+  | { type: 'progress'; bytes: number; totalBytes: number; records: number; file: string }
+  | { type: 'done'; result: ImportResult }
+  | { type: 'failed'; error: ApiErrorInfo }
+
+function main(data: ImportWorkerData): void {
+  const port = parentPort
+  if (!port) throw new Error('import-worker must run as a worker thread')
+  const post = (message: ImportWorkerMessage): void => port.postMessage(message)
+  try {
+    const db = openProject(data.dbPath, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {})
+    try {
+      const result = importFiles(db, data.files, data.options, {
+        progress: (p) => post({ type: 'progress', ...p }),
+        cancelled: () => Atomics.load(data.cancelFlag, 0) === 1,
+      })
+      post({ type: 'done', result })
+    } finally {
+      db.close()
+    }
+  } catch (error) {
+    post({ type: 'failed', error: toErrorInfo(error) })
+  }
+}
+
+main(workerData as ImportWorkerData)

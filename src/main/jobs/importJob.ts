@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { ImportResult } from '../../shared/contract/imports'
+import type { JobProgress } from '../../shared/contract/jobs'
+import { UserError, isApiErrorInfo } from '../../shared/contract/errors'
+import { openProject } from '../db/connection'
+import { getDefaultNativeBinding } from '../db/connection'
+import { type ImportFile, type ImportHooks, type ImportOptions, importFiles } from '../importers/run'
+import type { Session } from '../session'
+import type { JobContext } from './manager'
+import type { ImportWorkerData, ImportWorkerMessage } from './import-worker'
+
+const workerScript = fileURLToPath(new URL('./import-worker.js', import.meta.url))
+
+/**
+ * Starts an import as a job. In the built app it runs on a worker thread with its own connection,
+ * so the window and the grid stay responsive; the project's WAL lets both work at once.
+ */
+export function startImportJob(
+  session: Session,
+  dbPath: string,
+  files: readonly ImportFile[],
+  options: ImportOptions,
+): JobProgress {
+  const title = files.length === 1 ? `Importing ${files[0]?.name ?? ''}` : `Importing ${files.length} files`
+  return session.jobs.start<ImportResult>({
+    kind: 'import',
+    title,
+    unit: 'bytes',
+    run: async (context) => {
+      const result = existsSync(workerScript)
+        ? await importOnWorker(dbPath, files, options, context)
+        : await importInProcess(dbPath, files, options, context)
+      session.dataChanged()
+      return result
+    },
+  })
+}
+
+function hooksFor(context: JobContext, cancelled: () => boolean): ImportHooks {
+  return {
+    progress: (p) =>
+      context.report({ done: p.bytes, total: p.totalBytes, records: p.records, detail: p.file }),
+    cancelled,
+  }
+}
+
+/** Used where there is no built worker (unit tests run the sources). */
+async function importInProcess(
+  dbPath: string,
+  files: readonly ImportFile[],
+  options: ImportOptions,
+  context: JobContext,
+): Promise<ImportResult> {
+  await Promise.resolve()
+  const db = openProject(dbPath)
+  try {
+    return importFiles(db, files, options, hooksFor(context, () => context.signal.aborted))
+  } finally {
+    db.close()
+  }
+}
+
+function importOnWorker(
+  dbPath: string,
+  files: readonly ImportFile[],
+  options: ImportOptions,
+  context: JobContext,
+): Promise<ImportResult> {
+  // The worker's loop is synchronous (one transaction), so cancel travels through shared memory.
+  const cancelFlag = new Int32Array(new SharedArrayBuffer(4))
+  const workerData: ImportWorkerData = {
+    dbPath,
+    files: [...files],
+    options,
+    cancelFlag,
+    nativeBinding: getDefaultNativeBinding() ?? null,
+  }
+  const worker = new Worker(workerScript, { workerData })
+  const onAbort = (): void => {
+    Atomics.store(cancelFlag, 0, 1)
+  }
+  context.signal.addEventListener('abort', onAbort)
+  return new Promise<ImportResult>((resolve, reject) => {
+    worker.on('message', (message: ImportWorkerMessage) => {
+      if (message.type === 'progress') {
+        context.report({
+          done: message.bytes,
+          total: message.totalBytes,
+          records: message.records,
+          detail: message.file,
+        })
+      } else if (message.type === 'done') {
+        resolve(message.result)
+      } else {
+        reject(isApiErrorInfo(message.error) ? new UserError(message.error) : new Error('import failed'))
+      }
+    })
+    worker.on('error', reject)
+    worker.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`import worker exited with code ${code}`))
+    })
+  }).finally(() => {
+    context.signal.removeEventListener('abort', onAbort)
+  })
+}

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto'
+import type { JobKind, JobProgress } from '../../shared/contract/jobs'
+import { toErrorInfo } from '../api/errors'
+
+export interface JobReport {
+  done: number
+  total?: number | null
+  detail?: string
+  /** Records counted for the rate (rows/s), when `done` counts something else (bytes). */
+  records?: number
+}
+
+export interface JobContext {
+  readonly signal: AbortSignal
+  report(progress: JobReport): void
+}
+
+export interface JobSpec<R> {
+  kind: JobKind
+  title: string
+  unit: string
+  run(context: JobContext): Promise<R>
+}
+
+const REPORT_INTERVAL_MS = 100
+
+/**
+ * Long jobs (import, pull, synth): each reports progress at most every 100 ms, can be cancelled,
+ * and keeps its final state and result for the page to read.
+ */
+export class JobManager {
+  private readonly jobs = new Map<string, { progress: JobProgress; controller: AbortController }>()
+
+  constructor(private readonly onProgress: (progress: JobProgress) => void) {}
+
+  start<R>(spec: JobSpec<R>): JobProgress {
+    const id = randomUUID()
+    const controller = new AbortController()
+    const startedAt = Date.now()
+    const progress: JobProgress = {
+      id,
+      kind: spec.kind,
+      title: spec.title,
+      state: 'running',
+      unit: spec.unit,
+      done: 0,
+      total: null,
+      rate: 0,
+      bytesPerSecond: null,
+      detail: '',
+      startedAt,
+      finishedAt: null,
+      error: null,
+      result: null,
+    }
+    this.jobs.set(id, { progress, controller })
+    let lastSent = 0
+    const context: JobContext = {
+      signal: controller.signal,
+      report: (r) => {
+        const seconds = Math.max((Date.now() - startedAt) / 1000, 0.001)
+        progress.done = r.done
+        if (r.total !== undefined) progress.total = r.total
+        if (r.detail !== undefined) progress.detail = r.detail
+        progress.rate = (r.records ?? r.done) / seconds
+        progress.bytesPerSecond = spec.unit === 'bytes' ? r.done / seconds : null
+        const now = Date.now()
+        if (now - lastSent >= REPORT_INTERVAL_MS) {
+          lastSent = now
+          this.onProgress({ ...progress })
+        }
+      },
+    }
+    this.onProgress({ ...progress })
+    void spec
+      .run(context)
+      .then(
+        (result) => {
+          progress.state = 'succeeded'
+          progress.result = result
+        },
+        (error: unknown) => {
+          progress.error = toErrorInfo(error)
+          progress.state = progress.error.type === 'cancelled' ? 'cancelled' : 'failed'
+        },
+      )
+      .finally(() => {
+        progress.finishedAt = Date.now()
+        this.onProgress({ ...progress })
+      })
+    return { ...progress }
+  }
+
+  get(id: string): JobProgress | undefined {
+    const job = this.jobs.get(id)
+    return job && { ...job.progress }
+  }
+
+  list(): JobProgress[] {
+    return [...this.jobs.values()].map((j) => ({ ...j.progress }))
+  }
+
+  cancel(id: string): boolean {
+    const job = this.jobs.get(id)
+    if (!job || job.progress.state !== 'running') return false
+    job.controller.abort()
+    return true
+  }
+
+  /** Resolves when every running job has finished (used on shutdown and in tests). */
+  async idle(): Promise<void> {
+    while ([...this.jobs.values()].some((j) => j.progress.state === 'running')) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { UserError } from '../../shared/contract/errors'
+import type { ChangeSetKind, RatingResult, UndoState } from '../../shared/contract/ratings'
+import type { Db } from '../db/connection'
+import { createChangeSet } from '../db/queries/changeSets'
+import { type ChangeSetRow, changeSetById, changeSetIdsOfKinds, recordEffects, revertLinks } from '../db/queries/history'
+import { changeSetItemAnnotations, changeSetRows, insertCompensatingRows } from '../db/queries/ratingRows'
+import { beginTracking, fillSelection } from '../db/queries/ratingsApply'
+import { applyWorkerChange, refreshSelection, trackedChanges, workerTimeline } from './effective'
+import { revertedByMap, summarizeChangeSet } from './history'
+
+/** What undo and redo step through; imports and policies are reverted by name only. */
+const UNDOABLE: readonly ChangeSetKind[] = ['manual', 'bulk']
+
+class Rollback extends Error {
+  constructor(readonly result: RatingResult) {
+    super('preview')
+  }
+}
+
+/**
+ * Reverts a change set by adding rows: its rating rows are retracted and its retractions turned
+ * around, then exactly the annotations they touched are recomputed. Reverting a revert re-applies.
+ */
+export function revertChangeSet(db: Db, id: number, by: { author: string; preview?: boolean }): RatingResult {
+  const target = changeSetById(db, id)
+  if (!target) throw new UserError({ type: 'not-found', code: 'no-such-change-set', message: `No change set ${id}.` })
+  const revertedBy = revertedByMap(db).get(id)
+  if (revertedBy !== undefined) {
+    throw new UserError({
+      type: 'conflict',
+      code: 'already-reverted',
+      message: `Change set ${id} is already reverted by ${revertedBy}; revert ${revertedBy} to re-apply it.`,
+    })
+  }
+  const rows = changeSetRows(db, id)
+  if (rows.workerRatings + rows.itemRatings + rows.retractions === 0) {
+    throw new UserError({ type: 'conflict', code: 'nothing-to-revert', message: `Change set ${id} changed no ratings.` })
+  }
+  const apply = (): RatingResult => {
+    const before = new Map(rows.workers.map((w) => [w, workerTimeline(db, w)]))
+    const changeSet = createChangeSet(db, {
+      kind: 'revert',
+      author: by.author,
+      description: `Revert ${id}: ${target.description}`,
+      reverts: id,
+    })
+    const written = insertCompensatingRows(db, id, changeSet)
+    beginTracking(db)
+    for (const [workerId, timeline] of before) applyWorkerChange(db, workerId, timeline)
+    if (fillSelection(db, changeSetItemAnnotations(id)) > 0) refreshSelection(db)
+    const { changed, transitions } = trackedChanges(db)
+    recordEffects(db, changeSet.id, changed, transitions)
+    return { preview: false, changeSet: changeSet.id, changed, rows: written, transitions }
+  }
+  if (!by.preview) return db.transaction(apply).immediate()
+  // Exact for any mix of worker and item rows: do it, read the outcome, roll it all back.
+  try {
+    db.transaction(() => {
+      throw new Rollback(apply())
+    }).immediate()
+  } catch (error) {
+    if (error instanceof Rollback) return { ...error.result, preview: true, changeSet: null }
+    throw error
+  }
+  throw new Error('unreachable')
+}
+
+function undoTarget(db: Db, revertedBy: ReadonlyMap<number, number>): ChangeSetRow | null {
+  for (const id of changeSetIdsOfKinds(db, UNDOABLE)) {
+    if (revertedBy.has(id)) continue
+    const rows = changeSetRows(db, id)
+    if (rows.workerRatings + rows.itemRatings + rows.retractions > 0) return changeSetById(db, id) ?? null
+  }
+  return null
+}
+
+/** The latest revert in force of an undoable change set, unless an undoable change came after it. */
+function redoRevert(db: Db, revertedBy: ReadonlyMap<number, number>): { revert: number; target: ChangeSetRow } | null {
+  const newestEdit = changeSetIdsOfKinds(db, UNDOABLE)[0] ?? 0
+  for (const link of revertLinks(db)) {
+    if (link.id < newestEdit) return null
+    if (revertedBy.has(link.id)) continue
+    const target = changeSetById(db, link.reverts)
+    if (target && UNDOABLE.includes(target.kind)) return { revert: link.id, target }
+  }
+  return null
+}
+
+export function undoState(db: Db): UndoState {
+  const revertedBy = revertedByMap(db)
+  const undo = undoTarget(db, revertedBy)
+  const redo = redoRevert(db, revertedBy)
+  return {
+    undo: undo && summarizeChangeSet(undo, revertedBy),
+    redo: redo && summarizeChangeSet(redo.target, revertedBy),
+  }
+}
+
+export function undo(db: Db, author: string): RatingResult | null {
+  const target = undoTarget(db, revertedByMap(db))
+  return target ? revertChangeSet(db, target.id, { author }) : null
+}
+
+export function redo(db: Db, author: string): RatingResult | null {
+  const next = redoRevert(db, revertedByMap(db))
+  return next ? revertChangeSet(db, next.revert, { author }) : null
+}

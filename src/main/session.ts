@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, statSync } from 'node:fs'
+import { basename } from 'node:path'
+import type { EventName, EventPayload } from '../shared/contract'
+import { UserError } from '../shared/contract/errors'
+import type { FileRef, PickedFile } from '../shared/contract/imports'
+import type { ProjectInfo, RecentProject } from '../shared/contract/project'
+import type { Db } from './db/connection'
+import { openProject } from './db/connection'
+import { LATEST_VERSION } from './db/migrations'
+import { JobManager } from './jobs/manager'
+
+export type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void
+
+export interface OpenProject {
+  path: string
+  db: Db
+  isDemo: boolean
+}
+
+export interface SessionOptions {
+  /** Where the demo project lives (created on first use). */
+  demoPath?: string
+  /** Recently opened projects, kept by the app outside any project file. */
+  recents?: { list(): RecentProject[]; add(project: ProjectInfo): void }
+}
+
+/**
+ * What one window (or one serve-mode server) has open: the project, its jobs, and the files the
+ * page may name. Handlers reach everything through it.
+ */
+export class Session {
+  private current: OpenProject | null = null
+  readonly jobs: JobManager
+  /** Paths handed out by a dialog or a drop, with the name shown: the only files the page may name. */
+  private readonly grantedFiles = new Map<string, string>()
+  private readonly uploads = new Map<string, { path: string; name: string }>()
+
+  constructor(
+    readonly mode: 'electron' | 'serve' | 'cli',
+    readonly emit: Emit,
+    readonly options: SessionOptions = {},
+  ) {
+    this.jobs = new JobManager((progress) => emit('job.progress', progress))
+  }
+
+  open(path: string, { create = false, isDemo = false } = {}): ProjectInfo {
+    if (!create && !existsSync(path)) {
+      throw new UserError({
+        type: 'not-found',
+        code: 'no-such-project',
+        message: `No project file at ${path}.`,
+        file: path,
+      })
+    }
+    const db = openProject(path, { create })
+    this.close()
+    this.current = { path, db, isDemo }
+    const info = this.info()
+    if (info) {
+      if (!isDemo) this.options.recents?.add(info)
+      this.emit('project.changed', { project: info, reason: 'opened' })
+    }
+    return info as ProjectInfo
+  }
+
+  close(): void {
+    this.current?.db.close()
+    this.current = null
+  }
+
+  info(): ProjectInfo | null {
+    if (!this.current) return null
+    return {
+      path: this.current.path,
+      name: basename(this.current.path).replace(/\.winnow$/, ''),
+      isDemo: this.current.isDemo,
+      schemaVersion: LATEST_VERSION,
+    }
+  }
+
+  /** The open project, or a clear error when there is none. */
+  project(): OpenProject {
+    if (!this.current) {
+      throw new UserError({
+        type: 'not-found',
+        code: 'no-project',
+        message: 'No project is open. Open or create one first.',
+      })
+    }
+    return this.current
+  }
+
+  dataChanged(): void {
+    this.emit('project.changed', { project: this.info(), reason: 'data' })
+  }
+
+  /** Lets the page name a file the user chose (dialog, drop) or uploaded (serve mode). */
+  grantFile(path: string, name = basename(path)): PickedFile {
+    const bytes = statSync(path).size
+    this.grantedFiles.set(path, name)
+    return { ref: { kind: 'path', path }, name, bytes }
+  }
+
+  registerUpload(path: string, name: string): PickedFile {
+    const id = randomBytes(16).toString('hex')
+    this.uploads.set(id, { path, name })
+    return { ref: { kind: 'upload', id }, name, bytes: statSync(path).size }
+  }
+
+  /** The file behind a reference from the page; refuses anything the user did not choose. */
+  resolveFile(ref: FileRef): { path: string; name: string } {
+    if (ref.kind === 'upload') {
+      const upload = this.uploads.get(ref.id)
+      if (upload) return upload
+    } else {
+      const name = this.grantedFiles.get(ref.path)
+      if (name !== undefined) return { path: ref.path, name }
+    }
+    throw new UserError({
+      type: 'invalid-argument',
+      code: 'file-not-granted',
+      message: 'That file was not chosen in this session; pick or drop it again.',
+    })
+  }
+}

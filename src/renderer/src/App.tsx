@@ -1,0 +1,160 @@
+import { useCallback, useEffect, useState } from 'react'
+import { isDesktop, onEvent } from './api'
+import { ImportDialog } from './features/import/ImportDialog'
+import { openImport } from './features/import/importDialogState'
+import { useWindowDrop } from './features/import/useWindowDrop'
+import { JobTray } from './features/jobs/JobTray'
+import { startJobFeed } from './features/jobs/jobs'
+import { Messages } from './features/messages/Messages'
+import { showInfo } from './features/messages/messages'
+import { FileMenu } from './features/project/FileMenu'
+import { PathDialog } from './features/project/PathDialog'
+import { StatusBar } from './features/project/StatusBar'
+import { Welcome } from './features/project/Welcome'
+import { hasNativeDialogs, projectActions, projectState, startProjectFeed } from './features/project/project'
+import { HelpOverlay } from './features/shell/HelpOverlay'
+import { Workspace } from './features/shell/Workspace'
+import { emitCommand, onCommand } from './lib/commands'
+import { isPrimaryModifier, isTypingTarget } from './lib/keys'
+import { useStore } from './lib/store'
+import { useLatest } from './lib/useLatest'
+
+export function App() {
+  const { loaded, project } = useStore(projectState)
+  const [askPath, setAskPath] = useState<'open' | 'create' | null>(null)
+  const [toolbarSlot, setToolbarSlot] = useState<HTMLElement | null>(null)
+  const [statusSlot, setStatusSlot] = useState<HTMLElement | null>(null)
+  const [help, setHelp] = useState(false)
+
+  useEffect(() => onCommand((command) => command === 'help' && setHelp(true)), [])
+
+  // "?" opens the key map from anywhere that is not a text field.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== '?' || isPrimaryModifier(e) || e.altKey || isTypingTarget(e.target)) return
+      e.preventDefault()
+      setHelp(true)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+
+  useEffect(() => {
+    startProjectFeed()
+    startJobFeed()
+  }, [])
+
+  useEffect(() => {
+    document.title = project ? `${project.name} — Winnow` : 'Winnow'
+  }, [project])
+
+  const commands = {
+    new: () => (hasNativeDialogs ? void projectActions.pickCreate() : setAskPath('create')),
+    open: () => (hasNativeDialogs ? void projectActions.pickOpen() : setAskPath('open')),
+    demo: () => void projectActions.openDemo(),
+    import: () => (project ? openImport() : showInfo('Open or create a project first.')),
+  }
+  const commandsRef = useLatest(commands)
+
+  // The desktop app's native menu sends its commands here.
+  useEffect(
+    () =>
+      onEvent('app.menu', ({ command }) => {
+        if (command === 'undo' || command === 'redo' || command === 'help') emitCommand(command)
+        else commandsRef.current[command]()
+      }),
+    [commandsRef],
+  )
+
+  // In a browser there is no native menu: the page owns these shortcuts.
+  useEffect(() => {
+    if (isDesktop) return
+    const onKey = (e: KeyboardEvent) => {
+      if (!isPrimaryModifier(e) || e.altKey || e.shiftKey) return
+      const key = e.key.toLowerCase()
+      const command = key === 'n' ? 'new' : key === 'o' ? 'open' : key === 'i' ? 'import' : null
+      if (!command) return
+      e.preventDefault()
+      commandsRef.current[command]()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [commandsRef])
+
+  const onDrop = useCallback(
+    (files: File[]) => {
+      if (!projectState.get().project) showInfo('Open or create a project first, then drop the files again.')
+      else openImport(files)
+    },
+    [],
+  )
+  const dragging = useWindowDrop(onDrop)
+
+  return (
+    <div className="app">
+      <header className="titlebar">
+        <span className="app-name">Winnow</span>
+        {project && (
+          <>
+            <span className="title-sep">—</span>
+            <span className="project-name" data-testid="project-name" title={project.path}>
+              {project.name}
+            </span>
+            {project.isDemo && <span className="badge">demo</span>}
+          </>
+        )}
+      </header>
+      <nav className="toolbar" aria-label="Main">
+        <FileMenu onAskPath={setAskPath} onImport={commands.import} canImport={project !== null} />
+        <button
+          className="toolbar-button"
+          data-testid="import-button"
+          disabled={!project}
+          title="Import data files (Ctrl+I), or drop files on the window"
+          onClick={commands.import}
+        >
+          Import…
+        </button>
+        <div className="toolbar-group" ref={setToolbarSlot} />
+        <div className="toolbar-spacer" />
+        <button
+          className="toolbar-button"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          data-testid="help-button"
+          onClick={() => setHelp(true)}
+        >
+          ?
+        </button>
+      </nav>
+      <main className="main">
+        {!loaded ? (
+          <div className="empty-state">Connecting…</div>
+        ) : project ? (
+          <Workspace key={project.path} toolbarSlot={toolbarSlot} statusSlot={statusSlot} />
+        ) : (
+          <Welcome onAskPath={setAskPath} />
+        )}
+      </main>
+      <StatusBar>
+        <span className="status-slot" ref={setStatusSlot} />
+      </StatusBar>
+      <JobTray />
+      <Messages />
+      <ImportDialog />
+      {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {askPath && (
+        <PathDialog
+          mode={askPath}
+          onClose={() => setAskPath(null)}
+          onSubmit={askPath === 'open' ? projectActions.open : projectActions.create}
+        />
+      )}
+      {dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          <div className="drop-overlay-box">Drop files to import</div>
+        </div>
+      )}
+    </div>
+  )
+}

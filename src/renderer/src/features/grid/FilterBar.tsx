@@ -1,0 +1,236 @@
+import { useEffect, useRef, useState } from 'react'
+import { DIMENSIONS } from '../../../../shared/glucose/dimensions'
+import { type AnnotationFilter, type RatingValue, filterChips, isDay, removeChip } from '../../../../shared/filter'
+import { isTypingTarget } from '../../lib/keys'
+import { useStore } from '../../lib/store'
+import { RatingBadge } from '../ratings/RatingBadge'
+import { ratingScale } from '../ratings/scale'
+import { formatRating } from '../ratings/scaleMath'
+import { ColumnsMenu } from './ColumnsMenu'
+import { FilterTextInput } from './FilterTextInput'
+import { MultiPick } from './MultiPick'
+import { ViewsMenu } from './ViewsMenu'
+import { WorkerTypeahead } from './WorkerTypeahead'
+import { goBack, goForward, setFilter, updateFilter, useWorkspace } from './workspaceModel'
+
+function toggle<V>(list: readonly V[] | undefined, value: V, on: boolean): V[] {
+  const rest = (list ?? []).filter((v) => v !== value)
+  return on ? [...rest, value] : rest
+}
+
+/** Every filter of the grid in one bar, and the active ones as removable chips below. */
+export function FilterBar() {
+  const model = useWorkspace()
+  const { history } = useStore(model.filter)
+  const filter = history.present
+  const scale = useStore(ratingScale)
+  const searchRef = useRef<HTMLInputElement>(null)
+
+  // "/" jumps to the full-text search from anywhere that is not a text field.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return
+      e.preventDefault()
+      searchRef.current?.focus()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+
+  const change = (update: (f: AnnotationFilter) => AnnotationFilter) => updateFilter(model, update)
+  const ratingOptions: RatingValue[] = [...scale.map((l) => l.value), 'unrated']
+
+  return (
+    <div className="filterbar" role="search" aria-label="Filter annotations">
+      <div className="filter-row">
+        <div className="toolbar-group">
+          <button
+            className="icon-button nav-button"
+            aria-label="Back (Alt+←)"
+            title="Back (Alt+←)"
+            disabled={history.past.length === 0}
+            data-testid="filter-back"
+            onClick={() => goBack(model)}
+          >
+            ←
+          </button>
+          <button
+            className="icon-button nav-button"
+            aria-label="Forward (Alt+→)"
+            title="Forward (Alt+→)"
+            disabled={history.future.length === 0}
+            data-testid="filter-forward"
+            onClick={() => goForward(model)}
+          >
+            →
+          </button>
+        </div>
+        <FilterTextInput
+          field="text"
+          className="search-input"
+          placeholder="Search statements, rules…"
+          label="Full-text search over statements and rules"
+          testId="filter-text"
+          inputRef={searchRef}
+        />
+        <FilterTextInput
+          field="sentence"
+          placeholder="Sentence contains…"
+          label="Selected sentence contains"
+          testId="filter-sentence"
+        />
+        <WorkerTypeahead />
+        <StoryInput onAdd={(id) => change((f) => ({ ...f, stories: toggle(f.stories, id, true) }))} />
+        <MultiPick
+          label="Dimension"
+          testId="filter-dimension"
+          options={DIMENSIONS.map((d) => ({
+            value: d.number,
+            name: `${d.number} ${d.name}`,
+            label: (
+              <span>
+                <span className="dimension-number">{d.number}</span> {d.name}
+              </span>
+            ),
+          }))}
+          selected={filter.dimensions ?? []}
+          summary={(filter.dimensions ?? []).join(', ')}
+          onToggle={(d, on) => change((f) => ({ ...f, dimensions: toggle(f.dimensions, d, on) }))}
+        />
+        <MultiPick
+          label="Rating"
+          testId="filter-rating"
+          options={ratingOptions.map((r) => ({
+            value: r,
+            name: r === 'unrated' ? 'unrated' : `rating ${r}`,
+            label: <RatingBadge value={r === 'unrated' ? null : r} />,
+          }))}
+          selected={filter.ratings ?? []}
+          summary={(filter.ratings ?? []).map((r) => (r === 'unrated' ? 'unrated' : formatRating(r))).join(', ')}
+          onToggle={(r, on) => change((f) => ({ ...f, ratings: toggle(f.ratings, r, on) }))}
+        />
+        <DateRange
+          from={filter.from}
+          to={filter.to}
+          onChange={(from, to) =>
+            change((f) => {
+              const next = { ...f }
+              if (from) next.from = from
+              else delete next.from
+              if (to) next.to = to
+              else delete next.to
+              return next
+            })
+          }
+        />
+        <label className="check" title="Only annotations with an import flag">
+          <input
+            type="checkbox"
+            checked={filter.flagged === true}
+            data-testid="filter-flagged"
+            onChange={(e) => change((f) => ({ ...f, flagged: e.target.checked }))}
+          />
+          Flagged
+        </label>
+      </div>
+      <Chips filter={filter} onChange={(f) => setFilter(model, f)} />
+    </div>
+  )
+}
+
+function StoryInput({ onAdd }: { onAdd: (id: string) => void }) {
+  const [text, setText] = useState('')
+  return (
+    <input
+      type="search"
+      className="story-input"
+      placeholder="Story id ↵"
+      aria-label="Add a story id to the filter (Enter)"
+      value={text}
+      spellCheck={false}
+      data-testid="filter-story"
+      onChange={(e) => setText(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && text.trim()) {
+          e.preventDefault()
+          onAdd(text.trim())
+          setText('')
+        }
+      }}
+    />
+  )
+}
+
+function DateRange({ from, to, onChange }: { from?: string; to?: string; onChange: (from?: string, to?: string) => void }) {
+  const bad = from !== undefined && to !== undefined && from > to
+  return (
+    <div className="date-range" title="Submitted between (UTC days)">
+      <input
+        type="date"
+        aria-label="Submitted from"
+        value={from ?? ''}
+        max={to}
+        data-testid="filter-from"
+        onChange={(e) => {
+          const v = e.target.value
+          if (v === '' || (isDay(v) && (!to || v <= to))) onChange(v || undefined, to)
+        }}
+      />
+      <span className="note">–</span>
+      <input
+        type="date"
+        aria-label="Submitted to"
+        value={to ?? ''}
+        min={from}
+        aria-invalid={bad}
+        data-testid="filter-to"
+        onChange={(e) => {
+          const v = e.target.value
+          if (v === '' || (isDay(v) && (!from || v >= from))) onChange(from, v || undefined)
+        }}
+      />
+    </div>
+  )
+}
+
+function Chips({ filter, onChange }: { filter: AnnotationFilter; onChange: (f: AnnotationFilter) => void }) {
+  const model = useWorkspace()
+  const total = useStore(model.total)
+  const chips = filterChips(filter)
+  return (
+    <div className="chip-row">
+      <div className="chips" aria-label="Active filters">
+        {chips.length === 0 && <span className="note">All annotations</span>}
+        {chips.map((chip) => (
+          <span key={`${chip.field}:${String(chip.value)}`} className={`chip chip-${chip.field}`} data-testid="filter-chip">
+            <span className="chip-label">{chip.label}</span>
+            <button
+              className="chip-remove"
+              aria-label={`Remove filter ${chip.label}`}
+              data-testid="filter-chip-remove"
+              onClick={() => onChange(removeChip(filter, chip))}
+            >
+              ×
+            </button>
+          </span>
+        ))}
+        {chips.length > 1 && (
+          <button className="link clear-all" onClick={() => onChange({})}>
+            Clear all
+          </button>
+        )}
+      </div>
+      <GridTotal total={total} />
+      <ViewsMenu />
+      <ColumnsMenu />
+    </div>
+  )
+}
+
+function GridTotal({ total }: { total: number | null }) {
+  return (
+    <span className="grid-total" data-testid="grid-total" data-total={total ?? ''} aria-live="polite">
+      {total === null ? 'Counting…' : `${total.toLocaleString('en-US')} annotation${total === 1 ? '' : 's'}`}
+    </span>
+  )
+}

@@ -1,0 +1,57 @@
+import { type Ref, useState } from 'react'
+import type { AnnotationFilter } from '../../../../shared/filter'
+import { useDebouncedEffect } from '../../lib/useDebounced'
+import { useStore } from '../../lib/store'
+import { updateFilter, useWorkspace } from './workspaceModel'
+
+/** Typing settles this long before the grid re-queries (keystroke → rows well under 150 ms). */
+const TYPING_DEBOUNCE_MS = 70
+
+interface FilterTextInputProps {
+  field: 'text' | 'sentence'
+  placeholder: string
+  label: string
+  testId: string
+  className?: string
+  inputRef?: Ref<HTMLInputElement>
+}
+
+/**
+ * A text filter that applies as the user types. The input keeps its own text (spaces and all)
+ * and follows the filter when it changes elsewhere (Back, a removed chip, a view).
+ */
+export function FilterTextInput({ field, placeholder, label, testId, className, inputRef }: FilterTextInputProps) {
+  const model = useWorkspace()
+  const value = useStore(model.filter).history.present[field] ?? ''
+  const [text, setText] = useState(value)
+  const [seen, setSeen] = useState(value)
+  if (value !== seen) {
+    setSeen(value)
+    if (text.trim() !== value) setText(value)
+  }
+
+  useDebouncedEffect(text, TYPING_DEBOUNCE_MS, (t) =>
+    updateFilter(model, (f): AnnotationFilter => ({ ...f, [field]: t }), { typing: field }),
+  )
+
+  return (
+    <input
+      ref={inputRef}
+      type="search"
+      className={className}
+      placeholder={placeholder}
+      aria-label={label}
+      value={text}
+      maxLength={500}
+      spellCheck={false}
+      data-testid={testId}
+      onChange={(e) => setText(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && text) {
+          e.stopPropagation()
+          setText('')
+        }
+      }}
+    />
+  )
+}

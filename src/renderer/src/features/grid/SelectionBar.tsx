@@ -1,0 +1,89 @@
+import { useState } from 'react'
+import { describeFilter } from '../../../../shared/filter'
+import { api } from '../../api'
+import { formatCount } from '../../lib/format'
+import { useStore } from '../../lib/store'
+import { ConfirmRating } from '../ratings/ConfirmRating'
+import { ratingScale } from '../ratings/scale'
+import { ratingText } from '../ratings/scaleMath'
+import { Menu } from '../shell/Menu'
+import { canChangeRatings, clearSelection, copySelection, selectAllOfQuery } from './actions'
+import { type Selection, useWorkspace } from './workspaceModel'
+
+interface BulkRating {
+  rating: number | null
+  selection: Selection
+}
+
+/** What is selected, and what can be done with it: copy, rate in bulk, widen to the whole query. */
+export function SelectionBar() {
+  const model = useWorkspace()
+  const selection = useStore(model.selection)
+  const total = useStore(model.total)
+  const scale = useStore(ratingScale)
+  const [bulk, setBulk] = useState<BulkRating | null>(null)
+
+  const count = selection.mode === 'query' ? selection.total : selection.rows.size
+  if (count === 0) return null
+
+  const rateItems = [
+    ...scale.map((l) => ({
+      label: `Rate ${ratingText(l.value, scale)}`,
+      testId: 'bulk-rate-option',
+      onSelect: () => canChangeRatings() && setBulk({ rating: l.value, selection }),
+    })),
+    { separator: true, label: '' },
+    {
+      label: 'Clear item ratings',
+      title: 'Fall back to the worker timeline',
+      onSelect: () => canChangeRatings() && setBulk({ rating: null, selection }),
+    },
+  ]
+
+  return (
+    <div className="selection-bar" data-testid="selection-bar">
+      <span className="selection-count" data-testid="selection-count">
+        {selection.mode === 'query'
+          ? `All ${formatCount(selection.total)} rows of this query selected`
+          : `${formatCount(count)} selected`}
+      </span>
+      {selection.mode === 'rows' && total !== null && total > count && (
+        <button className="link" data-testid="select-all-query" onClick={() => selectAllOfQuery(model)}>
+          Select all {formatCount(total)} rows of this query
+        </button>
+      )}
+      <span className="toolbar-spacer" />
+      <button className="small" onClick={() => void copySelection(model)} title="Copy as TSV (Ctrl+C)" data-testid="copy-tsv">
+        Copy
+      </button>
+      <Menu label="Rate…" items={rateItems} buttonClass="small" testId="bulk-rate" />
+      <button className="small" onClick={() => clearSelection(model)} data-testid="clear-selection">
+        Clear
+      </button>
+      {bulk && <BulkConfirm bulk={bulk} onClose={() => setBulk(null)} />}
+    </div>
+  )
+}
+
+function BulkConfirm({ bulk, onClose }: { bulk: BulkRating; onClose: () => void }) {
+  const scale = useStore(ratingScale)
+  const { rating, selection } = bulk
+  const to = rating === null ? 'clear the item ratings of' : `rate ${ratingText(rating, scale)}`
+  const summary =
+    selection.mode === 'query'
+      ? `${to[0]?.toUpperCase()}${to.slice(1)} all ${formatCount(selection.total)} annotations of the query: ${describeFilter(selection.filter)}.`
+      : `${to[0]?.toUpperCase()}${to.slice(1)} the ${formatCount(selection.rows.size)} selected annotations.`
+  return (
+    <ConfirmRating
+      title="Rate in bulk"
+      summary={summary}
+      confirmLabel={rating === null ? 'Clear ratings' : 'Rate'}
+      onClose={onClose}
+      run={(preview) =>
+        selection.mode === 'query'
+          ? api.ratings.rateQuery({ filter: selection.filter, rating, preview })
+          : api.ratings.rateItems({ annotationIds: [...selection.rows.keys()], rating, preview })
+      }
+    />
+  )
+}

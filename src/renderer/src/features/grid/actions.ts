@@ -1,0 +1,120 @@
+import type { ReviewRow } from '../../../../shared/contract/review'
+import { api } from '../../api'
+import { formatCount } from '../../lib/format'
+import { toTsv } from '../../lib/tsv'
+import { showError, showInfo } from '../messages/messages'
+import { asOf, describeResult, ratingsChanged } from '../ratings/ratingState'
+import { ratingScale } from '../ratings/scale'
+import { keyedLevels, ratingText } from '../ratings/scaleMath'
+import { writeClipboard } from './clipboard'
+import { columnById } from './columns'
+import { NO_SELECTION, type WorkspaceModel, currentFilter } from './workspaceModel'
+
+/** Moves the grid's focus `delta` rows (j/k, arrows in the story view), scrolling as needed. */
+export function moveFocus(model: WorkspaceModel, delta: number): void {
+  const grid = model.grid.get()
+  const total = model.total.get()
+  if (!grid || !total) return
+  const focusedCell = grid.getFocusedCell()
+  const at = model.focused.get()?.index ?? focusedCell?.rowIndex ?? -1
+  const index = Math.max(0, Math.min(total - 1, at + delta))
+  grid.ensureIndexVisible(index)
+  grid.setFocusedCell(index, focusedCell?.column ?? 'specificNL')
+}
+
+/** Every row of the current query, as the query itself. */
+export function selectAllOfQuery(model: WorkspaceModel): void {
+  const total = model.total.get()
+  if (total === null || total === 0) return
+  model.grid.get()?.deselectAll()
+  model.selection.set({ mode: 'query', filter: currentFilter(model), total })
+}
+
+export function clearSelection(model: WorkspaceModel): void {
+  model.grid.get()?.deselectAll()
+  model.selection.set(NO_SELECTION)
+}
+
+/** The columns as shown (order and visibility), for copying. */
+function shownColumns(model: WorkspaceModel) {
+  const grid = model.grid.get()
+  const ids = grid ? grid.getAllDisplayedColumns().map((c) => c.getColId()) : []
+  return ids.flatMap((id) => {
+    const column = columnById(id)
+    return column ? [{ header: column.header, value: column.text }] : []
+  })
+}
+
+/**
+ * Copies the selection as TSV: selected rows as the columns are shown; a whole query through main
+ * (which caps very large copies and says so). With nothing selected, the focused row.
+ */
+export async function copySelection(model: WorkspaceModel): Promise<void> {
+  const selection = model.selection.get()
+  try {
+    if (selection.mode === 'query') {
+      const result = await api.review.rowsAsTsv({ filter: selection.filter, sort: model.sort.get() })
+      await writeClipboard(result.tsv)
+      showInfo(
+        result.truncated
+          ? `Copied the first ${formatCount(result.rows)} of ${formatCount(result.total)} rows.`
+          : `Copied ${formatCount(result.rows)} rows.`,
+      )
+      return
+    }
+    let rows: ReviewRow[] = [...selection.rows.values()]
+    if (rows.length === 0) {
+      const focused = model.focused.get()
+      if (!focused) return
+      rows = [focused.row]
+    }
+    const columns = [{ header: 'Annotation', value: (r: ReviewRow) => r.id }, ...shownColumns(model)]
+    await writeClipboard(toTsv(columns, rows))
+    showInfo(`Copied ${rows.length === 1 ? '1 row' : `${formatCount(rows.length)} rows`}.`)
+  } catch (e) {
+    showError('Copying rows', e)
+  }
+}
+
+function refuseInPast(): boolean {
+  if (asOf.get() === null) return false
+  showInfo('You are looking at the past (as of). Return to now to change ratings.')
+  return true
+}
+
+/** What a rating key acts on: one annotation, or a whole submission (all its annotations). */
+export type RatingTarget = { kind: 'annotation'; id: number } | { kind: 'submission'; id: number }
+
+export async function rateTarget(target: RatingTarget, rating: number | null): Promise<void> {
+  if (refuseInPast()) return
+  try {
+    const result = await api.ratings.rateItems(
+      target.kind === 'submission' ? { submissionIds: [target.id], rating } : { annotationIds: [target.id], rating },
+    )
+    const what = `${target.kind === 'submission' ? 'Submission' : 'Annotation'} ${target.id}`
+    const to = rating === null ? 'item rating cleared' : `rated ${ratingText(rating, ratingScale.get())}`
+    showInfo(`${what} ${to}: ${describeResult(result)}.`)
+    ratingsChanged()
+  } catch (e) {
+    showError('Rating', e)
+  }
+}
+
+/** Keys 1/2/3… in the grid: the focused row's annotation (Shift: its whole submission). */
+export function rateFocused(model: WorkspaceModel, rating: number | null, whole: boolean): Promise<void> {
+  const focused = model.focused.get()
+  if (!focused) return Promise.resolve()
+  const { row } = focused
+  return rateTarget(whole ? { kind: 'submission', id: row.submissionId } : { kind: 'annotation', id: row.id }, rating)
+}
+
+/** The rating a digit key stands for on this project's scale (Shift+digit arrives as e.code). */
+export function ratingForKey(e: KeyboardEvent | { code: string }): number | undefined {
+  const digit = /^(?:Digit|Numpad)(\d)$/.exec(e.code)?.[1]
+  if (digit === undefined) return undefined
+  return keyedLevels(ratingScale.get()).find((k) => k.key === digit)?.level.value
+}
+
+export function canChangeRatings(): boolean {
+  return !refuseInPast()
+}

@@ -1,0 +1,47 @@
+import {
+  CellStyleModule,
+  ColumnApiModule,
+  InfiniteRowModelModule,
+  ModuleRegistry,
+  RowApiModule,
+  RowSelectionModule,
+  RowStyleModule,
+  ScrollApiModule,
+  TooltipModule,
+  themeQuartz,
+} from 'ag-grid-community'
+
+// Only what the review grid uses (FORMATS §4): infinite rows, selection, column and row APIs.
+ModuleRegistry.registerModules([
+  InfiniteRowModelModule,
+  RowSelectionModule,
+  ColumnApiModule,
+  RowApiModule,
+  ScrollApiModule,
+  CellStyleModule,
+  RowStyleModule,
+  TooltipModule,
+])
+
+/** The grid in the app's palette: quiet borders, compact rows for all-day reading. */
+export const gridTheme = themeQuartz.withParams({
+  accentColor: '#2f5fd0',
+  backgroundColor: '#ffffff',
+  foregroundColor: '#1d2125',
+  borderColor: '#e3e6ea',
+  chromeBackgroundColor: '#f7f8fa',
+  headerTextColor: '#4b535c',
+  headerFontWeight: 600,
+  fontFamily: 'inherit',
+  fontSize: 13,
+  headerHeight: 32,
+  rowHeight: 30,
+  spacing: 6,
+  wrapperBorder: false,
+  wrapperBorderRadius: 0,
+  selectedRowBackgroundColor: '#e7eefc',
+  oddRowBackgroundColor: '#fbfbfc',
+  browserColorScheme: 'light',
+})
+
+export const BLOCK_SIZE = 200

@@ -1,0 +1,364 @@
+import { useEffect, useRef, useState } from 'react'
+import type { ApiErrorInfo } from '../../../../shared/contract'
+import type { ImportFormat, ImportResult, PickedFile } from '../../../../shared/contract/imports'
+import { api, fileFromPage, isDesktop } from '../../api'
+import { errorParts, toErrorInfo } from '../../lib/errors'
+import { formatBytes } from '../../lib/format'
+import { useStore } from '../../lib/store'
+import { useLatest } from '../../lib/useLatest'
+import { cancelJob, jobs, whenFinished } from '../jobs/jobs'
+import { JobProgressBar, JobRates } from '../jobs/JobProgressView'
+import { ErrorText } from '../messages/Messages'
+import { Modal } from '../shell/Modal'
+import { ImportResultTable } from './ImportResultTable'
+import { closeImport, importRequest } from './importDialogState'
+import {
+  type PlannedFile,
+  addFiles,
+  asImportResult,
+  effectiveFormat,
+  formatLabels,
+  importFormats,
+  importGroups,
+  mergeResults,
+  needsYear,
+  parseYear,
+} from './importPlan'
+
+type Phase = 'select' | 'running' | 'done' | 'failed' | 'cancelled'
+
+export function ImportDialog() {
+  const request = useStore(importRequest)
+  const [phase, setPhase] = useState<Phase>('select')
+  const [files, setFiles] = useState<PlannedFile[]>([])
+  const [busy, setBusy] = useState<string | null>(null)
+  const [yearText, setYearText] = useState('')
+  const [jobId, setJobId] = useState<string | null>(null)
+  const [result, setResult] = useState<ImportResult | null>(null)
+  const [error, setError] = useState<ApiErrorInfo | null>(null)
+  const cancelRequested = useRef(false)
+  const takenSeq = useRef(0)
+  const input = useRef<HTMLInputElement>(null)
+
+  async function addPicked(picked: readonly PickedFile[]) {
+    if (picked.length === 0) return
+    setBusy('Reading files…')
+    setError(null)
+    try {
+      const detected = await api.import.detect({ files: picked.map((p) => p.ref) })
+      setFiles((current) => addFiles(current, detected))
+    } catch (e) {
+      setError(toErrorInfo(e))
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  async function addPageFiles(list: readonly File[]) {
+    if (list.length === 0) return
+    setBusy(isDesktop ? 'Reading files…' : `Uploading ${list.length === 1 ? list[0]?.name : `${list.length} files`}…`)
+    setError(null)
+    try {
+      const picked: PickedFile[] = []
+      for (const file of list) {
+        const p = await fileFromPage(file)
+        if (p) picked.push(p)
+      }
+      await addPicked(picked)
+    } catch (e) {
+      setError(toErrorInfo(e))
+      setBusy(null)
+    }
+  }
+
+  async function pickNative() {
+    try {
+      await addPicked(await api.import.pickFiles({}))
+    } catch (e) {
+      setError(toErrorInfo(e))
+    }
+  }
+
+  // Files dropped on the window while the dialog opens (or is already open).
+  const onDropped = useLatest((dropped: readonly File[]) => {
+    if (phase === 'select') void addPageFiles(dropped)
+  })
+  useEffect(
+    () =>
+      importRequest.subscribe(() => {
+        const r = importRequest.get()
+        if (!r.open || r.seq === takenSeq.current) return
+        takenSeq.current = r.seq
+        if (r.dropped.length > 0) onDropped.current(r.dropped)
+      }),
+    [onDropped],
+  )
+
+  const year = parseYear(yearText)
+  const yearNeeded = needsYear(files)
+  const canStart = phase === 'select' && files.length > 0 && busy === null && (!yearNeeded || year !== null)
+
+  async function start() {
+    if (!canStart) return
+    cancelRequested.current = false
+    setPhase('running')
+    setError(null)
+    setResult(null)
+    const results: ImportResult[] = []
+    for (const group of importGroups(files)) {
+      if (cancelRequested.current) break
+      try {
+        const { jobId: id } = await api.import.start({
+          files: group.files,
+          ...(group.format ? { format: group.format } : {}),
+          ...(yearNeeded && year !== null ? { year } : {}),
+        })
+        setJobId(id)
+        const final = await whenFinished(id)
+        if (final.state === 'cancelled') {
+          setPhase('cancelled')
+          return
+        }
+        if (final.state === 'failed') {
+          setError(final.error ?? { type: 'internal', code: 'job', message: 'The import failed.' })
+          setPhase('failed')
+          return
+        }
+        const r = asImportResult(final.result)
+        if (r) results.push(r)
+      } catch (e) {
+        setError(toErrorInfo(e))
+        setPhase('failed')
+        return
+      }
+    }
+    if (cancelRequested.current && results.length === 0) {
+      setPhase('cancelled')
+      return
+    }
+    setResult(mergeResults(results))
+    setPhase('done')
+  }
+
+  function reset() {
+    setPhase('select')
+    setFiles([])
+    setJobId(null)
+    setResult(null)
+    setError(null)
+    setYearText('')
+  }
+
+  function close() {
+    // A running import keeps going in the job tray.
+    reset()
+    closeImport()
+  }
+
+  if (!request.open) return null
+
+  const footer =
+    phase === 'select' ? (
+      <>
+        <button onClick={close}>Cancel</button>
+        <button className="primary" disabled={!canStart} data-testid="import-start" onClick={() => void start()}>
+          Import {files.length > 1 ? `${files.length} files` : ''}
+        </button>
+      </>
+    ) : phase === 'running' ? (
+      <>
+        <button onClick={close} title="The import continues in the job tray">
+          Hide
+        </button>
+        <button
+          data-testid="import-cancel"
+          disabled={jobId === null}
+          onClick={() => {
+            cancelRequested.current = true
+            if (jobId) void cancelJob(jobId).catch((e: unknown) => setError(toErrorInfo(e)))
+          }}
+        >
+          Cancel import
+        </button>
+      </>
+    ) : (
+      <>
+        <button onClick={reset} data-testid="import-again">
+          Import more…
+        </button>
+        <button className="primary" onClick={close} data-testid="import-close">
+          Close
+        </button>
+      </>
+    )
+
+  return (
+    <Modal title="Import data files" onClose={close} footer={footer} testId="import-dialog" wide>
+      {phase === 'select' && (
+        <SelectFiles
+          files={files}
+          busy={busy}
+          yearNeeded={yearNeeded}
+          yearText={yearText}
+          yearValid={year !== null}
+          onYear={setYearText}
+          onOverride={(i, format) =>
+            setFiles((current) => current.map((f, j) => (j === i ? { ...f, override: format } : f)))
+          }
+          onRemove={(i) => setFiles((current) => current.filter((_, j) => j !== i))}
+          onPickNative={() => void pickNative()}
+          onChooseClick={() => input.current?.click()}
+        />
+      )}
+      <input
+        ref={input}
+        type="file"
+        multiple
+        className={phase === 'select' ? 'file-input' : 'hidden'}
+        accept=".csv,.tsv,.txt,text/csv"
+        data-testid="import-file-input"
+        aria-label="Choose data files"
+        onChange={(e) => {
+          const chosen = [...(e.target.files ?? [])]
+          e.target.value = ''
+          void addPageFiles(chosen)
+        }}
+      />
+      {phase === 'running' && <Running jobId={jobId} />}
+      {phase === 'done' && result && <ImportResultTable result={result} />}
+      {phase === 'cancelled' && (
+        <p className="note" data-testid="import-cancelled">
+          Import cancelled. The project is as it was before.
+        </p>
+      )}
+      {error && (
+        <div className="error-box" role="alert" data-testid="error-message">
+          <ErrorText {...errorParts(error)} />
+          {phase === 'failed' && <p className="note">Nothing was imported; the project is unchanged.</p>}
+        </div>
+      )}
+    </Modal>
+  )
+}
+
+interface SelectFilesProps {
+  files: PlannedFile[]
+  busy: string | null
+  yearNeeded: boolean
+  yearText: string
+  yearValid: boolean
+  onYear: (text: string) => void
+  onOverride: (index: number, format: ImportFormat | null) => void
+  onRemove: (index: number) => void
+  onPickNative: () => void
+  onChooseClick: () => void
+}
+
+function SelectFiles(p: SelectFilesProps) {
+  return (
+    <div className="import-select">
+      <div className="drop-hint">
+        {isDesktop ? (
+          <button className="primary" onClick={p.onPickNative} data-testid="import-pick">
+            Choose files…
+          </button>
+        ) : (
+          <button className="primary" onClick={p.onChooseClick} data-testid="import-choose">
+            Choose files…
+          </button>
+        )}
+        <span>or drop GLUCOSE CSV files anywhere on the window.</span>
+      </div>
+      {p.busy && <p className="note busy">{p.busy}</p>}
+      {p.files.length > 0 && (
+        <table className="table import-files" data-testid="import-files">
+          <thead>
+            <tr>
+              <th>File</th>
+              <th className="num">Size</th>
+              <th>Format</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {p.files.map((f, i) => (
+              <tr key={i} data-testid="import-file">
+                <td>
+                  <div className="file-name">{f.detected.name}</div>
+                  {f.detected.problem && (
+                    <div className="file-problem" data-testid="import-file-problem">
+                      {f.detected.problem}
+                    </div>
+                  )}
+                </td>
+                <td className="num">{formatBytes(f.detected.bytes)}</td>
+                <td>
+                  <select
+                    aria-label={`Format of ${f.detected.name}`}
+                    data-testid="import-format"
+                    value={effectiveFormat(f) ?? ''}
+                    onChange={(e) => p.onOverride(i, (e.target.value || null) as ImportFormat | null)}
+                  >
+                    {f.detected.format === null && <option value="">Not recognised — choose…</option>}
+                    {importFormats.map((format) => (
+                      <option key={format} value={format}>
+                        {formatLabels[format]}
+                        {format === f.detected.format ? ' (detected)' : ''}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <button className="icon-button" aria-label={`Remove ${f.detected.name}`} onClick={() => p.onRemove(i)}>
+                    ×
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {p.yearNeeded && (
+        <label className="field year-field">
+          <span>
+            These files write dates without a year (like <code>917</code> for 17 September). Which year
+            were they collected in?
+          </span>
+          <input
+            type="text"
+            inputMode="numeric"
+            maxLength={4}
+            placeholder="YYYY"
+            value={p.yearText}
+            aria-invalid={p.yearText !== '' && !p.yearValid}
+            data-testid="year-input"
+            onChange={(e) => p.onYear(e.target.value)}
+          />
+          {p.yearText !== '' && !p.yearValid && <span className="field-error">A year from 1990 to 2100.</span>}
+        </label>
+      )}
+    </div>
+  )
+}
+
+function Running({ jobId }: { jobId: string | null }) {
+  const all = useStore(jobs)
+  const job = jobId ? all.get(jobId) : undefined
+  if (!job) {
+    return (
+      <div className="import-running">
+        <div className="progress progress-indeterminate" role="progressbar" aria-label="Starting import" data-testid="import-progress">
+          <div className="progress-fill" style={{ width: '30%' }} />
+        </div>
+        <p className="note">Starting…</p>
+      </div>
+    )
+  }
+  return (
+    <div className="import-running">
+      <p>{job.title}</p>
+      <JobProgressBar job={job} testId="import-progress" />
+      <JobRates job={job} />
+    </div>
+  )
+}

@@ -1,0 +1,51 @@
+import type { JobProgress } from '../../../../shared/contract/jobs'
+import {
+  formatBytes,
+  formatCount,
+  formatMegabytesPerSecond,
+  formatRate,
+  percentDone,
+} from '../../lib/format'
+
+/** A determinate bar when the total is known, an indeterminate one otherwise. */
+export function JobProgressBar({ job, testId }: { job: JobProgress; testId?: string }) {
+  const percent = job.state === 'succeeded' ? 100 : percentDone(job.done, job.total)
+  return (
+    <div
+      className={`progress ${percent === null ? 'progress-indeterminate' : ''}`}
+      role="progressbar"
+      aria-label={job.title}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent === null ? undefined : Math.round(percent)}
+      data-testid={testId}
+      data-state={job.state}
+    >
+      <div className="progress-fill" style={{ width: `${percent ?? 30}%` }} />
+    </div>
+  )
+}
+
+/** `12,400 rows/s · 8.1 MB/s · 40 MB of 120 MB` */
+export function JobRates({ job }: { job: JobProgress }) {
+  if (job.state === 'failed' || job.state === 'cancelled') {
+    return <div className="job-rates">{job.state === 'failed' ? (job.error?.message ?? 'Failed') : 'Cancelled; nothing was changed'}</div>
+  }
+  const parts: string[] = []
+  const recordUnit = job.unit === 'bytes' ? 'rows' : job.unit
+  if (job.rate > 0) parts.push(formatRate(job.rate, recordUnit))
+  if (job.bytesPerSecond !== null && job.bytesPerSecond > 0) {
+    parts.push(formatMegabytesPerSecond(job.bytesPerSecond))
+  }
+  if (job.unit === 'bytes') {
+    parts.push(job.total === null ? formatBytes(job.done) : `${formatBytes(job.done)} of ${formatBytes(job.total)}`)
+  } else {
+    parts.push(job.total === null ? formatCount(job.done) : `${formatCount(job.done)} of ${formatCount(job.total)}`)
+  }
+  return (
+    <div className="job-rates">
+      <span>{parts.join(' · ')}</span>
+      {job.detail && <span className="job-detail">{job.detail}</span>}
+    </div>
+  )
+}

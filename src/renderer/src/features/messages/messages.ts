@@ -1,0 +1,35 @@
+import type { ApiErrorInfo } from '../../../../shared/contract'
+import { toErrorInfo } from '../../lib/errors'
+import { createStore } from '../../lib/store'
+
+export interface Message {
+  id: number
+  kind: 'error' | 'info'
+  /** What the user was doing, e.g. "Opening project". */
+  context: string
+  error: ApiErrorInfo | null
+  text: string
+}
+
+let nextId = 1
+export const messages = createStore<readonly Message[]>([])
+
+const INFO_MS = 4000
+
+/** Shows a failure with its location until the user dismisses it. */
+export function showError(context: string, error: unknown): void {
+  const info = toErrorInfo(error)
+  const message: Message = { id: nextId++, kind: 'error', context, error: info, text: info.message }
+  // One error at a time: the newest replaces older errors so the user is never buried.
+  messages.set((all) => [...all.filter((m) => m.kind !== 'error'), message])
+}
+
+export function showInfo(text: string): void {
+  const message: Message = { id: nextId++, kind: 'info', context: '', error: null, text }
+  messages.set((all) => [...all, message].slice(-4))
+  setTimeout(() => dismiss(message.id), INFO_MS)
+}
+
+export function dismiss(id: number): void {
+  messages.set((all) => all.filter((m) => m.id !== id))
+}

@@ -1,0 +1,85 @@
+import type { ProjectInfo, ProjectStats, RecentProject } from '../../../../shared/contract/project'
+import { api, isDesktop, onEvent } from '../../api'
+import { createStore } from '../../lib/store'
+import { showError } from '../messages/messages'
+
+export interface ProjectState {
+  /** False until main has said which project (if any) is open. */
+  loaded: boolean
+  project: ProjectInfo | null
+  stats: ProjectStats | null
+  /** Bumped whenever the project's data changed, so views re-query. */
+  dataVersion: number
+}
+
+export const projectState = createStore<ProjectState>({
+  loaded: false,
+  project: null,
+  stats: null,
+  dataVersion: 0,
+})
+
+let statsRequest = 0
+
+export function refreshStats(): void {
+  const request = ++statsRequest
+  if (!projectState.get().project) return
+  api.project
+    .stats({})
+    .then((stats) => {
+      if (request === statsRequest) projectState.set((s) => ({ ...s, stats }))
+    })
+    .catch((e: unknown) => showError('Counting the project', e))
+}
+
+function setProject(project: ProjectInfo | null, dataChanged: boolean): void {
+  projectState.set((s) => {
+    const same = s.project?.path === project?.path
+    return {
+      loaded: true,
+      project,
+      stats: same ? s.stats : null,
+      dataVersion: dataChanged || !same ? s.dataVersion + 1 : s.dataVersion,
+    }
+  })
+  refreshStats()
+}
+
+let started = false
+
+export function startProjectFeed(): void {
+  if (started) return
+  started = true
+  onEvent('project.changed', ({ project, reason }) => setProject(project, reason === 'data'))
+  api.project
+    .current({})
+    .then((project) => setProject(project, false))
+    .catch((e: unknown) => {
+      projectState.set((s) => ({ ...s, loaded: true }))
+      showError('Connecting to Winnow', e)
+    })
+}
+
+/** Runs a project-opening call; the `project.changed` event also arrives, this makes it immediate. */
+async function opening(what: string, run: () => Promise<ProjectInfo | null>): Promise<boolean> {
+  try {
+    const project = await run()
+    if (project) setProject(project, false)
+    return project !== null
+  } catch (e) {
+    showError(what, e)
+    return false
+  }
+}
+
+export const projectActions = {
+  pickOpen: () => opening('Opening a project', () => api.project.pickOpen({})),
+  pickCreate: () => opening('Creating a project', () => api.project.pickCreate({})),
+  open: (path: string) => opening('Opening the project', () => api.project.open({ path })),
+  create: (path: string) => opening('Creating the project', () => api.project.create({ path })),
+  openDemo: () => opening('Opening the demo project', () => api.project.openDemo({})),
+  recent: (): Promise<RecentProject[]> => api.project.recent({}),
+}
+
+/** Native dialogs exist only in the desktop app; serve mode asks for a path instead. */
+export const hasNativeDialogs = isDesktop

@@ -1,0 +1,118 @@
+import { useEffect, useState } from 'react'
+import type { ChangeSetSummary } from '../../../../shared/contract/ratings'
+import { api } from '../../api'
+import { formatCount, formatMoment } from '../../lib/format'
+import { useStore } from '../../lib/store'
+import { showError } from '../messages/messages'
+import { ConfirmRating } from './ConfirmRating'
+import { asOf, ratingsVersion } from './ratingState'
+import { Transitions } from './Transitions'
+
+const PAGE = 50
+
+const KIND_LABEL: Record<ChangeSetSummary['kind'], string> = {
+  import: 'import',
+  manual: 'manual',
+  bulk: 'bulk',
+  policy: 'policy',
+  revert: 'revert',
+  mturk: 'MTurk',
+}
+
+/** Every change set, newest first: who, when, what, how many; revert any; view the past as of one. */
+export function HistoryPanel({ onClose }: { onClose: () => void }) {
+  const version = useStore(ratingsVersion)
+  const [items, setItems] = useState<ChangeSetSummary[] | null>(null)
+  const [more, setMore] = useState(false)
+  const [reverting, setReverting] = useState<ChangeSetSummary | null>(null)
+
+  useEffect(() => {
+    let live = true
+    api.ratings
+      .history({ limit: PAGE })
+      .then(({ changeSets }) => {
+        if (!live) return
+        setItems(changeSets)
+        setMore(changeSets.length === PAGE)
+      })
+      .catch((e: unknown) => showError('Reading the history', e))
+    return () => {
+      live = false
+    }
+  }, [version])
+
+  function loadMore() {
+    const last = items?.[items.length - 1]
+    if (!last) return
+    api.ratings
+      .history({ limit: PAGE, beforeId: last.id })
+      .then(({ changeSets }) => {
+        setItems((current) => [...(current ?? []), ...changeSets])
+        setMore(changeSets.length === PAGE)
+      })
+      .catch((e: unknown) => showError('Reading the history', e))
+  }
+
+  return (
+    <section className="side-panel history-panel" data-testid="history-panel" aria-label="History">
+      <header className="side-head">
+        <h2>History</h2>
+        <button className="icon-button" aria-label="Close history" onClick={onClose}>
+          ×
+        </button>
+      </header>
+      <div className="side-body">
+        {items === null && <p className="note">Loading…</p>}
+        {items?.length === 0 && <p className="note">No changes yet.</p>}
+        <ol className="history-list">
+          {items?.map((cs) => (
+            <li key={cs.id} className={`history-item ${cs.revertedBy !== null ? 'is-reverted' : ''}`} data-testid="history-item">
+              <div className="history-head">
+                <span className="history-id">#{cs.id}</span>
+                <span className={`kind kind-${cs.kind}`}>{KIND_LABEL[cs.kind]}</span>
+                <span className="note">{formatMoment(cs.at)}</span>
+                <span className="note">{cs.author}</span>
+              </div>
+              <div className="history-desc">{cs.description}</div>
+              <div className="history-meta">
+                <span>{formatCount(cs.changed)} changed</span>
+                {cs.reverts !== null && <span>reverts #{cs.reverts}</span>}
+                {cs.revertedBy !== null && <span className="warn-text">reverted by #{cs.revertedBy}</span>}
+              </div>
+              {cs.transitions.length > 0 && (
+                <details>
+                  <summary>From → to</summary>
+                  <Transitions transitions={cs.transitions} />
+                </details>
+              )}
+              <div className="history-actions">
+                <button className="small" onClick={() => asOf.set(cs.at)} title="Show ratings as they stood right after this change">
+                  View as of
+                </button>
+                {cs.revertedBy === null && (
+                  <button className="small" data-testid="history-revert" onClick={() => setReverting(cs)}>
+                    Revert…
+                  </button>
+                )}
+              </div>
+            </li>
+          ))}
+        </ol>
+        {more && (
+          <button className="small" onClick={loadMore}>
+            Older…
+          </button>
+        )}
+      </div>
+      {reverting && (
+        <ConfirmRating
+          title={`Revert change set #${reverting.id}`}
+          summary={`Revert “${reverting.description}”. Rows are added, never deleted; the revert can itself be reverted.`}
+          confirmLabel="Revert"
+          run={(preview) => api.ratings.revert({ changeSetId: reverting.id, preview })}
+          onClose={() => setReverting(null)}
+        />
+      )}
+    </section>
+  )
+}

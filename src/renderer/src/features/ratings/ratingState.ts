@@ -1,0 +1,52 @@
+import type { RatingResult, UndoState } from '../../../../shared/contract/ratings'
+import { api } from '../../api'
+import { formatCount } from '../../lib/format'
+import { createStore } from '../../lib/store'
+import { showError, showInfo } from '../messages/messages'
+import { refreshStats } from '../project/project'
+
+/** "As of": null = now; otherwise epoch ms, and every rating shown is as it stood then. */
+export const asOf = createStore<number | null>(null)
+
+/** Bumped after every rating change this page makes, so the grid and panels re-query. */
+export const ratingsVersion = createStore(0)
+
+export const undoState = createStore<UndoState>({ undo: null, redo: null })
+
+export function refreshUndo(): void {
+  api.ratings
+    .undoState({})
+    .then((state) => undoState.set(state))
+    .catch(() => undefined)
+}
+
+/** After a change: re-query everything that shows ratings. */
+export function ratingsChanged(): void {
+  ratingsVersion.set((v) => v + 1)
+  refreshUndo()
+  refreshStats()
+}
+
+export function describeResult(result: RatingResult): string {
+  return `${formatCount(result.changed)} annotation${result.changed === 1 ? '' : 's'} changed rating`
+}
+
+async function step(which: 'undo' | 'redo'): Promise<void> {
+  try {
+    const state = undoState.get()
+    const target = which === 'undo' ? state.undo : state.redo
+    const result = which === 'undo' ? await api.ratings.undo({}) : await api.ratings.redo({})
+    if (result === null) {
+      showInfo(which === 'undo' ? 'Nothing to undo.' : 'Nothing to redo.')
+    } else {
+      const what = target ? `“${target.description}”` : 'the last change'
+      showInfo(`${which === 'undo' ? 'Undid' : 'Redid'} ${what}: ${describeResult(result)}.`)
+    }
+    ratingsChanged()
+  } catch (e) {
+    showError(which === 'undo' ? 'Undo' : 'Redo', e)
+  }
+}
+
+export const undo = () => step('undo')
+export const redo = () => step('redo')

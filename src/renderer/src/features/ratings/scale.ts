@@ -1,0 +1,14 @@
+import type { RatingLevel } from '../../../../shared/contract/ratings'
+import { api } from '../../api'
+import { createStore } from '../../lib/store'
+import { showError } from '../messages/messages'
+
+/** The open project's rating scale (values, labels, colours), from project settings. */
+export const ratingScale = createStore<readonly RatingLevel[]>([])
+
+export function loadScale(): void {
+  api.ratings
+    .scale({})
+    .then((scale) => ratingScale.set(scale))
+    .catch((e: unknown) => showError('Reading the rating scale', e))
+}

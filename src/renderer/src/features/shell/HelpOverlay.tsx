@@ -1,0 +1,72 @@
+import { useStore } from '../../lib/store'
+import { ratingScale } from '../ratings/scale'
+import { keyedLevels, ratingText } from '../ratings/scaleMath'
+import { Modal } from './Modal'
+
+const GENERAL: [string, string][] = [
+  ['?', 'Show this help'],
+  ['Ctrl+O / Ctrl+N', 'Open / new project'],
+  ['Ctrl+I', 'Import data files'],
+  ['/', 'Search statements and rules'],
+  ['Alt+← / Alt+→', 'Back / forward through filter history'],
+  ['Esc', 'Close the side panel or dialog'],
+]
+
+const GRID: [string, string][] = [
+  ['↑ / ↓ or j / k', 'Previous / next row'],
+  ['Enter', 'Open the story view'],
+  ['Space', 'Select or unselect the row'],
+  ['Shift+↑ / Shift+↓, Shift+click', 'Extend the selection'],
+  ['Ctrl+A', 'Select all rows of this query'],
+  ['Ctrl+C', 'Copy the selected rows as TSV'],
+  ['w', 'Open the worker panel for the row'],
+]
+
+const RATING: [string, string][] = [
+  ['Shift+digit', 'Rate the whole submission instead of the annotation'],
+  ['x', 'Clear the item rating (fall back to the worker timeline)'],
+  ['Ctrl+Z / Ctrl+Shift+Z', 'Undo / redo the last rating change'],
+]
+
+/** The key map, including the rating keys of this project's scale. */
+export function HelpOverlay({ onClose }: { onClose: () => void }) {
+  const scale = useStore(ratingScale)
+  const ratingKeys: [string, string][] = keyedLevels(scale).map(({ key, level }) => [
+    key,
+    `Rate the focused annotation ${ratingText(level.value, scale)}`,
+  ])
+  return (
+    <Modal title="Keyboard shortcuts" onClose={onClose} testId="help-overlay" wide>
+      <div className="help-columns">
+        <KeyTable title="Everywhere" rows={GENERAL} />
+        <KeyTable title="Grid and story view" rows={GRID} />
+        <KeyTable title="Ratings" rows={[...ratingKeys, ...RATING]} />
+      </div>
+    </Modal>
+  )
+}
+
+function KeyTable({ title, rows }: { title: string; rows: [string, string][] }) {
+  return (
+    <section>
+      <h4>{title}</h4>
+      <table className="keys">
+        <tbody>
+          {rows.map(([keys, what]) => (
+            <tr key={keys}>
+              <td>
+                {keys.split(' / ').map((k, i) => (
+                  <span key={k}>
+                    {i > 0 && ' / '}
+                    <kbd>{k}</kbd>
+                  </span>
+                ))}
+              </td>
+              <td>{what}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  )
+}

@@ -1,0 +1,202 @@
+import { useEffect, useRef, useState } from 'react'
+import { createPortal } from 'react-dom'
+import { isDesktop } from '../../api'
+import { onCommand } from '../../lib/commands'
+import { formatMoment } from '../../lib/format'
+import { isPrimaryModifier, isTypingTarget } from '../../lib/keys'
+import { useStore } from '../../lib/store'
+import { FilterBar } from '../grid/FilterBar'
+import { ReviewGrid } from '../grid/ReviewGrid'
+import { SelectionBar } from '../grid/SelectionBar'
+import '../grid/gridSetup'
+import { WorkspaceContext, createWorkspaceModel, goBack, goForward, useWorkspace } from '../grid/workspaceModel'
+import { AsOfPicker } from '../ratings/AsOfPicker'
+import { HistoryPanel } from '../ratings/HistoryPanel'
+import { RatingCounts } from '../ratings/RatingCounts'
+import { asOf, redo, refreshUndo, undo, undoState } from '../ratings/ratingState'
+import { loadScale } from '../ratings/scale'
+import { StoryView } from '../story/StoryView'
+import { WorkerPanel } from '../workers/WorkerPanel'
+
+interface WorkspaceProps {
+  /** Where the workspace puts its toolbar buttons and status items (owned by the app shell). */
+  toolbarSlot: HTMLElement | null
+  statusSlot: HTMLElement | null
+}
+
+/** The review workspace of one open project: filters, grid, side panels, ratings tools. */
+export function Workspace({ toolbarSlot, statusSlot }: WorkspaceProps) {
+  const [model] = useState(createWorkspaceModel)
+
+  useEffect(() => {
+    loadScale()
+    refreshUndo()
+    asOf.set(null)
+  }, [])
+
+  useEffect(
+    () =>
+      onCommand((command) => {
+        if (command === 'undo') void undo()
+        else if (command === 'redo') void redo()
+      }),
+    [],
+  )
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey && !e.ctrlKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+        e.preventDefault()
+        if (e.key === 'ArrowLeft') goBack(model)
+        else goForward(model)
+        return
+      }
+      if (isTypingTarget(e.target)) return
+      // In the desktop app the native Edit menu owns these keys and sends `app.menu` commands.
+      if (!isDesktop && isPrimaryModifier(e) && e.key.toLowerCase() === 'z') {
+        e.preventDefault()
+        void (e.shiftKey ? redo() : undo())
+        return
+      }
+      if (!isDesktop && isPrimaryModifier(e) && e.key.toLowerCase() === 'y') {
+        e.preventDefault()
+        void redo()
+        return
+      }
+      if (e.key === 'Escape' && model.panel.get().kind !== 'none' && !document.querySelector('.modal-backdrop')) {
+        model.panel.set({ kind: 'none' })
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [model])
+
+  return (
+    <WorkspaceContext.Provider value={model}>
+      <div className="workspace">
+        <FilterBar />
+        <div className="workspace-body">
+          <div className="grid-area">
+            <AsOfBanner />
+            <SelectionBar />
+            <ReviewGrid />
+            <EmptyResult />
+          </div>
+          <SidePanels />
+        </div>
+      </div>
+      {toolbarSlot && createPortal(<WorkspaceTools />, toolbarSlot)}
+      {statusSlot && createPortal(<RatingCounts />, statusSlot)}
+    </WorkspaceContext.Provider>
+  )
+}
+
+function WorkspaceTools() {
+  const model = useWorkspace()
+  const panel = useStore(model.panel)
+  const { undo: canUndo, redo: canRedo } = useStore(undoState)
+  return (
+    <>
+      <span className="toolbar-sep" />
+      <button
+        className="toolbar-button"
+        disabled={!canUndo}
+        title={canUndo ? `Undo “${canUndo.description}” (Ctrl+Z)` : 'Nothing to undo'}
+        data-testid="undo"
+        onClick={() => void undo()}
+      >
+        Undo
+      </button>
+      <button
+        className="toolbar-button"
+        disabled={!canRedo}
+        title={canRedo ? `Redo “${canRedo.description}” (Ctrl+Shift+Z)` : 'Nothing to redo'}
+        data-testid="redo"
+        onClick={() => void redo()}
+      >
+        Redo
+      </button>
+      <button
+        className="toolbar-button"
+        aria-pressed={panel.kind === 'history'}
+        data-testid="history-button"
+        onClick={() => model.panel.set(panel.kind === 'history' ? { kind: 'none' } : { kind: 'history' })}
+      >
+        History
+      </button>
+      <span className="toolbar-sep" />
+      <AsOfPicker />
+    </>
+  )
+}
+
+function AsOfBanner() {
+  const when = useStore(asOf)
+  if (when === null) return null
+  return (
+    <div className="as-of-banner" role="status" data-testid="as-of-banner">
+      Ratings as they stood on <strong>{formatMoment(when)}</strong>. Ratings cannot be changed while looking at
+      the past.
+      <button className="small" onClick={() => asOf.set(null)}>
+        Back to now
+      </button>
+    </div>
+  )
+}
+
+function EmptyResult() {
+  const model = useWorkspace()
+  const total = useStore(model.total)
+  if (total !== 0) return null
+  return (
+    <div className="grid-empty" data-testid="grid-empty">
+      No annotations match these filters.
+    </div>
+  )
+}
+
+const MIN_SIDE = 320
+const MAX_SIDE = 900
+
+function SidePanels() {
+  const model = useWorkspace()
+  const panel = useStore(model.panel)
+  const [width, setWidth] = useState(460)
+  const dragging = useRef<{ x: number; width: number } | null>(null)
+  if (panel.kind === 'none') return null
+  const close = () => {
+    model.panel.set({ kind: 'none' })
+    focusGrid(model)
+  }
+  return (
+    <aside className="side" style={{ width }}>
+      <div
+        className="side-resize"
+        role="separator"
+        aria-orientation="vertical"
+        aria-label="Resize panel"
+        onPointerDown={(e) => {
+          dragging.current = { x: e.clientX, width }
+          e.currentTarget.setPointerCapture(e.pointerId)
+        }}
+        onPointerMove={(e) => {
+          const d = dragging.current
+          if (d) setWidth(Math.max(MIN_SIDE, Math.min(MAX_SIDE, d.width + d.x - e.clientX)))
+        }}
+        onPointerUp={() => {
+          dragging.current = null
+        }}
+      />
+      {panel.kind === 'story' && <StoryView onClose={close} />}
+      {panel.kind === 'worker' && <WorkerPanel key={panel.workerId} workerId={panel.workerId} onClose={close} />}
+      {panel.kind === 'history' && <HistoryPanel onClose={close} />}
+    </aside>
+  )
+}
+
+/** Gives the keyboard back to the grid's focused cell after a panel closes. */
+function focusGrid(model: ReturnType<typeof useWorkspace>): void {
+  const grid = model.grid.get()
+  const cell = grid?.getFocusedCell()
+  if (grid && cell) grid.setFocusedCell(cell.rowIndex, cell.column)
+}

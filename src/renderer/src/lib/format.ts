@@ -1,0 +1,64 @@
+/** Display formatting shared by the page. Pure: tested in tests/renderer. */
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
+const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 })
+
+export function formatCount(n: number): string {
+  return integer.format(n)
+}
+
+/** `1 submission`, `2 submissions`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${formatCount(bytes)} B`
+  const units = ['KB', 'MB', 'GB', 'TB']
+  let value = bytes / 1024
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${value >= 100 ? integer.format(value) : oneDecimal.format(value)} ${units[unit]}`
+}
+
+/** `12,400 rows/s`; small rates keep one decimal. */
+export function formatRate(perSecond: number, unit: string): string {
+  const n = perSecond >= 100 ? integer.format(perSecond) : oneDecimal.format(perSecond)
+  return `${n} ${unit}/s`
+}
+
+export function formatMegabytesPerSecond(bytesPerSecond: number): string {
+  return `${oneDecimal.format(bytesPerSecond / (1024 * 1024))} MB/s`
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0')
+}
+
+/** Epoch seconds (UTC, as the database keeps domain times) → `YYYY-MM-DD`. */
+export function formatDay(epochSeconds: number | null | undefined): string {
+  if (epochSeconds === null || epochSeconds === undefined || !Number.isFinite(epochSeconds)) return ''
+  const d = new Date(epochSeconds * 1000)
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`
+}
+
+/** Epoch milliseconds (bookkeeping times) → local `YYYY-MM-DD hh:mm`. */
+export function formatMoment(epochMs: number | null | undefined): string {
+  if (epochMs === null || epochMs === undefined || !Number.isFinite(epochMs)) return ''
+  const d = new Date(epochMs)
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
+/** Today's local date as `YYYY-MM-DD` (the default commit date). */
+export function todayIso(now = new Date()): string {
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
+}
+
+/** Percent of a job done, or null when its total is unknown. */
+export function percentDone(done: number, total: number | null): number | null {
+  if (total === null || total <= 0) return null
+  return Math.max(0, Math.min(100, (done / total) * 100))
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod'
+import { call, event } from './define'
+import type { ApiErrorInfo } from './errors'
+
+export type JobKind = 'import' | 'synth' | 'pull'
+export type JobState = 'running' | 'succeeded' | 'failed' | 'cancelled'
+
+export interface JobProgress {
+  id: string
+  kind: JobKind
+  title: string
+  state: JobState
+  /** What is being counted: `bytes` for file imports, `rows`, `assignments` … */
+  unit: string
+  done: number
+  /** Null while the total is unknown. */
+  total: number | null
+  /** Records per second since the job started (rows/s for imports). */
+  rate: number
+  /** Bytes per second, where meaningful. */
+  bytesPerSecond: number | null
+  detail: string
+  startedAt: number
+  finishedAt: number | null
+  error: ApiErrorInfo | null
+  /** The job's result once it succeeded (shape depends on the kind). */
+  result: unknown
+}
+
+const jobId = z.string().regex(/^[a-z0-9-]{1,64}$/)
+
+export const jobCalls = {
+  'jobs.list': call(z.object({})).returns<JobProgress[]>(),
+  'jobs.get': call(z.object({ id: jobId })).returns<JobProgress>(),
+  'jobs.cancel': call(z.object({ id: jobId })).returns<{ cancelled: boolean }>(),
+}
+
+export const jobEvents = {
+  'job.progress': event<JobProgress>(),
+}

@@ -1,0 +1,4 @@
+// Calls and events of the mturk domain.
+export const mturkCalls = {}
+
+export const mturkEvents = {}

@@ -1,0 +1,154 @@
+import { z } from 'zod'
+import { annotationFilterSchema } from '../filter'
+import { call } from './define'
+
+/** One step of the project's rating scale, as the page shows it. */
+export interface RatingLevel {
+  value: number
+  label: string
+  /** CSS colour, `#rrggbb`. */
+  color: string
+}
+
+export const RATING_SCALE_SETTING = 'ratings.scale'
+
+/** The scale GLUCOSE used during collection (FORMATS.md §2). */
+export const DEFAULT_RATING_SCALE: readonly RatingLevel[] = [
+  { value: 3, label: 'Top', color: '#1a9850' },
+  { value: 2, label: 'Proficient', color: '#66bd63' },
+  { value: 1.5, label: 'Fair+', color: '#a6d96a' },
+  { value: 1, label: 'Fair', color: '#fee08b' },
+  { value: 0, label: 'Disqualified', color: '#f46d43' },
+  { value: -1, label: 'New worker', color: '#bababa' },
+  { value: -2, label: 'Rushing', color: '#d73027' },
+]
+
+export const ratingLevelSchema = z.object({
+  value: z.number().finite().min(-100).max(100),
+  label: z.string().trim().min(1).max(40),
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+})
+
+/** "From" → "to" for a number of annotations; null = unrated. */
+export interface Transition {
+  from: number | null
+  to: number | null
+  count: number
+}
+
+/** What a rating action did (or, with `preview`, would do) to effective ratings. */
+export interface RatingResult {
+  preview: boolean
+  /** The change set written; null for a preview or when nothing was written. */
+  changeSet: number | null
+  /** Annotations whose effective rating changed. */
+  changed: number
+  /** Rating rows the action adds (items rated, or 1 for a worker rating). */
+  rows: number
+  transitions: Transition[]
+}
+
+export type ChangeSetKind = 'import' | 'manual' | 'bulk' | 'policy' | 'revert' | 'mturk'
+
+export interface ChangeSetSummary {
+  id: number
+  kind: ChangeSetKind
+  /** Epoch ms. Pass as `asOf` to see the ratings as they stood right after this change set. */
+  at: number
+  author: string
+  description: string
+  changed: number
+  transitions: Transition[]
+  /** The change set this one reverts (kind `revert`). */
+  reverts: number | null
+  /** The revert currently undoing this one; null while it is in force. */
+  revertedBy: number | null
+}
+
+export interface WorkerRatingEntry {
+  id: number
+  value: number
+  /** Commit date, `YYYY-MM-DD`, and the same as epoch seconds. */
+  commitDate: string
+  effectiveFrom: number
+  recordedAt: number
+  author: string
+  note: string
+  changeSet: number
+  /** Retracted by a revert (and not reinstated since). */
+  retracted: boolean
+}
+
+export interface WorkerTimeline {
+  worker: { id: number; externalId: string }
+  /** Every rating ever recorded for the worker, newest commit date first. */
+  ratings: WorkerRatingEntry[]
+  /** The rating in force over time (commit dates, `YYYY-MM-DD`; null = open end). */
+  steps: { from: string | null; until: string | null; value: number | null }[]
+  /** Submissions per day with their annotations by effective rating, for the chart. */
+  volume: { day: string; submissions: number; annotations: number; byRating: Record<string, number> }[]
+}
+
+export interface UndoState {
+  undo: ChangeSetSummary | null
+  redo: ChangeSetSummary | null
+}
+
+/** A day as the page's date input gives it. */
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD')
+const id = z.number().int().positive()
+const rating = z.number().finite()
+const note = z.string().max(2000).optional()
+/** Epoch ms; "as they stood at this moment". */
+export const asOfSchema = z.number().int().nonnegative().optional()
+
+export const ratingsCalls = {
+  'ratings.scale': call(z.object({})).returns<RatingLevel[]>(),
+  'ratings.setScale': call(
+    z.object({ scale: z.array(ratingLevelSchema).min(1).max(20) }),
+  ).returns<RatingLevel[]>(),
+  /** A worker rating in force from `from` (default today); `preview` writes nothing. */
+  'ratings.rateWorker': call(
+    z.object({ workerId: id, rating, from: day.optional(), note, preview: z.boolean().optional() }),
+  ).returns<RatingResult>(),
+  /** Item ratings for annotations and/or whole submissions; `rating: null` clears them. */
+  'ratings.rateItems': call(
+    z
+      .object({
+        annotationIds: z.array(id).max(1_000_000).optional(),
+        submissionIds: z.array(id).max(1_000_000).optional(),
+        rating: rating.nullable(),
+        note,
+        preview: z.boolean().optional(),
+      })
+      .refine((a) => (a.annotationIds?.length ?? 0) + (a.submissionIds?.length ?? 0) > 0, {
+        message: 'name at least one annotation or submission',
+      }),
+  ).returns<RatingResult>(),
+  /** Every annotation the filter matches, in one bulk change set. */
+  'ratings.rateQuery': call(
+    z.object({
+      filter: annotationFilterSchema,
+      rating: rating.nullable(),
+      note,
+      preview: z.boolean().optional(),
+    }),
+  ).returns<RatingResult>(),
+  'ratings.workerTimeline': call(z.object({ workerId: id })).returns<WorkerTimeline>(),
+  'ratings.history': call(
+    z.object({ limit: z.number().int().min(1).max(1000).optional(), beforeId: id.optional() }),
+  ).returns<{ changeSets: ChangeSetSummary[] }>(),
+  'ratings.revert': call(z.object({ changeSetId: id, preview: z.boolean().optional() })).returns<RatingResult>(),
+  'ratings.undoState': call(z.object({})).returns<UndoState>(),
+  /** Reverts the latest manual or bulk change set still in force; null when there is none. */
+  'ratings.undo': call(z.object({})).returns<RatingResult | null>(),
+  /** Reverts the latest undo, unless a manual or bulk change came after it. */
+  'ratings.redo': call(z.object({})).returns<RatingResult | null>(),
+  /** Annotations by effective rating, now or as they stood at `asOf`. */
+  'ratings.counts': call(z.object({ asOf: asOfSchema })).returns<{
+    asOf: number | null
+    byRating: Record<string, number>
+  }>(),
+}
+
+export const ratingsEvents = {}

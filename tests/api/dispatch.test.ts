@@ -1,0 +1,55 @@
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { callNames } from '../../src/shared/contract'
+import { dispatch } from '../../src/main/api/dispatch'
+import { handlers } from '../../src/main/api/index'
+import { Session } from '../../src/main/session'
+import { useTempDir } from '../helpers/tmp'
+
+describe('dispatch', () => {
+  const tempDir = useTempDir()
+  const session = () => new Session('cli', () => undefined)
+
+  it('has exactly one handler per contract call', () => {
+    expect(Object.keys(handlers).sort()).toEqual([...callNames].sort())
+  })
+
+  it('refuses names outside the contract', async () => {
+    const outcome = await dispatch('fs.readFile', { path: '/etc/passwd' }, { session: session() })
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'unknown-call' } })
+  })
+
+  it('validates arguments and names the field', async () => {
+    const outcome = await dispatch('project.open', { path: 42 }, { session: session() })
+    expect(outcome).toMatchObject({ ok: false, error: { type: 'invalid-argument', field: 'path' } })
+  })
+
+  it('turns expected failures into values the page can show', async () => {
+    const outcome = await dispatch('project.stats', {}, { session: session() })
+    expect(outcome).toMatchObject({ ok: false, error: { type: 'not-found', code: 'no-project' } })
+  })
+
+  it('creates, opens and counts a project', async () => {
+    const s = session()
+    const path = join(tempDir(), 'new')
+    const created = await dispatch('project.create', { path }, { session: s })
+    expect(created).toMatchObject({ ok: true, value: { name: 'new', path: `${path}.winnow` } })
+    const stats = await dispatch('project.stats', {}, { session: s })
+    expect(stats).toMatchObject({ ok: true, value: { submissions: 0, annotations: 0 } })
+    const again = await dispatch('project.create', { path }, { session: s })
+    expect(again).toMatchObject({ ok: false, error: { code: 'exists' } })
+    s.close()
+  })
+
+  it('refuses files the user did not choose', async () => {
+    const s = session()
+    await dispatch('project.create', { path: join(tempDir(), 'p') }, { session: s })
+    const outcome = await dispatch(
+      'import.start',
+      { files: [{ kind: 'path', path: '/etc/passwd' }] },
+      { session: s },
+    )
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'file-not-granted' } })
+    s.close()
+  })
+})

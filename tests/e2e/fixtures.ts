@@ -1,0 +1,54 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { test as base, expect } from '@playwright/test'
+
+export interface Served {
+  url: string
+  token: string
+  dir: string
+  dbPath: string
+}
+
+/** Starts `winnow serve` (the built app) on a project in a fresh folder; stops it after the test. */
+export async function serve(args: string[], dir: string): Promise<{ served: Omit<Served, 'dir' | 'dbPath'>; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--json', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, TMPDIR: dir },
+  })
+  const lines = createInterface({ input: child.stdout! })
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve)
+    child.once('exit', (code) => reject(new Error(`winnow serve exited with ${code}`)))
+  })
+  const { url, token } = JSON.parse(first) as { url: string; token: string }
+  return { served: { url, token }, child }
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+}
+
+type Fixtures = { workDir: string; demo: Served }
+
+export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern
+  workDir: async ({}, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'winnow-e2e-'))
+    await use(dir)
+    rmSync(dir, { recursive: true, force: true })
+  },
+  demo: async ({ workDir }, use) => {
+    const dbPath = join(workDir, 'demo.winnow')
+    const { served, child } = await serve(['--demo', '--db', dbPath], workDir)
+    await use({ ...served, dir: workDir, dbPath })
+    await stop(child)
+  },
+})
+
+export { expect }

@@ -1,0 +1,79 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { writeReleaseCsv } from '../../src/main/synth/csv-writers'
+import { generateSubmissions } from '../../src/main/synth/glucose'
+import { expect, test } from './fixtures'
+
+function count(text: string | null, label: string): number {
+  const match = new RegExp(`([\\d,]+) ${label}`).exec(text ?? '')
+  if (!match?.[1]) throw new Error(`no '${label}' in '${text ?? ''}'`)
+  return Number(match[1].replace(/,/g, ''))
+}
+
+test('starts on the demo project, imports a file with progress, and counts it', async ({ page, demo }) => {
+  await page.goto(demo.url)
+  const status = page.getByTestId('status-counts')
+  await expect(status).toContainText('3,000 submissions')
+  const before = count(await status.textContent(), 'submissions')
+
+  const csv = join(demo.dir, 'new-batch.csv')
+  writeReleaseCsv(csv, generateSubmissions({ count: 4000, seed: 77 }), { workerStyle: 'mturk', ratingStyle: 'float' })
+
+  await page.getByTestId('import-button').click()
+  await page.getByTestId('import-file-input').setInputFiles(csv)
+  await expect(page.getByTestId('import-file')).toContainText('new-batch.csv')
+  await expect(page.getByTestId('import-format')).toHaveValue('glucose-release')
+  await page.getByTestId('import-start').click()
+  await expect(page.getByTestId('import-progress')).toBeVisible()
+  await expect(page.getByTestId('import-result')).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByTestId('import-result-submissions')).toContainText('4,000')
+  await page.getByTestId('import-close').click()
+  await expect(status).toContainText(`${(before + 4000).toLocaleString('en-US')} submissions`)
+})
+
+test('a broken file gets one clear message with its location and changes nothing', async ({ page, demo }) => {
+  await page.goto(demo.url)
+  const status = page.getByTestId('status-counts')
+  await expect(status).toContainText('3,000 submissions')
+  const before = await status.textContent()
+
+  const good = join(demo.dir, 'good.csv')
+  writeReleaseCsv(good, generateSubmissions({ count: 60, seed: 5 }), { workerStyle: 'int', ratingStyle: 'int' })
+  const lines = readFileSync(good, 'utf8').split('\n')
+  lines[41] = `${lines[41]},"unterminated`
+  const broken = join(demo.dir, 'broken.csv')
+  writeFileSync(broken, lines.join('\n'))
+
+  await page.getByTestId('import-button').click()
+  await page.getByTestId('import-file-input').setInputFiles(broken)
+  await expect(page.getByTestId('import-file')).toContainText('broken.csv')
+  await page.getByTestId('import-start').click()
+  const error = page.getByTestId('import-dialog').getByTestId('error-message')
+  await expect(error).toContainText('broken.csv:42')
+  await expect(error).toContainText(/quote/i)
+  await page.keyboard.press('Escape')
+  await expect(status).toHaveText(before ?? '')
+})
+
+test('crowd text is shown as text, never as HTML', async ({ page, demo }) => {
+  const [submission] = [...generateSubmissions({ count: 1, seed: 12 })]
+  if (!submission) throw new Error('nothing generated')
+  const attack = '<img src=x onerror="window.__pwned=1"> goes home >Causes/Enables> Someone_A sleeps'
+  submission.annotations[0] = { ...submission.annotations[0]!, specificNL: attack }
+  const csv = join(demo.dir, 'attack.csv')
+  writeReleaseCsv(csv, [submission], { workerStyle: 'mturk', ratingStyle: 'float' })
+
+  await page.goto(demo.url)
+  await page.getByTestId('import-button').click()
+  await page.getByTestId('import-file-input').setInputFiles(csv)
+  await page.getByTestId('import-start').click()
+  await expect(page.getByTestId('import-result')).toBeVisible()
+  await page.getByTestId('import-close').click()
+
+  await page.getByTestId('filter-text').fill('onerror')
+  await page.getByTestId('filter-text').press('Enter')
+  await expect(page.getByTestId('grid-total')).toContainText('1')
+  await expect(page.getByTestId('grid').getByText('<img src=x onerror=', { exact: false }).first()).toBeVisible()
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined()
+  expect(await page.locator('[data-testid="grid"] img').count()).toBe(0)
+})

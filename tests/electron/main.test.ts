@@ -1,0 +1,102 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { callNames } from '../../src/shared/contract'
+
+// A stand-in for the `electron` module: the real binary cannot run here, so this records what
+// main registers and how it builds the window.
+const registered = new Map<string, (event: unknown, ...args: unknown[]) => unknown>()
+const windows: { options: Record<string, unknown> }[] = []
+const contentsHandlers = new Map<string, (event: { preventDefault(): void }, url?: string) => void>()
+let windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null
+const openExternal = vi.fn()
+
+vi.mock('electron', () => ({
+  ipcMain: {
+    handle: (channel: string, handler: (event: unknown, ...args: unknown[]) => unknown) => {
+      registered.set(channel, handler)
+    },
+  },
+  BrowserWindow: class {
+    webContents = {}
+    constructor(options: Record<string, unknown>) {
+      windows.push({ options })
+    }
+    once() {}
+    loadFile() {
+      return Promise.resolve()
+    }
+    loadURL() {
+      return Promise.resolve()
+    }
+  },
+  app: { isPackaged: true },
+  session: { defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() } },
+  shell: { openExternal },
+}))
+
+const { registerIpc, CALL_CHANNEL_PREFIX } = await import('../../src/main/electron/ipc')
+const { createMainWindow, lockDownContents } = await import('../../src/main/electron/window')
+const { Session } = await import('../../src/main/session')
+
+describe('Electron main', () => {
+  beforeEach(() => {
+    registered.clear()
+    windows.length = 0
+  })
+
+  it('registers one validated channel per contract call and ignores foreign senders', async () => {
+    const session = new Session('electron', () => undefined)
+    const trusted = { id: 'ours' }
+    registerIpc((event) => (event as { sender: unknown }).sender === trusted, () => ({ session }))
+    for (const name of callNames) expect(registered.has(CALL_CHANNEL_PREFIX + name)).toBe(true)
+
+    const open = registered.get(CALL_CHANNEL_PREFIX + 'project.open')!
+    await expect(open({ sender: { id: 'evil' } }, { path: 'x.winnow' })).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'untrusted-sender' },
+    })
+    await expect(open({ sender: trusted }, { path: 7 })).resolves.toMatchObject({
+      ok: false,
+      error: { type: 'invalid-argument', field: 'path' },
+    })
+    await expect(open({ sender: trusted }, { path: '/no/such/file.winnow' })).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'no-such-project' },
+    })
+  })
+
+  it('creates the window sandboxed, isolated, without node', () => {
+    createMainWindow('/app/out')
+    const prefs = windows[0]?.options.webPreferences as Record<string, unknown>
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      webviewTag: false,
+      allowRunningInsecureContent: false,
+    })
+    expect(String(prefs.preload)).toMatch(/preload[/\\]index\.cjs$/)
+  })
+
+  it('blocks navigation, redirects, webviews and new windows', () => {
+    contentsHandlers.clear()
+    lockDownContents({
+      on: (name: string, handler: (event: { preventDefault(): void }, url?: string) => void) => {
+        contentsHandlers.set(name, handler)
+      },
+      getURL: () => 'file:///app/out/renderer/index.html',
+      setWindowOpenHandler: (handler: (details: { url: string }) => { action: string }) => {
+        windowOpenHandler = handler
+      },
+    } as never)
+    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+      const event = { preventDefault: vi.fn() }
+      contentsHandlers.get(name)?.(event, 'https://example.com/')
+      expect(event.preventDefault).toHaveBeenCalled()
+    }
+    expect(windowOpenHandler?.({ url: 'https://example.com/' })).toEqual({ action: 'deny' })
+    expect(windowOpenHandler?.({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' })
+    expect(openExternal).toHaveBeenCalledTimes(1)
+  })
+})

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest'
+import {
+  flattenTaskAnswers,
+  htmlUnescape,
+  isHtmlEscapedQuestion,
+  parseAnswer,
+} from '../../src/main/mturk/answers'
+import {
+  crowdFormAnswerXml,
+  htmlFormAnswerXml,
+  questionFormAnswersXml,
+} from '../../src/main/mturk/standin/index'
+
+const fieldsOf = (xml: string | null, htmlEscaped = true): Record<string, string> => {
+  const parsed = parseAnswer(xml, { htmlEscaped })
+  if (!parsed.ok) throw new Error(parsed.error)
+  return { ...parsed.fields }
+}
+
+describe('parseAnswer', () => {
+  it('reads an HTMLQuestion post, unescaping HTML once after XML decoding', () => {
+    const story = `Tabatha's cat <3 "Mo" & café — ok`
+    const cell = 'Sam goes for a walk >Causes/Enables> Sam sees a cat'
+    const xml = htmlFormAnswerXml({
+      story,
+      '1_specificNL': cell,
+      literal: '&gt; is how you write >',
+      assignmentId: 'ASSIGNMENT_ID_NOT_AVAILABLE',
+      doNotRedirect: 'true',
+    })
+    expect(xml).toContain('&amp;gt;Causes/Enables&amp;gt;') // escaped twice on the wire
+    expect(xml).toContain('caf&#233;')
+    expect(fieldsOf(xml)).toEqual({
+      story,
+      '1_specificNL': cell,
+      literal: '&gt; is how you write >',
+    })
+  })
+
+  it('leaves QuestionForm FreeText alone beyond XML decoding', () => {
+    const xml = questionFormAnswersXml([{ id: 'q', freeText: 'a &amp; b' }])
+    expect(fieldsOf(xml, false)).toEqual({ q: 'a &amp; b' })
+    expect(isHtmlEscapedQuestion('<QuestionForm xmlns="x"><Question/></QuestionForm>')).toBe(false)
+    expect(isHtmlEscapedQuestion('<HTMLQuestion xmlns="x"/>')).toBe(true)
+  })
+
+  it('reads a crowd-form taskAnswers array, flattening widget values', () => {
+    const xml = crowdFormAnswerXml([
+      {
+        story: 'It was "fine" & good',
+        sentiment: { label: 'Positive' },
+        happy: { on: true },
+        sad: { on: false },
+        box: { left: 3, top: 4 },
+        tags: ['a', 'b'],
+        nothing: null,
+      },
+    ])
+    expect(fieldsOf(xml)).toEqual({
+      story: 'It was "fine" & good',
+      sentiment: 'Positive',
+      happy: 'true',
+      sad: 'false',
+      'box.left': '3',
+      'box.top': '4',
+      tags: 'a|b',
+      nothing: '',
+    })
+  })
+
+  it('reads a single answer (an object, not an array, to naive converters)', () => {
+    expect(fieldsOf(questionFormAnswersXml([{ id: 'only', freeText: 'one' }]))).toEqual({
+      only: 'one',
+    })
+  })
+
+  it('treats an empty Answer string or document as no fields', () => {
+    expect(fieldsOf('')).toEqual({})
+    expect(fieldsOf(null)).toEqual({})
+    expect(fieldsOf(questionFormAnswersXml([]))).toEqual({})
+    expect(fieldsOf(questionFormAnswersXml([{ id: 'blank', freeText: '' }]))).toEqual({ blank: '' })
+  })
+
+  it('reads selections, other text and uploads, and prefixed namespaces', () => {
+    const xml = questionFormAnswersXml([
+      { id: 'colors', selections: ['red', 'blue'], other: 'teal' },
+      { id: 'photo', upload: { key: 'uploads/k1', bytes: 2048 } },
+    ])
+    expect(fieldsOf(xml, false)).toEqual({
+      colors: 'red|blue',
+      'colors.other': 'teal',
+      photo: 'uploads/k1',
+      'photo.bytes': '2048',
+    })
+    const prefixed =
+      '<q:QuestionFormAnswers xmlns:q="urn:x"><q:Answer><q:QuestionIdentifier>a</q:QuestionIdentifier>' +
+      '<q:FreeText>b</q:FreeText></q:Answer></q:QuestionFormAnswers>'
+    expect(fieldsOf(prefixed)).toEqual({ a: 'b' })
+    const cdata =
+      '<QuestionFormAnswers><Answer><QuestionIdentifier>c</QuestionIdentifier>' +
+      '<FreeText>x &amp; <![CDATA[<b>&amp;</b>]]></FreeText></Answer></QuestionFormAnswers>'
+    expect(fieldsOf(cdata, false)).toEqual({ c: 'x & <b>&amp;</b>' })
+  })
+
+  it('decodes thousands of entities (beyond the XML library’s expansion limit)', () => {
+    const long = Array.from({ length: 3000 }, () => "it's").join(' ')
+    expect(fieldsOf(htmlFormAnswerXml({ long })).long).toBe(long)
+  })
+
+  it('reports, never throws, an answer that does not parse', () => {
+    const xml = htmlFormAnswerXml({ story: 'x' })
+    for (const bad of [
+      xml.slice(0, 60),
+      '<Other/>',
+      'not xml',
+      crowdFormAnswerXml([]).replace('[]', '[{oops'),
+    ]) {
+      const parsed = parseAnswer(bad)
+      expect(parsed.ok).toBe(false)
+      if (!parsed.ok) expect(parsed.error).not.toBe('')
+    }
+  })
+
+  it('tolerates a whole taskAnswers blob that was HTML-escaped', () => {
+    expect(flattenTaskAnswers('[{&quot;a&quot;:&quot;b&quot;}]')).toEqual({
+      ok: true,
+      fields: { a: 'b' },
+    })
+    expect(htmlUnescape('&amp;amp; &#x41; &#65; &unknown;')).toBe('&amp; A A &unknown;')
+  })
+})

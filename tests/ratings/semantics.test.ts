@@ -1,0 +1,191 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { Db } from '../../src/main/db/connection'
+import { annotationsAsOf } from '../../src/main/db/queries/ratingsAsOf'
+import { recomputeAll } from '../../src/main/ratings/effective'
+import { rateSelection } from '../../src/main/ratings/rateTargets'
+import { rateWorker } from '../../src/main/ratings/rate'
+import { redo, revertChangeSet, undo, undoState } from '../../src/main/ratings/revert'
+import { history } from '../../src/main/ratings/history'
+import { useTempDir } from '../helpers/tmp'
+import { DAY, asOfRatings, cached, day, expectConsistent, importSubmissions, newProject, ratingOf, workerId } from './helpers'
+
+const who = { author: 'tester' }
+
+describe('effective ratings over time', () => {
+  const tempDir = useTempDir()
+  let db: Db
+  let w: number
+  /** Annotation ids of submissions on Sep 1, Sep 10, Sep 20 (two annotations each). */
+  let sep1: number[], sep10: number[], sep20: number[]
+
+  beforeEach(() => {
+    db = newProject(tempDir())
+    const { annotations } = importSubmissions(db, [
+      { worker: 'W1', at: day('2019-09-01') },
+      { worker: 'W1', at: day('2019-09-10') },
+      { worker: 'W1', at: day('2019-09-20') },
+      { worker: 'W2', at: day('2019-09-10') },
+    ])
+    ;[sep1, sep10, sep20] = annotations as [number[], number[], number[]]
+    w = workerId(db, 'W1')
+    return () => db.close()
+  })
+
+  const rating = (ids: number[] | undefined) => ratingOf(db, ids?.[0] as number).rating
+
+  it('applies a change committed on the same day as a submission to it', () => {
+    rateWorker(db, { ...who, workerId: w, value: 2, from: day('2019-09-10') })
+    expect([rating(sep1), rating(sep10), rating(sep20)]).toEqual([null, 2, 2])
+    expect(ratingOf(db, sep10[0] as number).source).toBe(1)
+    expectConsistent(db)
+  })
+
+  it('lets the later recorded of two changes on one day win', () => {
+    rateWorker(db, { ...who, workerId: w, value: 3, from: day('2019-09-10') })
+    const second = rateWorker(db, { ...who, workerId: w, value: 1, from: day('2019-09-10') })
+    expect([rating(sep1), rating(sep10), rating(sep20)]).toEqual([null, 1, 1])
+    expect(second.transitions).toEqual([{ from: 3, to: 1, count: 4 }])
+    expectConsistent(db)
+  })
+
+  it('rates everything when the commit date is before the first submission', () => {
+    rateWorker(db, { ...who, workerId: w, value: -1, from: day('2019-01-01') })
+    expect([rating(sep1), rating(sep10), rating(sep20)]).toEqual([-1, -1, -1])
+    const other = db.prepare("SELECT count(*) FROM annotations WHERE rating IS NOT NULL AND worker_id != ?").pluck().get(w)
+    expect(other).toBe(0)
+  })
+
+  it('touches only the rows between the commit date and the next change', () => {
+    rateWorker(db, { ...who, workerId: w, value: -1, from: day('2019-08-01') })
+    rateWorker(db, { ...who, workerId: w, value: 3, from: day('2019-09-15') })
+    const mid = rateWorker(db, { ...who, workerId: w, value: 2, from: day('2019-09-05') })
+    expect(mid.changed).toBe(2)
+    expect(mid.transitions).toEqual([{ from: -1, to: 2, count: 2 }])
+    expect([rating(sep1), rating(sep10), rating(sep20)]).toEqual([-1, 2, 3])
+  })
+
+  it('puts item ratings over the worker timeline, and clearing them falls back', () => {
+    rateWorker(db, { ...who, workerId: w, value: 2, from: day('2019-09-01') })
+    rateSelection(db, { annotationIds: [sep10[0] as number], submissionIds: [] }, { ...who, value: 3 })
+    rateWorker(db, { ...who, workerId: w, value: 0, from: day('2019-09-05') })
+    expect(ratingOf(db, sep10[0] as number)).toEqual({ rating: 3, source: 2 })
+    expect(ratingOf(db, sep10[1] as number)).toEqual({ rating: 0, source: 1 })
+    const cleared = rateSelection(db, { annotationIds: [sep10[0] as number], submissionIds: [] }, { ...who, value: null })
+    expect(cleared.transitions).toEqual([{ from: 3, to: 0, count: 1 }])
+    expect(ratingOf(db, sep10[0] as number)).toEqual({ rating: 0, source: 1 })
+    expectConsistent(db)
+  })
+
+  it('rates a whole submission as items', () => {
+    const sub = db.prepare('SELECT submission_id FROM annotations WHERE id = ?').pluck().get(sep20[0]) as number
+    const result = rateSelection(db, { annotationIds: [], submissionIds: [sub] }, { ...who, value: 1.5 })
+    expect(result).toMatchObject({ changed: 2, rows: 2, transitions: [{ from: null, to: 1.5, count: 2 }] })
+    expect(sep20.map((id) => ratingOf(db, id))).toEqual([{ rating: 1.5, source: 2 }, { rating: 1.5, source: 2 }])
+  })
+
+  it('previews exactly what applying does, writing nothing', () => {
+    rateWorker(db, { ...who, workerId: w, value: 2, from: day('2019-09-01') })
+    const before = cached(db)
+    const changeSets = history(db).length
+    const preview = rateWorker(db, { ...who, workerId: w, value: 3, from: day('2019-09-10'), preview: true })
+    expect(cached(db)).toEqual(before)
+    expect(history(db)).toHaveLength(changeSets)
+    const applied = rateWorker(db, { ...who, workerId: w, value: 3, from: day('2019-09-10') })
+    expect(preview).toMatchObject({ preview: true, changeSet: null, changed: applied.changed, transitions: applied.transitions })
+    const revertPreview = revertChangeSet(db, applied.changeSet as number, { ...who, preview: true })
+    expect(revertPreview.transitions).toEqual([{ from: 3, to: 2, count: 4 }])
+    expect(rating(sep20)).toBe(3)
+  })
+
+  it('restores earlier ratings exactly on revert, and a revert of the revert re-applies', () => {
+    rateWorker(db, { ...who, workerId: w, value: -1, from: day('2019-08-01') })
+    rateSelection(db, { annotationIds: [sep1[0] as number], submissionIds: [] }, { ...who, value: 3 })
+    const before = cached(db)
+    const change = rateWorker(db, { ...who, workerId: w, value: 2, from: day('2019-09-05') })
+    const items = rateSelection(db, { annotationIds: sep10, submissionIds: [] }, { ...who, value: 1 })
+    const after = cached(db)
+    const r1 = revertChangeSet(db, items.changeSet as number, who)
+    const r2 = revertChangeSet(db, change.changeSet as number, who)
+    expect(cached(db)).toEqual(before)
+    expectConsistent(db)
+    const r3 = revertChangeSet(db, r2.changeSet as number, who)
+    const r4 = revertChangeSet(db, r1.changeSet as number, who)
+    expect(cached(db)).toEqual(after)
+    expectConsistent(db)
+    expect(() => revertChangeSet(db, r1.changeSet as number, who)).toThrowError(/already reverted/)
+    const listed = new Map(history(db).map((c) => [c.id, c]))
+    expect(listed.get(change.changeSet as number)?.revertedBy).toBeNull()
+    expect(listed.get(r2.changeSet as number)?.revertedBy).toBe(r3.changeSet)
+    expect(listed.get(r1.changeSet as number)?.revertedBy).toBe(r4.changeSet)
+    // Reverting the original again retracts it once more.
+    revertChangeSet(db, change.changeSet as number, who)
+    expect(rating(sep20)).toBe(-1)
+    expectConsistent(db)
+  })
+
+  it('undoes and redoes manual and bulk change sets in order', () => {
+    const a = rateWorker(db, { ...who, workerId: w, value: 2, from: day('2019-09-01') })
+    const b = rateSelection(db, { annotationIds: sep20, submissionIds: [] }, { ...who, value: 3 })
+    expect(undoState(db).undo?.id).toBe(b.changeSet)
+    expect(undoState(db).redo).toBeNull()
+    undo(db, 'tester')
+    expect(rating(sep20)).toBe(2)
+    undo(db, 'tester')
+    expect(rating(sep20)).toBeNull()
+    expect(undoState(db)).toMatchObject({ undo: null, redo: { id: a.changeSet } })
+    redo(db, 'tester')
+    expect(rating(sep20)).toBe(2)
+    expect(undoState(db).redo?.id).toBe(b.changeSet)
+    redo(db, 'tester')
+    expect(rating(sep20)).toBe(3)
+    expect(redo(db, 'tester')).toBeNull()
+    undo(db, 'tester')
+    rateWorker(db, { ...who, workerId: w, value: 0, from: day('2019-09-01') })
+    // A new change clears what could be redone.
+    expect(undoState(db).redo).toBeNull()
+    expectConsistent(db)
+  })
+
+  it('shows the ratings as they stood before and after each change', () => {
+    const moments: { at: number; ratings: Map<number, number | null> }[] = []
+    const remember = (at: number) => moments.push({ at, ratings: cached(db) })
+    remember(Date.now() - 1)
+    const steps = [
+      () => rateWorker(db, { ...who, workerId: w, value: -1, from: day('2019-08-01') }),
+      () => rateWorker(db, { ...who, workerId: w, value: 3, from: day('2019-09-10') }),
+      () => rateSelection(db, { annotationIds: sep20, submissionIds: [] }, { ...who, value: 1 }),
+      () => rateWorker(db, { ...who, workerId: w, value: 2, from: day('2019-09-10') }),
+    ]
+    const results = steps.map((step) => {
+      const result = step()
+      const at = history(db).find((c) => c.id === result.changeSet)?.at as number
+      remember(at)
+      return { result, at }
+    })
+    const undone = revertChangeSet(db, results[2]?.result.changeSet as number, who)
+    remember(history(db).find((c) => c.id === undone.changeSet)?.at as number)
+    for (const [i, m] of moments.entries()) {
+      expect(asOfRatings(db, annotationsAsOf(db, m.at).text), `after step ${i}`).toEqual(m.ratings)
+      // One millisecond before a change, the state before it.
+      if (i > 0) expect(asOfRatings(db, annotationsAsOf(db, m.at - 1).text)).toEqual(moments[i - 1]?.ratings)
+    }
+    expect(annotationsAsOf(db, Date.now() + DAY * 1000).text).toBe('annotations')
+  })
+
+  it('recomputes everything from the rating tables', () => {
+    rateWorker(db, { ...who, workerId: w, value: 2, from: day('2019-09-05') })
+    rateSelection(db, { annotationIds: [sep1[1] as number], submissionIds: [] }, { ...who, value: -2 })
+    const good = cached(db)
+    expect(recomputeAll(db)).toBe(0)
+    db.exec('UPDATE annotations SET rating = 7, rating_source = 1')
+    expect(recomputeAll(db)).toBe(good.size)
+    expect(cached(db)).toEqual(good)
+    expectConsistent(db)
+  })
+
+  it('refuses ratings off the scale and unknown workers', () => {
+    expect(() => rateWorker(db, { ...who, workerId: w, value: 2.5, from: day('2019-09-01') })).toThrowError(/not on this project's rating scale/)
+    expect(() => rateWorker(db, { ...who, workerId: 999, value: 2, from: day('2019-09-01') })).toThrowError(/No worker/)
+    expect(() => rateSelection(db, { annotationIds: [999_999], submissionIds: [] }, { ...who, value: 2 })).toThrowError(/No annotation 999999/)
+  })
+})

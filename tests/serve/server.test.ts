@@ -1,0 +1,96 @@
+import { request } from 'node:http'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type RunningServer, startServer } from '../../src/main/serve/server'
+import { useTempDir } from '../helpers/tmp'
+
+/** A raw request, so the Host header can be set like a rebinding attacker would. */
+function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (body += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }))
+    })
+    req.on('error', reject)
+    req.end(options.body)
+  })
+}
+
+describe('serve mode', () => {
+  const tempDir = useTempDir()
+  let server: RunningServer | null = null
+  afterEach(async () => {
+    await server?.close()
+    server = null
+  })
+
+  async function start() {
+    const dir = tempDir()
+    const rendererDir = join(dir, 'renderer')
+    mkdirSync(rendererDir)
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Winnow</title>')
+    writeFileSync(join(dir, 'secret.txt'), 'do not serve')
+    server = await startServer({ rendererDir })
+    return { server, dir }
+  }
+
+  it('binds 127.0.0.1 and serves the page with a strict CSP', async () => {
+    const { server } = await start()
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
+    expect(server.openUrl).toContain(`#token=${server.token}`)
+    const page = await raw(server.url)
+    expect(page.status).toBe(200)
+    expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'")
+  })
+
+  it('requires the per-run token for the API', async () => {
+    const { server } = await start()
+    const call = (token?: string) =>
+      raw(`${server.url}api/app.info`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { 'x-winnow-token': token } : {}) },
+        body: '{}',
+      })
+    expect((await call()).status).toBe(401)
+    expect((await call('wrong')).status).toBe(401)
+    const ok = await call(server.token)
+    expect(ok.status).toBe(200)
+    expect(JSON.parse(ok.body)).toMatchObject({ ok: true, value: { mode: 'serve' } })
+  })
+
+  it('refuses foreign Host headers and paths outside the page', async () => {
+    const { server } = await start()
+    const port = new URL(server.url).port
+    expect((await raw(server.url, { headers: { host: `evil.example:${port}` } })).status).toBe(403)
+    for (const path of ['..%2Fsecret.txt', '%2E%2E/secret.txt', '..%5Csecret.txt']) {
+      const res = await raw(`${server.url}${path}`)
+      expect(res.status).not.toBe(200)
+      expect(res.body).not.toContain('do not serve')
+    }
+  })
+
+  it('validates arguments of HTTP calls like IPC ones', async () => {
+    const { server } = await start()
+    const res = await raw(`${server.url}api/project.open`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-winnow-token': server.token },
+      body: JSON.stringify({ path: ['not', 'a', 'string'] }),
+    })
+    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { type: 'invalid-argument', field: 'path' } })
+  })
+
+  it('accepts uploads and lets only those be named for import', async () => {
+    const { server } = await start()
+    const res = await raw(`${server.url}upload?name=${encodeURIComponent('../../x.csv')}`, {
+      method: 'POST',
+      headers: { 'x-winnow-token': server.token },
+      body: 'a,b\n1,2\n',
+    })
+    const outcome = JSON.parse(res.body) as { ok: boolean; value: { ref: { kind: string; id: string }; name: string; bytes: number } }
+    expect(outcome).toMatchObject({ ok: true, value: { name: 'x.csv', bytes: 8, ref: { kind: 'upload' } } })
+    expect(server.session.resolveFile(outcome.value.ref as never).name).toBe('x.csv')
+  })
+})

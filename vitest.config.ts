@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    exclude: ['tests/e2e/**', 'node_modules/**'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Real SQLite files and real servers: processes keep native handles apart.
+    pool: 'forks',
+  },
+})
