@@ -11,7 +11,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.js', 'bench/*.js'],
+          allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.js', 'bench/*.js', 'bench/*.mjs'],
         },
         tsconfigRootDir: import.meta.dirname,
       },

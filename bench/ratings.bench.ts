@@ -2,7 +2,7 @@
 // recomputation, "as of" counts and a bulk query rating — each beside the plain SQL formulation
 // (a correlated subquery over the rating tables) run on the same file in the same script.
 //   npx tsx bench/ratings.bench.ts [--quick]      (or: npm run bench ratings)
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Db, all, openProject, pluck, run } from '../src/main/db/connection'
 import { createChangeSet } from '../src/main/db/queries/changeSets'
@@ -49,7 +49,11 @@ function ensureProject(path: string): void {
   console.log(`building ${SUBMISSIONS} generated submissions (cached for later runs)…`)
   const built = time(() =>
     db.transaction(() => {
-      const changeSet = createChangeSet(db, { kind: 'import', author: 'bench', description: 'synthetic' })
+      const changeSet = createChangeSet(db, {
+        kind: 'import',
+        author: 'bench',
+        description: 'synthetic',
+      })
       const writer = new SubmissionWriter(db, changeSet.id, null)
       for (const s of generateSubmissions({ count: SUBMISSIONS, seed: 65521 })) writer.write(s)
       writer.finish()
@@ -68,7 +72,9 @@ function ensureProject(path: string): void {
 /** The busiest worker and a commit date whose change moves about TARGET annotations. */
 function pickChange(db: Db): { workerId: number; from: number; value: number; moves: number } {
   const workerId = db
-    .prepare('SELECT worker_id FROM annotations WHERE worker_id IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1')
+    .prepare(
+      'SELECT worker_id FROM annotations WHERE worker_id IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1',
+    )
     .pluck()
     .get() as number
   const days = db
@@ -83,36 +89,52 @@ function pickChange(db: Db): { workerId: number; from: number; value: number; mo
         ...workerRatingsInForce(db, [workerId]),
         { id: Infinity, value, effectiveFrom: from, recordedAt: NOW },
       ])
-      const moves = previewWorkerSegments(db, workerId, changedSegments(before, after)).reduce((n, t) => n + t.count, 0)
-      if (Math.abs(moves - TARGET) < Math.abs(best.moves - TARGET)) best = { workerId, from, value, moves }
+      const moves = previewWorkerSegments(db, workerId, changedSegments(before, after)).reduce(
+        (n, t) => n + t.count,
+        0,
+      )
+      if (Math.abs(moves - TARGET) < Math.abs(best.moves - TARGET))
+        best = { workerId, from, value, moves }
     }
   }
   return best
 }
 
-
 const median = (values: number[]) => quantile(values, 0.5)
 const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1))
 
-const path = join(dataDir, quick ? 'ratings-100k.winnow' : 'ratings-1m.winnow')
-ensureProject(path)
+const base = join(dataDir, quick ? 'ratings-100k.base.winnow' : 'ratings-1m.base.winnow')
+ensureProject(base)
+if (process.argv.includes('--build-only')) process.exit(0)
+// Every run starts from the same file: what earlier runs wrote would change what is measured.
+const path = base.replace('.base.', '.run.')
+for (const s of ['', '-wal', '-shm']) rmSync(path + s, { force: true })
+copyFileSync(base, path)
 const db = openProject(path)
+const started = Date.now()
 const annotations = db.prepare('SELECT count(*) FROM annotations').pluck().get() as number
 console.log(`${annotations} annotations in ${path}`)
-const results: (string | number)[][] = [['operation', 'rows moved', 'winnow ms (median)', 'plain SQL ms (median)', 'plain / winnow']]
+const results: (string | number)[][] = [
+  ['operation', 'rows moved', 'winnow ms (median)', 'plain SQL ms (median)', 'plain / winnow'],
+]
 
 // 1. A worker rating change, applied and undone; the plain way rewrites the worker's rows.
 {
   const change = pickChange(db)
-  console.log(`worker ${change.workerId}: rating ${change.value} from ${new Date(change.from * 1000).toISOString().slice(0, 10)} moves ${change.moves}`)
+  console.log(
+    `worker ${change.workerId}: rating ${change.value} from ${new Date(change.from * 1000).toISOString().slice(0, 10)} moves ${change.moves}`,
+  )
   const ours: number[] = []
   const undo: number[] = []
   const plainWorker: number[] = []
   const plainFrom: number[] = []
   for (let i = 0; i < REPEATS; i++) {
-    const applied = time(() => rateWorker(db, { ...who, workerId: change.workerId, value: change.value, from: change.from }))
+    const applied = time(() =>
+      rateWorker(db, { ...who, workerId: change.workerId, value: change.value, from: change.from }),
+    )
     ours.push(applied.ms)
-    if (applied.value.changed !== change.moves) throw new Error(`moved ${applied.value.changed}, expected ${change.moves}`)
+    if (applied.value.changed !== change.moves)
+      throw new Error(`moved ${applied.value.changed}, expected ${change.moves}`)
     undo.push(time(() => revertChangeSet(db, applied.value.changeSet as number, who)).ms)
     for (const [list, where] of [
       [plainWorker, sql`a.worker_id = ${change.workerId}`],
@@ -121,7 +143,15 @@ const results: (string | number)[][] = [['operation', 'rows moved', 'winnow ms (
       const plain = time(() =>
         db.transaction(() => {
           const cs = createChangeSet(db, { kind: 'manual', author: 'bench', description: 'plain' })
-          insertWorkerRating(db, { workerId: change.workerId, value: change.value, effectiveFrom: change.from, recordedAt: cs.at, author: 'bench', note: '', changeSetId: cs.id })
+          insertWorkerRating(db, {
+            workerId: change.workerId,
+            value: change.value,
+            effectiveFrom: change.from,
+            recordedAt: cs.at,
+            author: 'bench',
+            note: '',
+            changeSetId: cs.id,
+          })
           plainUpdate(db, where)
           return cs.id
         })(),
@@ -133,23 +163,71 @@ const results: (string | number)[][] = [['operation', 'rows moved', 'winnow ms (
   // The floor any approach pays: a bare UPDATE of exactly those rows' rating (rolled back).
   const segs = changedSegments(
     workerTimeline(db, change.workerId),
-    segments([...workerRatingsInForce(db, [change.workerId]), { id: Infinity, value: change.value, effectiveFrom: change.from, recordedAt: NOW }]),
+    segments([
+      ...workerRatingsInForce(db, [change.workerId]),
+      { id: Infinity, value: change.value, effectiveFrom: change.from, recordedAt: NOW },
+    ]),
   )
-  const floor = Array.from({ length: REPEATS }, () => {
+  const bare = (withoutIndexes: string[]) => {
     db.exec('BEGIN IMMEDIATE')
+    for (const name of withoutIndexes) db.exec(`DROP INDEX ${name}`)
     const t = time(() => {
       for (const g of segs) {
-        run(db, sql`UPDATE annotations SET rating = ${g.value} WHERE worker_id = ${change.workerId}
-          AND submitted_at >= ${g.start} AND submitted_at < ${g.until} AND rating_source != 2`)
+        run(
+          db,
+          sql`UPDATE annotations SET rating = ${g.value} WHERE worker_id = ${change.workerId}
+          AND submitted_at >= ${g.start} AND submitted_at < ${g.until} AND rating_source != 2`,
+        )
       }
     })
     db.exec('ROLLBACK')
     return t.ms
-  })
-  results.push(['bare UPDATE of the same rows (floor, rolled back)', change.moves, fmt(median(floor)), '', ''])
-  results.push(['worker rating change (apply)', change.moves, fmt(median(ours)), fmt(median(plainWorker)), (median(plainWorker) / median(ours)).toFixed(1)])
-  results.push(['… plain limited to rows from the commit date', change.moves, fmt(median(ours)), fmt(median(plainFrom)), (median(plainFrom) / median(ours)).toFixed(1)])
-  results.push(['worker rating change (undo = revert)', change.moves, fmt(median(undo)), fmt(median(plainWorker)), (median(plainWorker) / median(undo)).toFixed(1)])
+  }
+  const floor = Array.from({ length: REPEATS }, () => bare([]))
+  // How much of that is the review indexes that hold `rating` (dropped inside the rolled-back transaction).
+  const ratingIndexes = all<{ name: string }>(
+    db,
+    sql`SELECT DISTINCT s.name FROM sqlite_schema s, pragma_index_info(s.name) c
+        WHERE s.type = 'index' AND s.tbl_name = 'annotations' AND c.name = 'rating'`,
+  ).map((r) => r.name)
+  const noIndexes = Array.from({ length: REPEATS }, () =>
+    bare(ratingIndexes.filter((n) => n !== 'ann_worker')),
+  )
+  results.push([
+    `… the same without ${ratingIndexes.filter((n) => n !== 'ann_worker').join(', ')}`,
+    change.moves,
+    fmt(median(noIndexes)),
+    '',
+    '',
+  ])
+  results.push([
+    'bare UPDATE of the same rows (floor, rolled back)',
+    change.moves,
+    fmt(median(floor)),
+    '',
+    '',
+  ])
+  results.push([
+    'worker rating change (apply)',
+    change.moves,
+    fmt(median(ours)),
+    fmt(median(plainWorker)),
+    (median(plainWorker) / median(ours)).toFixed(1),
+  ])
+  results.push([
+    '… plain limited to rows from the commit date',
+    change.moves,
+    fmt(median(ours)),
+    fmt(median(plainFrom)),
+    (median(plainFrom) / median(ours)).toFixed(1),
+  ])
+  results.push([
+    'worker rating change (undo = revert)',
+    change.moves,
+    fmt(median(undo)),
+    fmt(median(plainWorker)),
+    (median(plainWorker) / median(undo)).toFixed(1),
+  ])
 }
 
 // 2. Full recomputation: from a wiped cache, and on a consistent one (reads only).
@@ -167,25 +245,45 @@ const results: (string | number)[][] = [['operation', 'rows moved', 'winnow ms (
     plain.push(time(() => db.transaction(() => plainUpdate(db))()).ms)
   }
   const consistent = Array.from({ length: runs }, () => time(() => recomputeAll(db)).ms)
-  results.push(['full recomputation (cache wiped)', moved, fmt(median(wiped)), fmt(median(plain)), (median(plain) / median(wiped)).toFixed(1)])
-  results.push(['full recomputation (cache already right)', 0, fmt(median(consistent)), fmt(median(plain)), (median(plain) / median(consistent)).toFixed(1)])
+  results.push([
+    'full recomputation (cache wiped)',
+    moved,
+    fmt(median(wiped)),
+    fmt(median(plain)),
+    (median(plain) / median(wiped)).toFixed(1),
+  ])
+  results.push([
+    'full recomputation (cache already right)',
+    0,
+    fmt(median(consistent)),
+    fmt(median(plain)),
+    (median(plain) / median(consistent)).toFixed(1),
+  ])
 }
 
 // 3. Counts by rating as of a moment, against the plain correlated subquery at that moment.
 {
-  const first = db.prepare("SELECT min(created_at) FROM change_sets WHERE kind = 'manual'").pluck().get() as number
   const moments: [string, number][] = [
-    ['before the first manual change (one worker differs)', first - 1],
+    ['before this run (one worker differs)', started - 1],
     ['before the import (every row differs)', 0],
   ]
   for (const [label, asOf] of moments) {
     const ours = time(() => projectStats(db, { asOf }).byRating)
     const plain = time(() =>
-      all<{ n: number }>(db, sql`SELECT ${plainEffectiveRating(asOf)} AS r, count(*) AS n FROM annotations a GROUP BY 1`),
+      all<{ n: number }>(
+        db,
+        sql`SELECT ${plainEffectiveRating(asOf)} AS r, count(*) AS n FROM annotations a GROUP BY 1`,
+      ),
     )
     const plainTotal = plain.value.reduce((n, r) => n + r.n, 0)
     if (plainTotal !== annotations) throw new Error('plain as-of count mismatch')
-    results.push([`stats --as-of ${label}`, annotations, fmt(ours.ms), fmt(plain.ms), (plain.ms / ours.ms).toFixed(1)])
+    results.push([
+      `stats --as-of ${label}`,
+      annotations,
+      fmt(ours.ms),
+      fmt(plain.ms),
+      (plain.ms / ours.ms).toFixed(1),
+    ])
   }
 }
 
@@ -209,11 +307,22 @@ const results: (string | number)[][] = [['operation', 'rows moved', 'winnow ms (
   )
   revertChangeSet(db, plain.value, who)
   results.push(['bulk query rating: preview', preview.value.changed, fmt(preview.ms), '', ''])
-  results.push(['bulk query rating: apply', applied.value.changed, fmt(applied.ms), fmt(plain.ms), (plain.ms / applied.ms).toFixed(1)])
+  results.push([
+    'bulk query rating: apply',
+    applied.value.changed,
+    fmt(applied.ms),
+    fmt(plain.ms),
+    (plain.ms / applied.ms).toFixed(1),
+  ])
   results.push(['bulk query rating: revert', reverted.value.changed, fmt(reverted.ms), '', ''])
 }
 
 // The cache must equal the plain formulation everywhere after all of this.
-const wrong = pluck<number>(db, sql`SELECT count(*) FROM annotations a WHERE a.rating IS NOT ${plainEffectiveRating()}`)
-console.log(`\n${table(results)}\n\nannotations whose cached rating differs from the plain formulation: ${wrong}`)
+const wrong = pluck<number>(
+  db,
+  sql`SELECT count(*) FROM annotations a WHERE a.rating IS NOT ${plainEffectiveRating()}`,
+)
+console.log(
+  `\n${table(results)}\n\nannotations whose cached rating differs from the plain formulation: ${wrong}`,
+)
 db.close()

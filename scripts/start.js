@@ -10,12 +10,13 @@ const root = dirname(dirname(new URL(import.meta.url).pathname))
 const build = spawnSync(process.execPath, [require.resolve('electron-vite/bin/electron-vite.js'), 'build'], { stdio: 'inherit', cwd: root })
 if (build.status !== 0) process.exit(build.status ?? 1)
 
-let electron = null
-try {
-  electron = require('electron')
-} catch {
-  electron = null
-}
+const electron = (() => {
+  try {
+    return require('electron')
+  } catch {
+    return null
+  }
+})()
 const addon = join(dirname(require.resolve('better-sqlite3/package.json')), 'build-electron', 'Release', 'better_sqlite3.node')
 const canRunElectron = typeof electron === 'string' && existsSync(electron) && existsSync(addon) && (process.platform !== 'linux' || process.env.DISPLAY || process.env.WAYLAND_DISPLAY)
 

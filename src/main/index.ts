@@ -7,6 +7,7 @@ import { ensureDemoProject } from './demo'
 import { nativeDialogs } from './electron/dialogs'
 import { EVENT_CHANNEL, registerIpc } from './electron/ipc'
 import { installMenu } from './electron/menu'
+import { safeStorageSecrets } from './electron/credentials'
 import { recentProjects } from './electron/recents'
 import { createMainWindow, denyAllPermissions, lockDownContents } from './electron/window'
 import { electronAddonPath } from './electron/native'
@@ -24,7 +25,7 @@ const recents = recentProjects(join(app.getPath('userData'), 'recent.json'))
 const session = new Session(
   'electron',
   (name: EventName, payload: unknown) => window?.webContents.send(EVENT_CHANNEL, name, payload),
-  { demoPath, recents },
+  { demoPath, recents, secrets: safeStorageSecrets(join(app.getPath('userData'), 'mturk-credentials.bin')) },
 )
 const dialogs = nativeDialogs(() => window)
 

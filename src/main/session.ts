@@ -8,7 +8,9 @@ import type { ProjectInfo, RecentProject } from '../shared/contract/project'
 import type { Db } from './db/connection'
 import { openProject } from './db/connection'
 import { LATEST_VERSION } from './db/migrations'
+import { resumeSearchIndexing } from './jobs/indexJob'
 import { JobManager } from './jobs/manager'
+import type { SecretStore } from './mturk/credentials'
 
 export type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void
 
@@ -23,6 +25,8 @@ export interface SessionOptions {
   demoPath?: string
   /** Recently opened projects, kept by the app outside any project file. */
   recents?: { list(): RecentProject[]; add(project: ProjectInfo): void }
+  /** Where the MTurk access key pair is kept (never in a project file); default: the environment. */
+  secrets?: SecretStore
 }
 
 /**
@@ -60,6 +64,7 @@ export class Session {
     if (info) {
       if (!isDemo) this.options.recents?.add(info)
       this.emit('project.changed', { project: info, reason: 'opened' })
+      if (this.mode !== 'cli') resumeSearchIndexing(this)
     }
     return info as ProjectInfo
   }

@@ -157,8 +157,10 @@ export function filterChips(filter: AnnotationFilter): FilterChip[] {
   const f = normalizeFilter(filter)
   const chips: FilterChip[] = []
   for (const w of f.workers ?? []) chips.push({ field: 'workers', value: w, label: `worker ${w}` })
-  for (const s of f.stories ?? []) chips.push({ field: 'stories', value: s, label: `story ${shortId(s)}` })
-  for (const d of f.dimensions ?? []) chips.push({ field: 'dimensions', value: d, label: `dimension ${d}` })
+  for (const s of f.stories ?? [])
+    chips.push({ field: 'stories', value: s, label: `story ${shortId(s)}` })
+  for (const d of f.dimensions ?? [])
+    chips.push({ field: 'dimensions', value: d, label: `dimension ${d}` })
   if (f.sentence) chips.push({ field: 'sentence', label: `sentence contains “${f.sentence}”` })
   if (f.text) chips.push({ field: 'text', label: `text “${f.text}”` })
   if (f.from) chips.push({ field: 'from', label: `from ${f.from}` })
@@ -169,10 +171,16 @@ export function filterChips(filter: AnnotationFilter): FilterChip[] {
   if (f.flagged) chips.push({ field: 'flagged', label: 'flagged' })
   const n = (k: 'submissionIds' | 'annotationIds') => f[k]?.length ?? 0
   if (n('submissionIds')) {
-    chips.push({ field: 'submissionIds', label: `${n('submissionIds')} submission${n('submissionIds') === 1 ? '' : 's'}` })
+    chips.push({
+      field: 'submissionIds',
+      label: `${n('submissionIds')} submission${n('submissionIds') === 1 ? '' : 's'}`,
+    })
   }
   if (n('annotationIds')) {
-    chips.push({ field: 'annotationIds', label: `${n('annotationIds')} selected annotation${n('annotationIds') === 1 ? '' : 's'}` })
+    chips.push({
+      field: 'annotationIds',
+      label: `${n('annotationIds')} selected annotation${n('annotationIds') === 1 ? '' : 's'}`,
+    })
   }
   return chips
 }
@@ -188,7 +196,7 @@ export function removeChip(filter: AnnotationFilter, chip: FilterChip): Annotati
   } else {
     delete out[chip.field]
   }
-  return out as AnnotationFilter
+  return out
 }
 
 /** One line for a filter, e.g. for a change set's description: `worker A1 · dimension 2`. */

@@ -64,4 +64,3 @@ export function highlightRanges(text: string, terms: readonly string[]): Array<[
   }
   return ranges
 }
-

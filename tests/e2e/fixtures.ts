@@ -18,7 +18,7 @@ export async function serve(args: string[], dir: string): Promise<{ served: Omit
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, TMPDIR: dir },
   })
-  const lines = createInterface({ input: child.stdout! })
+  const lines = createInterface({ input: child.stdout })
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve)
     child.once('exit', (code) => reject(new Error(`winnow serve exited with ${code}`)))

@@ -74,6 +74,6 @@ test('crowd text is shown as text, never as HTML', async ({ page, demo }) => {
   await page.getByTestId('filter-text').press('Enter')
   await expect(page.getByTestId('grid-total')).toContainText('1')
   await expect(page.getByTestId('grid').getByText('<img src=x onerror=', { exact: false }).first()).toBeVisible()
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined()
+  expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined()
   expect(await page.locator('[data-testid="grid"] img').count()).toBe(0)
 })

@@ -7,6 +7,7 @@ import { importFiles } from '../../src/main/importers/run'
 import { writeDimensionCsvs, writeReleaseCsv } from '../../src/main/synth/csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import { UserError } from '../../src/shared/contract/errors'
+import { SubmissionFlag } from '../../src/shared/glucose/flags'
 import { useTempDir } from '../helpers/tmp'
 
 function counts(db: Db) {
@@ -79,6 +80,16 @@ describe('importFiles', () => {
     expect(c.submissions).toBe(generated.length)
     expect(c.annotations).toBe(generated.reduce((n, s) => n + s.annotations.length, 0))
     expect(c.texts).toBe(c.annotations)
+    // Only submissions that really hold one dimension keep the "only 1 dimension" flag.
+    const single = SubmissionFlag.SingleDimension
+    const wrong = db
+      .prepare(
+        `SELECT count(*) FROM submissions AS s WHERE ((s.flags & ${single}) != 0) !=
+           ((SELECT count(*) FROM annotations AS a WHERE a.submission_id = s.id) = 1)`,
+      )
+      .pluck()
+      .get()
+    expect(wrong).toBe(0)
     db.close()
   })
 

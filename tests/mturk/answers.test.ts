@@ -1,9 +1,11 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   flattenTaskAnswers,
   htmlUnescape,
   isHtmlEscapedQuestion,
   parseAnswer,
+  scanPlainAnswers,
 } from '../../src/main/mturk/answers'
 import {
   crowdFormAnswerXml,
@@ -127,5 +129,64 @@ describe('parseAnswer', () => {
       fields: { a: 'b' },
     })
     expect(htmlUnescape('&amp;amp; &#x41; &#65; &unknown;')).toBe('&amp; A A &unknown;')
+  })
+})
+
+describe('the plain-layout fast path', () => {
+  const tricky = fc.string({
+    unit: fc.constantFrom(
+      'a',
+      ' ',
+      '&',
+      '<',
+      '>',
+      '"',
+      "'",
+      ']',
+      ';',
+      '#',
+      'é',
+      '—',
+      '\n',
+      '&amp;',
+      '&#39;',
+      '>Causes>',
+    ),
+  })
+  const fields = fc.dictionary(
+    fc.constantFrom('story', '1_specificNL', 'x y', 'a&b', 'doNotRedirect', 'q'),
+    tricky,
+  )
+
+  it('reads exactly what the XML library reads, for any field values', () => {
+    fc.assert(
+      fc.property(fields, fc.boolean(), (f, escaped) => {
+        for (const xml of [
+          htmlFormAnswerXml(f),
+          crowdFormAnswerXml([f]),
+          questionFormAnswersXml(Object.entries(f).map(([id, freeText]) => ({ id, freeText }))),
+        ]) {
+          expect(scanPlainAnswers(xml, escaped)).not.toBeNull()
+          expect(parseAnswer(xml, { htmlEscaped: escaped })).toEqual(
+            parseAnswer(xml, { htmlEscaped: escaped, fastPath: false }),
+          )
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('leaves selections, CDATA, prefixes and broken documents to the XML library', () => {
+    const xml = htmlFormAnswerXml({ story: 'x' })
+    for (const other of [
+      questionFormAnswersXml([{ id: 'c', selections: ['a'] }]),
+      xml.replace('<FreeText>x', '<FreeText><![CDATA[x]]>'),
+      xml.slice(0, 80),
+      xml.replace('</Answer>', '</Answer><!-- note -->'),
+      xml.replace('>x<', '>a &nbsp; b<'),
+      xml + '<extra/>',
+    ]) {
+      expect(scanPlainAnswers(other, true)).toBeNull()
+    }
   })
 })

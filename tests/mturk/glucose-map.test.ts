@@ -2,7 +2,7 @@ import type { Assignment } from '@aws-sdk/client-mturk'
 import { describe, expect, it } from 'vitest'
 import { AnnotationFlag, SubmissionFlag } from '../../src/shared/glucose/flags'
 import { parseAnswer } from '../../src/main/mturk/answers'
-import { MTurkSubmissionFlag, checkFieldMap, toSubmission } from '../../src/main/mturk/glucose-map'
+import { checkFieldMap, toSubmission } from '../../src/main/mturk/glucose-map'
 import { crowdFormAnswerXml, htmlFormAnswerXml } from '../../src/main/mturk/standin/index'
 
 const STORY = "Sam's dog barked. Sam woke up. Sam fed the dog. The dog slept. Sam smiled."
@@ -139,21 +139,22 @@ describe('toSubmission', () => {
     const s = map(broken)
     expect(s).toMatchObject({
       sourceKey: 'a:3ASSIGNMENT1',
-      storyExternalId: '',
+      storyExternalId: null,
       storyText: '',
       sentences: [],
       sentenceIndex: -1,
       raw: broken,
       annotations: [],
     })
-    expect(s.flags).toBe(MTurkSubmissionFlag.AnswerUnparsed)
+    expect(s.flags).toBe(SubmissionFlag.AnswerUnparsed)
   })
 
   it('flags an answer without story fields, including the empty Answer', () => {
     for (const answer of ['', htmlFormAnswerXml({ ...D1 })]) {
       const s = map(answer)
-      expect(s.flags & MTurkSubmissionFlag.StoryMissing).toBeTruthy()
+      expect(s.flags & SubmissionFlag.StoryMissing).toBeTruthy()
       expect(s.raw).toBe(answer)
+      expect(s).toMatchObject({ storyExternalId: null, annotations: [], sentences: [] })
     }
   })
 })

@@ -156,9 +156,9 @@ describe('pullAssignments', () => {
       for (const a of batch.assignments) submissions.push(mapAssignment(batch.hit, a))
     }
     expect(submissions).toHaveLength(108)
-    const unparsed = submissions.filter((s) => s.storyExternalId === '')
+    const unparsed = submissions.filter((s) => s.storyExternalId === null)
     expect(unparsed).toHaveLength(2)
-    const good = submissions.filter((s) => s.storyExternalId !== '')
+    const good = submissions.filter((s) => s.storyExternalId !== null)
     expect(good.every((s) => s.annotations.length >= 2 && s.sentenceIndex >= 0)).toBe(true)
     expect(good.every((s) => s.storyText.split('. ').length === 5)).toBe(true)
   })

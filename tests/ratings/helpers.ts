@@ -63,15 +63,24 @@ function submission(spec: SubmissionSpec): ImportedSubmission {
  * Writes submissions the way an import does (one transaction, one import change set, then the
  * rating reconstruction) and returns each submission's annotation ids.
  */
-export function importSubmissions(db: Db, specs: readonly SubmissionSpec[]): { changeSet: number; annotations: number[][] } {
+export function importSubmissions(
+  db: Db,
+  specs: readonly SubmissionSpec[],
+): { changeSet: number; annotations: number[][] } {
   return db.transaction(() => {
-    const changeSet = createChangeSet(db, { kind: 'import', author: 'test', description: 'test import' })
+    const changeSet = createChangeSet(db, {
+      kind: 'import',
+      author: 'test',
+      description: 'test import',
+    })
     const writer = new SubmissionWriter(db, changeSet.id, null)
     const written = specs.map(submission)
     for (const s of written) writer.write(s)
     writer.finish()
     const find = db
-      .prepare('SELECT a.id FROM annotations a JOIN submissions s ON s.id = a.submission_id WHERE s.source_key = ? ORDER BY a.id')
+      .prepare(
+        'SELECT a.id FROM annotations a JOIN submissions s ON s.id = a.submission_id WHERE s.source_key = ? ORDER BY a.id',
+      )
       .pluck()
     const ids = written.map((s) => find.all(s.sourceKey) as number[])
     reconstructImportedRatings(db, changeSet, 'test')
@@ -80,17 +89,25 @@ export function importSubmissions(db: Db, specs: readonly SubmissionSpec[]): { c
 }
 
 export function workerId(db: Db, externalId: string): number {
-  return db.prepare('SELECT id FROM workers WHERE external_id = ?').pluck().get(externalId) as number
+  return db
+    .prepare('SELECT id FROM workers WHERE external_id = ?')
+    .pluck()
+    .get(externalId) as number
 }
 
 /** Annotation id → cached effective rating. */
 export function cached(db: Db): Map<number, number | null> {
-  const rows = db.prepare('SELECT id, rating FROM annotations ORDER BY id').all() as { id: number; rating: number | null }[]
+  const rows = db.prepare('SELECT id, rating FROM annotations ORDER BY id').all() as {
+    id: number
+    rating: number | null
+  }[]
   return new Map(rows.map((r) => [r.id, r.rating]))
 }
 
 export function ratingOf(db: Db, annotationId: number): { rating: number | null; source: number } {
-  return db.prepare('SELECT rating, rating_source AS source FROM annotations WHERE id = ?').get(annotationId) as {
+  return db
+    .prepare('SELECT rating, rating_source AS source FROM annotations WHERE id = ?')
+    .get(annotationId) as {
     rating: number | null
     source: number
   }
@@ -101,19 +118,22 @@ export function expectConsistent(db: Db): void {
   const plain = plainRatings(db)
   const cache = cached(db)
   for (const [id, rating] of plain) {
-    if (cache.get(id) !== rating) throw new Error(`annotation ${id}: cache ${cache.get(id)} but plain ${rating}`)
+    if (cache.get(id) !== rating)
+      throw new Error(`annotation ${id}: cache ${cache.get(id)} but plain ${rating}`)
   }
   const badSource = db
-    .prepare(
-      `SELECT count(*) FROM annotations WHERE (rating IS NULL) != (rating_source = 0)`,
-    )
+    .prepare(`SELECT count(*) FROM annotations WHERE (rating IS NULL) != (rating_source = 0)`)
     .pluck()
     .get() as number
-  if (badSource > 0) throw new Error(`${badSource} rows with a rating_source that disagrees with rating`)
+  if (badSource > 0)
+    throw new Error(`${badSource} rows with a rating_source that disagrees with rating`)
 }
 
 /** The effective ratings as they stood at `asOf`, read through the as-of relation. */
 export function asOfRatings(db: Db, relation: string): Map<number, number | null> {
-  const rows = db.prepare(`SELECT id, rating FROM ${relation} ORDER BY id`).all() as { id: number; rating: number | null }[]
+  const rows = db.prepare(`SELECT id, rating FROM ${relation} ORDER BY id`).all() as {
+    id: number
+    rating: number | null
+  }[]
   return new Map(rows.map((r) => [r.id, r.rating]))
 }

@@ -2,17 +2,29 @@ import fc from 'fast-check'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { importFiles } from '../../src/main/importers/run'
+import { writeSynthetic } from '../../src/main/importers/synthetic'
 import { planWorker } from '../../src/main/ratings/importTimelines'
 import { rateWorker } from '../../src/main/ratings/rate'
 import { history } from '../../src/main/ratings/history'
 import { useTempDir } from '../helpers/tmp'
-import { DAY, type SubmissionSpec, cached, day, expectConsistent, importSubmissions, newProject, workerId } from './helpers'
+import {
+  DAY,
+  cached,
+  day,
+  expectConsistent,
+  importSubmissions,
+  newProject,
+  workerId,
+} from './helpers'
 
 const SCALE = [3, 2, 1.5, 1, 0, -1, -2]
 const START = day('2019-09-01')
 
 function countRows(db: ReturnType<typeof newProject>, table: string, changeSet: number): number {
-  return db.prepare(`SELECT count(*) FROM ${table} WHERE change_set_id = ?`).pluck().get(changeSet) as number
+  return db
+    .prepare(`SELECT count(*) FROM ${table} WHERE change_set_id = ?`)
+    .pluck()
+    .get(changeSet) as number
 }
 
 describe('ratings from imported files', () => {
@@ -44,7 +56,9 @@ describe('ratings from imported files', () => {
     ])
     const w = workerId(db, 'W')
     const timeline = db
-      .prepare('SELECT effective_from AS d, value FROM worker_ratings WHERE worker_id = ? ORDER BY d')
+      .prepare(
+        'SELECT effective_from AS d, value FROM worker_ratings WHERE worker_id = ? ORDER BY d',
+      )
       .all(w)
     expect(timeline).toEqual([
       { d: at(0), value: -1 },
@@ -55,7 +69,9 @@ describe('ratings from imported files', () => {
     expect(countRows(db, 'item_ratings', changeSet)).toBe(6)
     const ratings = cached(db)
     const fileValues = [-1, -1, 2, 3, 2, 3, 1]
-    annotations.forEach((ids, i) => ids.forEach((id) => expect(ratings.get(id)).toBe(fileValues[i])))
+    annotations.forEach((ids, i) =>
+      ids.forEach((id) => expect(ratings.get(id)).toBe(fileValues[i])),
+    )
     expectConsistent(db)
     const entry = history(db).find((c) => c.id === changeSet)
     expect(entry).toMatchObject({ kind: 'import', changed: 14 })
@@ -67,16 +83,37 @@ describe('ratings from imported files', () => {
     importSubmissions(db, [{ worker: 'W', at: START, fileRating: 2, dimensions: 2, key: 'a:X' }])
     rateWorker(db, { author: 't', workerId: workerId(db, 'W'), value: 0, from: START })
     // The later file repeats the assignment with two more dimensions and its own rating.
-    const { annotations } = importSubmissions(db, [{ worker: 'W', at: START, fileRating: 3, dimensions: 4, key: 'a:X' }])
+    const { annotations } = importSubmissions(db, [
+      { worker: 'W', at: START, fileRating: 3, dimensions: 4, key: 'a:X' },
+    ])
     const ratings = cached(db)
     expect(annotations[0]?.map((id) => ratings.get(id))).toEqual([0, 0, 3, 3])
     expectConsistent(db)
     db.close()
   })
 
+  it('settles annotations a writer left pending before the next rating change', () => {
+    const db = newProject(tempDir())
+    writeSynthetic(db, { submissions: 60, seed: 3 })
+    const w = db.prepare('SELECT worker_id FROM annotations WHERE worker_id IS NOT NULL LIMIT 1').pluck().get() as number
+    const rated = rateWorker(db, { author: 't', workerId: w, value: 3, from: START + 200 * DAY })
+    const kinds = history(db).map((c) => c.kind)
+    expect(kinds.slice(0, 2)).toEqual(['manual', 'import'])
+    expect(rated.changed).toBe(0)
+    const mismatched = db
+      .prepare('SELECT count(*) FROM annotations WHERE file_rating IS NOT NULL AND rating IS NOT file_rating')
+      .pluck()
+      .get() as number
+    expect(mismatched).toBe(0)
+    expectConsistent(db)
+    db.close()
+  })
+
   it('hooks into the import: every imported annotation keeps its file value', () => {
     const db = newProject(tempDir())
-    importFiles(db, [{ path: join(import.meta.dirname, '../fixtures/glucose/release.csv') }], { author: 'test' })
+    importFiles(db, [{ path: join(import.meta.dirname, '../fixtures/glucose/release.csv') }], {
+      author: 'test',
+    })
     const mismatched = db
       .prepare('SELECT count(*) FROM annotations WHERE rating IS NOT file_rating')
       .pluck()
@@ -91,7 +128,10 @@ describe('ratings from imported files', () => {
   it('gives every new annotation its file value and moves no earlier rating (property)', () => {
     const spec = fc.record({
       worker: fc.option(fc.constantFrom('A', 'B', 'C', 'D'), { nil: null, freq: 12 }),
-      at: fc.option(fc.integer({ min: 0, max: 25 }).map((d) => START + d * DAY), { nil: null, freq: 15 }),
+      at: fc.option(
+        fc.integer({ min: 0, max: 25 }).map((d) => START + d * DAY),
+        { nil: null, freq: 15 },
+      ),
       fileRating: fc.option(fc.constantFrom(...SCALE), { nil: null, freq: 8 }),
       dimensions: fc.integer({ min: 1, max: 3 }),
     })
@@ -100,24 +140,37 @@ describe('ratings from imported files', () => {
       day: fc.integer({ min: -3, max: 28 }),
       value: fc.constantFrom(...SCALE),
     })
-    const batch = fc.record({ submissions: fc.array(spec, { maxLength: 30 }), manual: fc.array(manual, { maxLength: 2 }) })
+    const batch = fc.record({
+      submissions: fc.array(spec, { maxLength: 30 }),
+      manual: fc.array(manual, { maxLength: 2 }),
+    })
     fc.assert(
       fc.property(fc.array(batch, { minLength: 1, maxLength: 3 }), (batches) => {
         const db = newProject(tempDir())
         try {
           for (const b of batches) {
             const before = cached(db)
-            const { annotations } = importSubmissions(db, b.submissions as SubmissionSpec[])
+            const { annotations } = importSubmissions(db, b.submissions)
             const after = cached(db)
             b.submissions.forEach((s, i) => {
               if (s.fileRating === null) return
               for (const id of annotations[i] ?? []) expect(after.get(id)).toBe(s.fileRating)
             })
-            for (const [id, rating] of before) if (rating !== null) expect(after.get(id)).toBe(rating)
+            for (const [id, rating] of before)
+              if (rating !== null) expect(after.get(id)).toBe(rating)
             expectConsistent(db)
             for (const m of b.manual) {
-              const w = db.prepare('SELECT id FROM workers WHERE external_id = ?').pluck().get(m.worker) as number | undefined
-              if (w !== undefined) rateWorker(db, { author: 't', workerId: w, value: m.value, from: START + m.day * DAY })
+              const w = db
+                .prepare('SELECT id FROM workers WHERE external_id = ?')
+                .pluck()
+                .get(m.worker) as number | undefined
+              if (w !== undefined)
+                rateWorker(db, {
+                  author: 't',
+                  workerId: w,
+                  value: m.value,
+                  from: START + m.day * DAY,
+                })
             }
             expectConsistent(db)
           }

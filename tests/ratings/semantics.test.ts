@@ -1,13 +1,26 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
-import { annotationsAsOf } from '../../src/main/db/queries/ratingsAsOf'
+import { all } from '../../src/main/db/connection'
+import { writeMany } from '../../src/main/db/queries/ratingsApply'
+import { annotationsAsOf, ratingAsOfSql } from '../../src/main/db/queries/ratingsAsOf'
+import { sql } from '../../src/main/db/sql'
 import { recomputeAll } from '../../src/main/ratings/effective'
 import { rateSelection } from '../../src/main/ratings/rateTargets'
 import { rateWorker } from '../../src/main/ratings/rate'
 import { redo, revertChangeSet, undo, undoState } from '../../src/main/ratings/revert'
 import { history } from '../../src/main/ratings/history'
 import { useTempDir } from '../helpers/tmp'
-import { DAY, asOfRatings, cached, day, expectConsistent, importSubmissions, newProject, ratingOf, workerId } from './helpers'
+import {
+  DAY,
+  asOfRatings,
+  cached,
+  day,
+  expectConsistent,
+  importSubmissions,
+  newProject,
+  ratingOf,
+  workerId,
+} from './helpers'
 
 const who = { author: 'tester' }
 
@@ -51,7 +64,10 @@ describe('effective ratings over time', () => {
   it('rates everything when the commit date is before the first submission', () => {
     rateWorker(db, { ...who, workerId: w, value: -1, from: day('2019-01-01') })
     expect([rating(sep1), rating(sep10), rating(sep20)]).toEqual([-1, -1, -1])
-    const other = db.prepare("SELECT count(*) FROM annotations WHERE rating IS NOT NULL AND worker_id != ?").pluck().get(w)
+    const other = db
+      .prepare('SELECT count(*) FROM annotations WHERE rating IS NOT NULL AND worker_id != ?')
+      .pluck()
+      .get(w)
     expect(other).toBe(0)
   })
 
@@ -66,43 +82,87 @@ describe('effective ratings over time', () => {
 
   it('puts item ratings over the worker timeline, and clearing them falls back', () => {
     rateWorker(db, { ...who, workerId: w, value: 2, from: day('2019-09-01') })
-    rateSelection(db, { annotationIds: [sep10[0] as number], submissionIds: [] }, { ...who, value: 3 })
+    rateSelection(
+      db,
+      { annotationIds: [sep10[0] as number], submissionIds: [] },
+      { ...who, value: 3 },
+    )
     rateWorker(db, { ...who, workerId: w, value: 0, from: day('2019-09-05') })
     expect(ratingOf(db, sep10[0] as number)).toEqual({ rating: 3, source: 2 })
     expect(ratingOf(db, sep10[1] as number)).toEqual({ rating: 0, source: 1 })
-    const cleared = rateSelection(db, { annotationIds: [sep10[0] as number], submissionIds: [] }, { ...who, value: null })
+    const cleared = rateSelection(
+      db,
+      { annotationIds: [sep10[0] as number], submissionIds: [] },
+      { ...who, value: null },
+    )
     expect(cleared.transitions).toEqual([{ from: 3, to: 0, count: 1 }])
     expect(ratingOf(db, sep10[0] as number)).toEqual({ rating: 0, source: 1 })
     expectConsistent(db)
   })
 
   it('rates a whole submission as items', () => {
-    const sub = db.prepare('SELECT submission_id FROM annotations WHERE id = ?').pluck().get(sep20[0]) as number
-    const result = rateSelection(db, { annotationIds: [], submissionIds: [sub] }, { ...who, value: 1.5 })
-    expect(result).toMatchObject({ changed: 2, rows: 2, transitions: [{ from: null, to: 1.5, count: 2 }] })
-    expect(sep20.map((id) => ratingOf(db, id))).toEqual([{ rating: 1.5, source: 2 }, { rating: 1.5, source: 2 }])
+    const sub = db
+      .prepare('SELECT submission_id FROM annotations WHERE id = ?')
+      .pluck()
+      .get(sep20[0]) as number
+    const result = rateSelection(
+      db,
+      { annotationIds: [], submissionIds: [sub] },
+      { ...who, value: 1.5 },
+    )
+    expect(result).toMatchObject({
+      changed: 2,
+      rows: 2,
+      transitions: [{ from: null, to: 1.5, count: 2 }],
+    })
+    expect(sep20.map((id) => ratingOf(db, id))).toEqual([
+      { rating: 1.5, source: 2 },
+      { rating: 1.5, source: 2 },
+    ])
   })
 
   it('previews exactly what applying does, writing nothing', () => {
     rateWorker(db, { ...who, workerId: w, value: 2, from: day('2019-09-01') })
     const before = cached(db)
     const changeSets = history(db).length
-    const preview = rateWorker(db, { ...who, workerId: w, value: 3, from: day('2019-09-10'), preview: true })
+    const preview = rateWorker(db, {
+      ...who,
+      workerId: w,
+      value: 3,
+      from: day('2019-09-10'),
+      preview: true,
+    })
     expect(cached(db)).toEqual(before)
     expect(history(db)).toHaveLength(changeSets)
     const applied = rateWorker(db, { ...who, workerId: w, value: 3, from: day('2019-09-10') })
-    expect(preview).toMatchObject({ preview: true, changeSet: null, changed: applied.changed, transitions: applied.transitions })
-    const revertPreview = revertChangeSet(db, applied.changeSet as number, { ...who, preview: true })
+    expect(preview).toMatchObject({
+      preview: true,
+      changeSet: null,
+      changed: applied.changed,
+      transitions: applied.transitions,
+    })
+    const revertPreview = revertChangeSet(db, applied.changeSet as number, {
+      ...who,
+      preview: true,
+    })
     expect(revertPreview.transitions).toEqual([{ from: 3, to: 2, count: 4 }])
     expect(rating(sep20)).toBe(3)
   })
 
   it('restores earlier ratings exactly on revert, and a revert of the revert re-applies', () => {
     rateWorker(db, { ...who, workerId: w, value: -1, from: day('2019-08-01') })
-    rateSelection(db, { annotationIds: [sep1[0] as number], submissionIds: [] }, { ...who, value: 3 })
+    rateSelection(
+      db,
+      { annotationIds: [sep1[0] as number], submissionIds: [] },
+      { ...who, value: 3 },
+    )
     const before = cached(db)
     const change = rateWorker(db, { ...who, workerId: w, value: 2, from: day('2019-09-05') })
-    const items = rateSelection(db, { annotationIds: sep10, submissionIds: [] }, { ...who, value: 1 })
+    const items = rateSelection(
+      db,
+      { annotationIds: sep10, submissionIds: [] },
+      { ...who, value: 1 },
+    )
     const after = cached(db)
     const r1 = revertChangeSet(db, items.changeSet as number, who)
     const r2 = revertChangeSet(db, change.changeSet as number, who)
@@ -167,14 +227,19 @@ describe('effective ratings over time', () => {
     for (const [i, m] of moments.entries()) {
       expect(asOfRatings(db, annotationsAsOf(db, m.at).text), `after step ${i}`).toEqual(m.ratings)
       // One millisecond before a change, the state before it.
-      if (i > 0) expect(asOfRatings(db, annotationsAsOf(db, m.at - 1).text)).toEqual(moments[i - 1]?.ratings)
+      if (i > 0)
+        expect(asOfRatings(db, annotationsAsOf(db, m.at - 1).text)).toEqual(moments[i - 1]?.ratings)
     }
     expect(annotationsAsOf(db, Date.now() + DAY * 1000).text).toBe('annotations')
   })
 
   it('recomputes everything from the rating tables', () => {
     rateWorker(db, { ...who, workerId: w, value: 2, from: day('2019-09-05') })
-    rateSelection(db, { annotationIds: [sep1[1] as number], submissionIds: [] }, { ...who, value: -2 })
+    rateSelection(
+      db,
+      { annotationIds: [sep1[1] as number], submissionIds: [] },
+      { ...who, value: -2 },
+    )
     const good = cached(db)
     expect(recomputeAll(db)).toBe(0)
     db.exec('UPDATE annotations SET rating = 7, rating_source = 1')
@@ -184,8 +249,73 @@ describe('effective ratings over time', () => {
   })
 
   it('refuses ratings off the scale and unknown workers', () => {
-    expect(() => rateWorker(db, { ...who, workerId: w, value: 2.5, from: day('2019-09-01') })).toThrowError(/not on this project's rating scale/)
-    expect(() => rateWorker(db, { ...who, workerId: 999, value: 2, from: day('2019-09-01') })).toThrowError(/No worker/)
-    expect(() => rateSelection(db, { annotationIds: [999_999], submissionIds: [] }, { ...who, value: 2 })).toThrowError(/No annotation 999999/)
+    expect(() =>
+      rateWorker(db, { ...who, workerId: w, value: 2.5, from: day('2019-09-01') }),
+    ).toThrowError(/not on this project's rating scale/)
+    expect(() =>
+      rateWorker(db, { ...who, workerId: 999, value: 2, from: day('2019-09-01') }),
+    ).toThrowError(/No worker/)
+    expect(() =>
+      rateSelection(db, { annotationIds: [999_999], submissionIds: [] }, { ...who, value: 2 }),
+    ).toThrowError(/No annotation 999999/)
+  })
+})
+
+describe('the cache machinery', () => {
+  const tempDir = useTempDir()
+
+  it('repairs wrong sources and stale item ratings on recomputation', () => {
+    const db = newProject(tempDir())
+    const { annotations } = importSubmissions(db, [
+      { worker: 'W', at: day('2019-09-01'), fileRating: 2 },
+      { worker: 'W', at: day('2019-09-02'), fileRating: 2 },
+    ])
+    const [a, b] = annotations as [number[], number[]]
+    rateSelection(db, { annotationIds: [a[0] as number], submissionIds: [] }, { ...who, value: 2 })
+    const good = db.prepare('SELECT id, rating, rating_source FROM annotations ORDER BY id').all()
+    db.prepare('UPDATE annotations SET rating_source = 1 WHERE id = ?').run(a[0])
+    const cleared = rateSelection(
+      db,
+      { annotationIds: [b[0] as number], submissionIds: [] },
+      { ...who, value: 3 },
+    )
+    revertChangeSet(db, cleared.changeSet as number, who)
+    db.prepare('UPDATE annotations SET rating = 2, rating_source = 2 WHERE id = ?').run(b[0])
+    expect(recomputeAll(db)).toBe(2)
+    expect(
+      db.prepare('SELECT id, rating, rating_source FROM annotations ORDER BY id').all(),
+    ).toEqual(good)
+    db.close()
+  })
+
+  it('rebuilds the rating indexes around a large write and leaves them as they were', () => {
+    const db = newProject(tempDir())
+    importSubmissions(db, [{ worker: 'W', at: day('2019-09-01'), fileRating: 2, dimensions: 5 }])
+    const indexes = () =>
+      db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' ORDER BY name").all()
+    const before = indexes()
+    const changed = db.transaction(() =>
+      writeMany(db, 5, () => db.prepare('UPDATE annotations SET rating = 3').run().changes, 1),
+    )()
+    expect(changed).toBe(5)
+    expect(indexes()).toEqual(before)
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    db.close()
+  })
+
+  it('gives other queries the rating as of a moment as a join and expressions', () => {
+    const db = newProject(tempDir())
+    const before = Date.now() - 1
+    importSubmissions(db, [{ worker: 'W', at: day('2019-09-01'), fileRating: 2 }])
+    const now = ratingAsOfSql(db, undefined)
+    expect(now.join.text).toBe('')
+    const then = ratingAsOfSql(db, before)
+    const rows = all<{ rating: number | null }>(
+      db,
+      sql`SELECT ${then.rating} AS rating FROM annotations a ${then.join}`,
+    )
+    expect(rows.map((r) => r.rating)).toEqual([null, null])
+    expect(() => ratingAsOfSql(db, before, 'a; DROP TABLE x')).toThrowError(/not an alias/)
+    db.close()
   })
 })

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import { BEGINNING, END, changedSegments, ratingAt, segments, valueAt } from '../../src/main/ratings/timeline'
+import {
+  BEGINNING,
+  END,
+  changedSegments,
+  ratingAt,
+  segments,
+  valueAt,
+} from '../../src/main/ratings/timeline'
 
-const row = (id: number, value: number, effectiveFrom: number, recordedAt = id) => ({ id, value, effectiveFrom, recordedAt })
+const row = (id: number, value: number, effectiveFrom: number, recordedAt = id) => ({
+  id,
+  value,
+  effectiveFrom,
+  recordedAt,
+})
 
 describe('worker timeline', () => {
   it('is unrated before the first commit date and steps at each one', () => {
@@ -26,11 +38,20 @@ describe('worker timeline', () => {
     expect(segments([row(1, 2, 100), row(2, 2, 200)])).toHaveLength(2)
   })
 
+  it('splits a change where the old values differ, so each piece is one transition', () => {
+    const before = segments([row(1, -1, 100)])
+    const after = segments([row(1, -1, 100), row(2, 3, 50), row(3, 3, 100)])
+    expect(changedSegments(before, after)).toEqual([
+      { start: 50, until: 100, value: 3, from: null },
+      { start: 100, until: END, value: 3, from: -1 },
+    ])
+  })
+
   it('reports only the pieces whose value moved', () => {
     const before = segments([row(1, -1, 100), row(2, 2, 300)])
     const after = segments([row(1, -1, 100), row(2, 2, 300), row(3, 3, 200)])
-    expect(changedSegments(before, after)).toEqual([{ start: 200, until: 300, value: 3 }])
+    expect(changedSegments(before, after)).toEqual([{ start: 200, until: 300, value: 3, from: -1 }])
     expect(changedSegments(after, after)).toEqual([])
-    expect(changedSegments(after, before)).toEqual([{ start: 200, until: 300, value: -1 }])
+    expect(changedSegments(after, before)).toEqual([{ start: 200, until: 300, value: -1, from: 3 }])
   })
 })

@@ -27,11 +27,15 @@ describe('filter history', () => {
     expect(s.history.past).toHaveLength(1)
     s = changeFilter(s, { text: 'cat', sentence: 'x' }, { typing: 'sentence', now: 300 })
     expect(s.history.past).toHaveLength(2)
-    s = changeFilter(s, { text: 'cat', sentence: 'xy' }, { typing: 'sentence', now: 300 + TYPING_WINDOW_MS })
+    s = changeFilter(
+      s,
+      { text: 'cat', sentence: 'xy' },
+      { typing: 'sentence', now: 300 + TYPING_WINDOW_MS },
+    )
     expect(s.history.past).toHaveLength(3)
   })
   it('ignores changes that select the same rows by the same words', () => {
-    const s = changeFilter(initialFilterHistory(), { workers: [] , text: '  ' })
+    const s = changeFilter(initialFilterHistory(), { workers: [], text: '  ' })
     expect(s.history.past).toHaveLength(0)
   })
 })

@@ -30,7 +30,16 @@ describe('highlightSearch', () => {
 
 describe('segmentsFromRanges', () => {
   it('skips overlapping and empty ranges', () => {
-    expect(marked(segmentsFromRanges('abcdef', [[0, 2], [1, 3], [3, 3], [4, 6]]))).toBe('[ab]cd[ef]')
+    expect(
+      marked(
+        segmentsFromRanges('abcdef', [
+          [0, 2],
+          [1, 3],
+          [3, 3],
+          [4, 6],
+        ]),
+      ),
+    ).toBe('[ab]cd[ef]')
   })
 })
 

@@ -10,12 +10,22 @@ import {
 } from '../../src/renderer/src/features/import/importPlan'
 
 function detected(id: string, format: DetectedFile['format'], needs = false): DetectedFile {
-  return { ref: { kind: 'path', path: `/d/${id}` }, name: id, bytes: 10, format, needsYear: needs, problem: null }
+  return {
+    ref: { kind: 'path', path: `/d/${id}` },
+    name: id,
+    bytes: 10,
+    format,
+    needsYear: needs,
+    problem: null,
+  }
 }
 
 describe('import plan', () => {
   it('asks for a year only when a file needs one, and accepts only plausible years', () => {
-    const files = addFiles([], [detected('a', 'glucose-release'), detected('b', 'glucose-dimension', true)])
+    const files = addFiles(
+      [],
+      [detected('a', 'glucose-release'), detected('b', 'glucose-dimension', true)],
+    )
     expect(needsYear(files)).toBe(true)
     expect(needsYear(files.slice(0, 1))).toBe(false)
     expect(parseYear('2019')).toBe(2019)
@@ -29,7 +39,11 @@ describe('import plan', () => {
     expect(addFiles(once, [detected('a', 'glucose-release')])).toHaveLength(1)
   })
   it('imports overridden files in their own run per forced format', () => {
-    const [a, b, c] = [detected('a', 'glucose-release'), detected('b', null), detected('c', 'glucose-release')]
+    const [a, b, c] = [
+      detected('a', 'glucose-release'),
+      detected('b', null),
+      detected('c', 'glucose-release'),
+    ]
     const files = [
       { detected: a, override: null },
       { detected: b, override: 'glucose-test' as const },
@@ -52,10 +66,23 @@ describe('import plan', () => {
 describe('error parts', () => {
   it('shows the location once', async () => {
     const { errorParts, errorLine } = await import('../../src/renderer/src/lib/errors')
-    const info = { type: 'input' as const, code: 'ragged-row', message: 'a.csv:2:6: expected 49 fields', file: 'a.csv', line: 2, column: 6 }
+    const info = {
+      type: 'input' as const,
+      code: 'ragged-row',
+      message: 'a.csv:2:6: expected 49 fields',
+      file: 'a.csv',
+      line: 2,
+      column: 6,
+    }
     expect(errorParts(info)).toEqual({ location: 'a.csv:2:6', message: 'expected 49 fields' })
     expect(errorLine(info)).toBe('a.csv:2:6: expected 49 fields')
-    expect(errorParts({ ...info, message: 'no prefix' })).toEqual({ location: 'a.csv:2:6', message: 'no prefix' })
-    expect(errorParts({ type: 'internal', code: 'x', message: 'm' })).toEqual({ location: '', message: 'm' })
+    expect(errorParts({ ...info, message: 'no prefix' })).toEqual({
+      location: 'a.csv:2:6',
+      message: 'no prefix',
+    })
+    expect(errorParts({ type: 'internal', code: 'x', message: 'm' })).toEqual({
+      location: '',
+      message: 'm',
+    })
   })
 })

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { formatBytes, formatDay, formatRate, percentDone } from '../../src/renderer/src/lib/format'
-import { back, canBack, canForward, forward, pushHistory, startHistory } from '../../src/renderer/src/lib/history'
+import {
+  back,
+  canBack,
+  canForward,
+  forward,
+  pushHistory,
+  startHistory,
+} from '../../src/renderer/src/lib/history'
 import { toTsv, tsvCell } from '../../src/renderer/src/lib/tsv'
 
 describe('tsv', () => {
@@ -12,10 +19,19 @@ describe('tsv', () => {
     expect(tsvCell(1.5)).toBe('1.5')
   })
   it('writes a header and one line per row', () => {
-    const rows = [{ a: 1, b: 'x' }, { a: 2, b: 'line\nbreak' }]
-    expect(toTsv([{ header: 'A', value: (r: (typeof rows)[number]) => r.a }, { header: 'B', value: (r) => r.b }], rows)).toBe(
-      'A\tB\n1\tx\n2\t"line\nbreak"\n',
-    )
+    const rows = [
+      { a: 1, b: 'x' },
+      { a: 2, b: 'line\nbreak' },
+    ]
+    expect(
+      toTsv(
+        [
+          { header: 'A', value: (r: (typeof rows)[number]) => r.a },
+          { header: 'B', value: (r) => r.b },
+        ],
+        rows,
+      ),
+    ).toBe('A\tB\n1\tx\n2\t"line\nbreak"\n')
   })
 })
 

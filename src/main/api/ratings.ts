@@ -33,7 +33,12 @@ export const ratingsHandlers: Handlers<keyof typeof ratingsCalls> = {
     const result = rateSelection(
       session.project().db,
       { annotationIds: annotationIds ?? [], submissionIds: submissionIds ?? [] },
-      { value: rating, author: localAuthor(), ...(note ? { note } : {}), preview: preview ?? false },
+      {
+        value: rating,
+        author: localAuthor(),
+        ...(note ? { note } : {}),
+        preview: preview ?? false,
+      },
     )
     if (result.changeSet !== null) session.dataChanged()
     return result
@@ -48,7 +53,8 @@ export const ratingsHandlers: Handlers<keyof typeof ratingsCalls> = {
     if (result.changeSet !== null) session.dataChanged()
     return result
   },
-  'ratings.workerTimeline': ({ workerId }, { session }) => workerTimelineView(session.project().db, workerId),
+  'ratings.workerTimeline': ({ workerId }, { session }) =>
+    workerTimelineView(session.project().db, workerId),
   'ratings.history': ({ limit, beforeId }, { session }) => ({
     changeSets: history(session.project().db, {
       ...(limit !== undefined ? { limit } : {}),

@@ -1,4 +1,51 @@
-import type { reviewCalls } from '../../shared/contract/review'
+import type { ReviewRow, reviewCalls } from '../../shared/contract/review'
+import { countAnnotations, queryAnnotations } from '../db/queries/review'
+import { storyContext } from '../db/queries/reviewStory'
+import { deleteView, listViews, saveView } from '../db/queries/views'
+import { workerMatches, workerPanel } from '../db/queries/workers'
+import { rowsToTsv } from '../review/tsv'
 import type { Handlers } from './handlers'
 
-export const reviewHandlers: Handlers<keyof typeof reviewCalls & string> = {}
+export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
+  'review.query': ({ filter, sort, page }, { session }) =>
+    queryAnnotations(session.project().db, {
+      filter,
+      sort,
+      limit: page.limit,
+      ...(page.after ? { after: page.after } : {}),
+      ...(page.offset !== undefined ? { offset: page.offset } : {}),
+    }),
+  'review.count': ({ filter }, { session }) => ({
+    total: countAnnotations(session.project().db, filter),
+  }),
+  'review.story': ({ annotationId, dimension }, { session }) =>
+    storyContext(session.project().db, annotationId, dimension),
+  'review.worker': ({ workerId }, { session }) => workerPanel(session.project().db, workerId),
+  'review.workers': ({ query, limit }, { session }) =>
+    workerMatches(session.project().db, query, limit),
+  'review.listViews': (_args, { session }) => listViews(session.project().db),
+  'review.saveView': (view, { session }) => saveView(session.project().db, view),
+  'review.deleteView': ({ name }, { session }) => ({
+    deleted: deleteView(session.project().db, name),
+  }),
+  'review.rowsAsTsv': ({ filter, sort, limit }, { session }) => {
+    const db = session.project().db
+    const rows: ReviewRow[] = []
+    let total = 0
+    let after: Parameters<typeof queryAnnotations>[1]['after']
+    // Pages of up to 1,000 rows until the limit: a whole query never becomes one giant read.
+    while (rows.length < limit) {
+      const page = queryAnnotations(db, {
+        filter,
+        sort,
+        limit: Math.min(1000, limit - rows.length),
+        ...(after ? { after } : {}),
+      })
+      total = page.total
+      rows.push(...page.rows)
+      if (!page.next) break
+      after = page.next
+    }
+    return { tsv: rowsToTsv(rows), rows: rows.length, total, truncated: total > rows.length }
+  },
+}

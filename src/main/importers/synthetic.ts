@@ -2,6 +2,8 @@ import type { Db } from '../db/connection'
 import { createChangeSet } from '../db/queries/changeSets'
 import { SubmissionWriter, type WriteCounts } from '../db/queries/submissions'
 import { CancelledError } from '../jobs/cancel'
+import { reconstructImportedRatings } from '../ratings/importTimelines'
+import { indexSearchText } from '../search/indexer'
 import { generateSubmissions } from '../synth/glucose'
 
 export interface SyntheticOptions {
@@ -16,7 +18,7 @@ export function writeSynthetic(
   options: SyntheticOptions,
   hooks: { progress?(done: number): void; cancelled?(): boolean } = {},
 ): WriteCounts {
-  return db.transaction(() => {
+  const counts = db.transaction(() => {
     const description =
       options.description ?? `Synthetic data: ${options.submissions} submissions, seed ${options.seed}`
     const changeSet = createChangeSet(db, { kind: 'import', author: 'synth', description })
@@ -30,6 +32,10 @@ export function writeSynthetic(
       }
     }
     writer.finish()
+    // Like an import: the generated ratings become worker timelines.
+    reconstructImportedRatings(db, changeSet, 'synth')
     return writer.counts
   })()
+  indexSearchText(db)
+  return counts
 }

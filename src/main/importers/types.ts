@@ -51,3 +51,12 @@ export interface ImportWarning {
   message: string
   line: number
 }
+
+/**
+ * What `SubmissionWriter` stores: an imported submission, or a pulled MTurk one whose answer names
+ * no story (`storyExternalId: null`). Such a submission is kept with its raw answer and flags, with
+ * no story and no annotations — the answer itself is never dropped.
+ */
+export type StoredSubmission = Omit<ImportedSubmission, 'storyExternalId'> & {
+  storyExternalId: string | null
+}

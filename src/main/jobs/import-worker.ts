@@ -4,6 +4,7 @@ import type { ImportResult } from '../../shared/contract/imports'
 import { toErrorInfo } from '../api/errors'
 import { openProject } from '../db/connection'
 import { type ImportFile, type ImportOptions, importFiles } from '../importers/run'
+import { indexSearchText } from '../search/indexer'
 
 export interface ImportWorkerData {
   dbPath: string
@@ -15,6 +16,7 @@ export interface ImportWorkerData {
 
 export type ImportWorkerMessage =
   | { type: 'progress'; bytes: number; totalBytes: number; records: number; file: string }
+  | { type: 'indexing'; done: number; total: number }
   | { type: 'done'; result: ImportResult }
   | { type: 'failed'; error: ApiErrorInfo }
 
@@ -27,6 +29,11 @@ function main(data: ImportWorkerData): void {
     try {
       const result = importFiles(db, data.files, data.options, {
         progress: (p) => post({ type: 'progress', ...p }),
+        cancelled: () => Atomics.load(data.cancelFlag, 0) === 1,
+      })
+      // The rows are committed; their text goes into the full-text index in small steps.
+      indexSearchText(db, {
+        progress: (done, total) => post({ type: 'indexing', done, total }),
         cancelled: () => Atomics.load(data.cancelFlag, 0) === 1,
       })
       post({ type: 'done', result })

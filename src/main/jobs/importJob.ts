@@ -7,6 +7,7 @@ import { UserError, isApiErrorInfo } from '../../shared/contract/errors'
 import { openProject } from '../db/connection'
 import { getDefaultNativeBinding } from '../db/connection'
 import { type ImportFile, type ImportHooks, type ImportOptions, importFiles } from '../importers/run'
+import { indexSearchText } from '../search/indexer'
 import type { Session } from '../session'
 import type { JobContext } from './manager'
 import type { ImportWorkerData, ImportWorkerMessage } from './import-worker'
@@ -46,6 +47,10 @@ function hooksFor(context: JobContext, cancelled: () => boolean): ImportHooks {
   }
 }
 
+function reportIndexing(context: JobContext, done: number, total: number): void {
+  context.report({ done, total, records: done, unit: 'annotations', detail: 'Indexing text for search' })
+}
+
 /** Used where there is no built worker (unit tests run the sources). */
 async function importInProcess(
   dbPath: string,
@@ -56,7 +61,12 @@ async function importInProcess(
   await Promise.resolve()
   const db = openProject(dbPath)
   try {
-    return importFiles(db, files, options, hooksFor(context, () => context.signal.aborted))
+    const result = importFiles(db, files, options, hooksFor(context, () => context.signal.aborted))
+    indexSearchText(db, {
+      progress: (done, total) => reportIndexing(context, done, total),
+      cancelled: () => context.signal.aborted,
+    })
+    return result
   } finally {
     db.close()
   }
@@ -91,6 +101,8 @@ function importOnWorker(
           records: message.records,
           detail: message.file,
         })
+      } else if (message.type === 'indexing') {
+        reportIndexing(context, message.done, message.total)
       } else if (message.type === 'done') {
         resolve(message.result)
       } else {

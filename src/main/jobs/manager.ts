@@ -8,6 +8,8 @@ export interface JobReport {
   detail?: string
   /** Records counted for the rate (rows/s), when `done` counts something else (bytes). */
   records?: number
+  /** A job with phases may count something else in a later phase (bytes, then annotations). */
+  unit?: string
 }
 
 export interface JobContext {
@@ -62,8 +64,9 @@ export class JobManager {
         progress.done = r.done
         if (r.total !== undefined) progress.total = r.total
         if (r.detail !== undefined) progress.detail = r.detail
+        if (r.unit !== undefined) progress.unit = r.unit
         progress.rate = (r.records ?? r.done) / seconds
-        progress.bytesPerSecond = spec.unit === 'bytes' ? r.done / seconds : null
+        progress.bytesPerSecond = progress.unit === 'bytes' ? r.done / seconds : null
         const now = Date.now()
         if (now - lastSent >= REPORT_INTERVAL_MS) {
           lastSent = now

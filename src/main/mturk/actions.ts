@@ -170,7 +170,7 @@ export function bonusToken(
   assignmentId: string,
   amount: string,
   reason: string,
-) {
+): string {
   const key = JSON.stringify([projectId, assignmentId, normalizeMoney(amount), reason])
   return `winnow-${createHash('sha256').update(key).digest('base64url').slice(0, 40)}`
 }

@@ -1,30 +1,19 @@
 /**
- * Turns one pulled assignment into a GLUCOSE submission record for the importer. Form fields are
+ * Turns one pulled assignment into a GLUCOSE submission record for the writer. Form fields are
  * read through a map onto release column names (the default map is the identity: GLUCOSE HITs post
  * fields named like the release columns).
  *
- * An answer that does not parse, or parses but lacks the story fields, is still returned — never
- * dropped — so the assignment is kept with its raw XML and shown as flagged:
- * `storyExternalId` and `storyText` are `''` (one shared "unknown story" the reviewer can find by
- * flag), `sentences` is empty, `sentenceIndex` is -1 when unknown, and the flags carry
- * `MTurkSubmissionFlag.AnswerUnparsed` or `.StoryMissing`.
+ * An answer that does not parse, or parses but names no story, is still returned — never dropped —
+ * so the assignment is kept with its raw XML and shown as flagged (`SubmissionFlag.AnswerUnparsed`
+ * or `.StoryMissing`): `storyExternalId` is null (the submission is stored without a story, rather
+ * than under one shared "unknown story"), it has no annotations or sentences, and `sentenceIndex`
+ * is -1 when unknown. The raw answer keeps whatever the worker wrote.
  */
 import type { Assignment, HIT } from '@aws-sdk/client-mturk'
 import { AnnotationFlag, SubmissionFlag } from '../../shared/glucose/flags'
 import { ESCAPED, annotationFlags } from '../../shared/glucose/grammar'
-import type { ImportedAnnotation, ImportedSubmission } from '../importers/types'
+import type { ImportedAnnotation, StoredSubmission } from '../importers/types'
 import { type ParsedAnswer, isHtmlEscapedQuestion, parseAnswer } from './answers'
-
-/**
- * Submission bits specific to MTurk answers, above the shared `SubmissionFlag` bits.
- * TODO(lead): move into src/shared/glucose/flags.ts so `describeFlags` labels them.
- */
-export const MTurkSubmissionFlag = {
-  /** The Answer XML (or its taskAnswers JSON) does not parse; `raw` keeps it verbatim. */
-  AnswerUnparsed: 1 << 25,
-  /** The answer parsed but lacks `story_id` or `story`. */
-  StoryMissing: 1 << 26,
-} as const
 
 const CELLS = ['specificNL', 'specificStructured', 'generalNL', 'generalStructured'] as const
 const DIMENSIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const
@@ -71,7 +60,7 @@ export function mapAssignment(
   hit: Pick<HIT, 'Question'>,
   assignment: Assignment,
   options: MapOptions = {},
-): ImportedSubmission {
+): StoredSubmission {
   const htmlEscaped = isHtmlEscapedQuestion(hit.Question)
   return toSubmission(assignment, parseAnswer(assignment.Answer, { htmlEscaped }), options)
 }
@@ -80,11 +69,11 @@ export function toSubmission(
   assignment: Assignment,
   parsed: ParsedAnswer,
   options: MapOptions = {},
-): ImportedSubmission {
+): StoredSubmission {
   const id = assignment.AssignmentId ?? ''
   const cells = parsed.ok ? columnsOf(parsed.fields, options.map) : new Map<string, string>()
   const cell = (column: string): string | undefined => cells.get(column)
-  let flags = parsed.ok ? 0 : MTurkSubmissionFlag.AnswerUnparsed
+  let flags = parsed.ok ? 0 : SubmissionFlag.AnswerUnparsed
 
   let storyId = cell('story_id')
   let indexText = cell('selected_sentence_index')
@@ -95,7 +84,7 @@ export function toSubmission(
     if (experiment[0] !== storyId || experiment[1] !== indexText) flags |= SubmissionFlag.IdMismatch
   }
   const storyText = cell('story') ?? ''
-  if (parsed.ok && (!storyId || storyText === '')) flags |= MTurkSubmissionFlag.StoryMissing
+  if (parsed.ok && (!storyId || storyText === '')) flags |= SubmissionFlag.StoryMissing
 
   const sentenceIndex = /^[0-4]$/.test(indexText?.trim() ?? '') ? Number(indexText) : -1
   const selected = cell('selected_sentence')
@@ -103,13 +92,16 @@ export function toSubmission(
     flags |= SubmissionFlag.SentenceMismatch
   }
 
-  const annotations = annotationsOf(cell)
+  // Without a story id there is nothing to hang annotations on: the raw answer keeps them.
+  const story = storyId?.trim() ? storyId : null
+  const hasStory = story !== null
+  const annotations = hasStory ? annotationsOf(cell) : []
   const declaredFilled = numberOrNull(cell('number_filled_in'))
-  if (parsed.ok) {
+  if (parsed.ok && hasStory) {
     if (annotations.length === 0) flags |= SubmissionFlag.NoDimension
     if (annotations.length === 1) flags |= SubmissionFlag.SingleDimension
   }
-  if (declaredFilled !== null && declaredFilled !== annotations.length) {
+  if (hasStory && declaredFilled !== null && declaredFilled !== annotations.length) {
     flags |= SubmissionFlag.FilledMismatch
   }
   const problem = AnnotationFlag.UnknownConnector | AnnotationFlag.ExtraConnector
@@ -121,9 +113,10 @@ export function toSubmission(
     assignmentId: id || null,
     workerExternalId: assignment.WorkerId ?? null,
     workerRef: null,
-    storyExternalId: storyId ?? '',
+    storyExternalId: story,
     storyText,
-    sentences: sentenceIndex >= 0 && selected ? [{ index: sentenceIndex, text: selected }] : [],
+    sentences:
+      hasStory && sentenceIndex >= 0 && selected ? [{ index: sentenceIndex, text: selected }] : [],
     sentenceIndex,
     submittedAt: epochSeconds(assignment.SubmitTime),
     acceptedAt: epochSeconds(assignment.AcceptTime),

@@ -40,6 +40,8 @@ export interface PullBatch {
   checkpoint: PullCheckpoint
   /** The HIT was disposed or deleted while pulling; it is marked done. */
   gone?: true
+  /** The checkpoint's token was refused, so this HIT started over from its first page. */
+  restarted?: true
 }
 
 export interface PullOptions {
@@ -51,21 +53,26 @@ export interface PullOptions {
 
 /** Every live HIT matching the selection (ListHITs has no filters, so filtering is ours). */
 export async function listHITs(ctx: MTurkContext, selection: HITSelection = {}): Promise<HIT[]> {
-  const types = selection.hitTypeIds?.length ? new Set(selection.hitTypeIds) : undefined
-  const title = selection.titleContains?.trim().toLowerCase() || undefined
   const hits: HIT[] = []
   let token: string | undefined
   do {
     const input = { MaxResults: PAGE_SIZE, ...(token ? { NextToken: token } : {}) }
     const page = await send(ctx, (c, o) => c.send(new ListHITsCommand(input), o))
-    for (const hit of page.HITs ?? []) {
-      if (types && !types.has(hit.HITTypeId ?? '')) continue
-      if (title && !(hit.Title ?? '').toLowerCase().includes(title)) continue
-      hits.push(hit)
-    }
+    hits.push(...(page.HITs ?? []))
     token = page.NextToken || undefined
   } while (token)
-  return hits
+  return selectHITs(hits, selection)
+}
+
+/** The HITs of a selection: any of the type ids, and the title text (case-insensitive). */
+export function selectHITs(hits: readonly HIT[], selection: HITSelection = {}): HIT[] {
+  const types = selection.hitTypeIds?.length ? new Set(selection.hitTypeIds) : undefined
+  const title = selection.titleContains?.trim().toLowerCase() || undefined
+  return hits.filter(
+    (hit) =>
+      (!types || types.has(hit.HITTypeId ?? '')) &&
+      (!title || (hit.Title ?? '').toLowerCase().includes(title)),
+  )
 }
 
 /** When the service disposes of the HIT and its work (120 days after creation). */
@@ -93,6 +100,7 @@ export async function* pullAssignments(
   for await (const page of merge(
     todo.map((hit) => () => pages(hit)),
     options.concurrency ?? 1,
+    (page) => page.nextToken === undefined,
   )) {
     checkpoint[page.hit.HITId ?? ''] = page.nextToken ?? DONE
     yield { ...page, checkpoint: { ...checkpoint } }
@@ -106,7 +114,10 @@ async function* hitPages(
   statuses: readonly AssignmentStatus[],
 ): AsyncGenerator<Omit<PullBatch, 'checkpoint'>> {
   let token = start
-  do {
+  // At most once per HIT and run: a service that refuses every token must fail, not loop.
+  let restartedOnce = false
+  let restarted = false
+  for (;;) {
     const input = {
       HITId: hit.HITId,
       AssignmentStatuses: [...statuses],
@@ -117,6 +128,13 @@ async function* hitPages(
     try {
       page = await send(ctx, (c, o) => c.send(new ListAssignmentsForHITCommand(input), o))
     } catch (e) {
+      if (token !== undefined && !restartedOnce && isStaleToken(e)) {
+        // A checkpoint's token can outlive the service's memory of it (a pull resumed days
+        // later): start this HIT over. Pages already stored are recognised and not added twice.
+        token = undefined
+        restarted = restartedOnce = true
+        continue
+      }
       if (
         (e as { TurkErrorCode?: string }).TurkErrorCode !== 'AWS.MechanicalTurk.HITDoesNotExist'
       ) {
@@ -126,18 +144,39 @@ async function* hitPages(
       return
     }
     token = page.NextToken || undefined
-    yield { hit, assignments: page.Assignments ?? [], nextToken: token }
-  } while (token)
+    yield {
+      hit,
+      assignments: page.Assignments ?? [],
+      nextToken: token,
+      ...(restarted ? { restarted: true as const } : {}),
+    }
+    restarted = false
+    if (!token) return
+  }
+}
+
+/**
+ * The service's answer to a NextToken it no longer accepts. Its exact wording is not documented
+ * (FORMATS §3.3): any client error that names the token counts.
+ */
+export function isStaleToken(error: unknown): boolean {
+  const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } }
+  const status = e?.$metadata?.httpStatusCode
+  const clientError = status === undefined || (status >= 400 && status < 500)
+  return clientError && e?.name !== 'ThrottlingException' && /next\s*token/i.test(e?.message ?? '')
 }
 
 /**
  * Runs up to `limit` generators at once and yields their items as they come; each generator's own
  * order is kept, and its next item is already being fetched while the caller handles this one.
- * The first error stops everything.
+ * An item that `isLast` says ends its source frees that slot at once: the next source starts
+ * fetching before the caller handles the item, so one-page HITs keep `limit` requests in flight
+ * while the caller stores. The first error stops everything.
  */
 async function* merge<T>(
   sources: readonly (() => AsyncGenerator<T>)[],
   limit: number,
+  isLast: (item: T) => boolean = () => false,
 ): AsyncGenerator<T> {
   let started = 0
   const running = new Map<AsyncGenerator<T>, Promise<[AsyncGenerator<T>, IteratorResult<T>]>>()
@@ -157,6 +196,11 @@ async function* merge<T>(
       if (result.done) {
         running.delete(g)
         startNext()
+      } else if (isLast(result.value)) {
+        running.delete(g)
+        await g.return(undefined)
+        startNext()
+        yield result.value
       } else {
         pull(g) // fetch this source's next page while the caller stores this one
         yield result.value

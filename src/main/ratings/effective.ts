@@ -1,12 +1,12 @@
 import type { Transition } from '../../shared/contract/ratings'
 import type { Db } from '../db/connection'
-import { NOW, workerRatingsInForce } from '../db/queries/ratingRows'
+import { NOW, allWorkerIds, workerRatingsInForce } from '../db/queries/ratingRows'
 import {
   applyTargets,
   applyWorkerSegments,
   computeTargets,
   fillSegments,
-  previewWorkerSegments,
+  mergeTransitions,
   selectionWorkers,
   trackedTransitions,
 } from '../db/queries/ratingsApply'
@@ -24,19 +24,18 @@ export function workerTimeline(db: Db, workerId: number, asOf = NOW): Segment[] 
 }
 
 /** After the worker's rating rows changed: rewrites only the rows whose timeline value moved. */
-export function applyWorkerChange(db: Db, workerId: number, before: readonly Segment[]): number {
-  return applyWorkerSegments(db, workerId, changedSegments(before, workerTimeline(db, workerId)))
+export function applyWorkerChange(db: Db, workerId: number, before: readonly Segment[]): void {
+  applyWorkerSegments(db, workerId, changedSegments(before, workerTimeline(db, workerId)))
 }
 
-/** The same for a change set that touches nothing else: counts first, then writes untracked. */
+/** The same for a change set that touches nothing else: untracked, the writes are the counts. */
 export function applyLoneWorkerChange(
   db: Db,
   workerId: number,
   before: readonly Segment[],
 ): { changed: number; transitions: Transition[] } {
   const moved = changedSegments(before, workerTimeline(db, workerId))
-  const transitions = previewWorkerSegments(db, workerId, moved)
-  applyWorkerSegments(db, workerId, moved, { track: false })
+  const transitions = applyWorkerSegments(db, workerId, moved, { track: false })
   return { changed: totalChanged(transitions), transitions }
 }
 
@@ -57,12 +56,25 @@ export function targetsWithoutItems(db: Db): void {
 
 /** Rebuilds the whole cache; returns how many rows were rewritten (0 when it was consistent). */
 export function recomputeAll(db: Db): number {
-  const rows = workerRatingsInForce(db, 'all')
-  return recomputeAllRatings(db, timelinesByWorker([], rows))
+  const workers = allWorkerIds(db)
+  return recomputeAllRatings(
+    db,
+    timelinesByWorker(workers, workerRatingsInForce(db, 'all')),
+    workers,
+  )
 }
 
 export function totalChanged(transitions: readonly Transition[]): number {
   return transitions.reduce((n, t) => n + t.count, 0)
+}
+
+/** Sums the outcomes of passes over disjoint rows into one. */
+export function mergeChanges(parts: readonly { transitions: readonly Transition[] }[]): {
+  changed: number
+  transitions: Transition[]
+} {
+  const transitions = mergeTransitions(parts.flatMap((p) => p.transitions))
+  return { changed: totalChanged(transitions), transitions }
 }
 
 /** What moved since tracking began, compared old value to final value per annotation. */

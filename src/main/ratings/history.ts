@@ -15,7 +15,10 @@ export function revertedByMap(db: Db): Map<number, number> {
   return revertedBy
 }
 
-export function summarizeChangeSet(row: ChangeSetRow, revertedBy: ReadonlyMap<number, number>): ChangeSetSummary {
+export function summarizeChangeSet(
+  row: ChangeSetRow,
+  revertedBy: ReadonlyMap<number, number>,
+): ChangeSetSummary {
   return {
     id: row.id,
     kind: row.kind,
@@ -29,7 +32,10 @@ export function summarizeChangeSet(row: ChangeSetRow, revertedBy: ReadonlyMap<nu
   }
 }
 
-export function history(db: Db, page: { limit?: number; beforeId?: number } = {}): ChangeSetSummary[] {
+export function history(
+  db: Db,
+  page: { limit?: number; beforeId?: number } = {},
+): ChangeSetSummary[] {
   const revertedBy = revertedByMap(db)
   return listChangeSets(db, page).map((row) => summarizeChangeSet(row, revertedBy))
 }

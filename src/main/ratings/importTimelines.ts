@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection'
+import { createChangeSet } from '../db/queries/changeSets'
 import { recordEffects } from '../db/queries/history'
 import {
   type FileRatingGroup,
@@ -11,7 +12,12 @@ import {
   trackPendingAsUnrated,
   unplaceablePending,
 } from '../db/queries/ratingsImport'
-import { NOW, insertItemRatings, insertWorkerRating, workerRatingsInForce } from '../db/queries/ratingRows'
+import {
+  NOW,
+  insertItemRatings,
+  insertWorkerRating,
+  workerRatingsInForce,
+} from '../db/queries/ratingRows'
 import {
   applyTargets,
   beginTracking,
@@ -116,7 +122,24 @@ export function reconstructImportedRatings(
   return result
 }
 
-function timelineRowsByWorker(rows: readonly (TimelineRow & { workerId: number })[]): Map<number, TimelineRow[]> {
+/**
+ * Reconstructs annotations some writer left pending (synthetic data, a writer that does not call
+ * the reconstruction) in a change set of their own, so rating changes never start from a cache
+ * the rating tables cannot explain. Call inside the transaction of a rating change.
+ */
+export function settlePending(db: Db, author: string): void {
+  if (pendingCount(db) === 0) return
+  const changeSet = createChangeSet(db, {
+    kind: 'import',
+    author,
+    description: 'Ratings from files of annotations written earlier',
+  })
+  reconstructImportedRatings(db, changeSet, author)
+}
+
+function timelineRowsByWorker(
+  rows: readonly (TimelineRow & { workerId: number })[],
+): Map<number, TimelineRow[]> {
   const out = new Map<number, TimelineRow[]>()
   for (const row of rows) {
     const list = out.get(row.workerId)

@@ -4,7 +4,13 @@ import { ratingKey } from '../../shared/ratings/key'
 import type { Db } from '../db/connection'
 import { createChangeSet } from '../db/queries/changeSets'
 import { recordEffects } from '../db/queries/history'
-import { NOW, insertItemRatings, insertWorkerRating, workerById, workerRatingsInForce } from '../db/queries/ratingRows'
+import {
+  NOW,
+  insertItemRatings,
+  insertWorkerRating,
+  workerById,
+  workerRatingsInForce,
+} from '../db/queries/ratingRows'
 import {
   applySelectionTo,
   beginTracking,
@@ -16,7 +22,15 @@ import {
 } from '../db/queries/ratingsApply'
 import { type SqlFragment, sql } from '../db/sql'
 import { formatDay } from './dates'
-import { applyLoneWorkerChange, refreshSelection, targetsWithoutItems, totalChanged, trackedChanges, workerTimeline } from './effective'
+import {
+  applyLoneWorkerChange,
+  refreshSelection,
+  targetsWithoutItems,
+  totalChanged,
+  trackedChanges,
+  workerTimeline,
+} from './effective'
+import { settlePending } from './importTimelines'
 import { assertOnScale } from './scale'
 import { changedSegments, segments } from './timeline'
 
@@ -32,36 +46,53 @@ export function rateWorker(
 ): RatingResult {
   const worker = workerById(db, r.workerId)
   if (!worker) {
-    throw new UserError({ type: 'not-found', code: 'no-such-worker', message: `No worker ${r.workerId}.`, field: 'workerId' })
+    throw new UserError({
+      type: 'not-found',
+      code: 'no-such-worker',
+      message: `No worker ${r.workerId}.`,
+      field: 'workerId',
+    })
   }
   assertOnScale(db, r.value)
   if (r.preview) {
     const rows = workerRatingsInForce(db, [r.workerId], NOW)
     const before = segments(rows)
-    const after = segments([...rows, { id: Infinity, value: r.value, effectiveFrom: r.from, recordedAt: NOW }])
+    const after = segments([
+      ...rows,
+      { id: Infinity, value: r.value, effectiveFrom: r.from, recordedAt: NOW },
+    ])
     const transitions = previewWorkerSegments(db, r.workerId, changedSegments(before, after))
-    return { preview: true, changeSet: null, changed: totalChanged(transitions), rows: 1, transitions }
+    return {
+      preview: true,
+      changeSet: null,
+      changed: totalChanged(transitions),
+      rows: 1,
+      transitions,
+    }
   }
-  return db.transaction((): RatingResult => {
-    const before = workerTimeline(db, r.workerId)
-    const changeSet = createChangeSet(db, {
-      kind: 'manual',
-      author: r.author,
-      description: `Worker ${worker.externalId} rated ${ratingKey(r.value)} from ${formatDay(r.from)}${r.note ? ` — ${r.note}` : ''}`,
+  return db
+    .transaction((): RatingResult => {
+      settlePending(db, r.author)
+      const before = workerTimeline(db, r.workerId)
+      const changeSet = createChangeSet(db, {
+        kind: 'manual',
+        author: r.author,
+        description: `Worker ${worker.externalId} rated ${ratingKey(r.value)} from ${formatDay(r.from)}${r.note ? ` — ${r.note}` : ''}`,
+      })
+      insertWorkerRating(db, {
+        workerId: r.workerId,
+        value: r.value,
+        effectiveFrom: r.from,
+        recordedAt: changeSet.at,
+        author: r.author,
+        note: r.note ?? '',
+        changeSetId: changeSet.id,
+      })
+      const { changed, transitions } = applyLoneWorkerChange(db, r.workerId, before)
+      recordEffects(db, changeSet.id, changed, transitions)
+      return { preview: false, changeSet: changeSet.id, changed, rows: 1, transitions }
     })
-    insertWorkerRating(db, {
-      workerId: r.workerId,
-      value: r.value,
-      effectiveFrom: r.from,
-      recordedAt: changeSet.at,
-      author: r.author,
-      note: r.note ?? '',
-      changeSetId: changeSet.id,
-    })
-    const { changed, transitions } = applyLoneWorkerChange(db, r.workerId, before)
-    recordEffects(db, changeSet.id, changed, transitions)
-    return { preview: false, changeSet: changeSet.id, changed, rows: 1, transitions }
-  }).immediate()
+    .immediate()
 }
 
 export interface ItemTarget {
@@ -73,7 +104,11 @@ export interface ItemTarget {
 }
 
 /** Item ratings for a set of annotations in one change set; `value: null` clears them. */
-export function rateItems(db: Db, target: ItemTarget, r: Who & { value: number | null; preview?: boolean }): RatingResult {
+export function rateItems(
+  db: Db,
+  target: ItemTarget,
+  r: Who & { value: number | null; preview?: boolean },
+): RatingResult {
   if (r.value !== null) assertOnScale(db, r.value)
   const value = r.value
   if (r.preview) {
@@ -87,34 +122,38 @@ export function rateItems(db: Db, target: ItemTarget, r: Who & { value: number |
     }
     return { preview: true, changeSet: null, changed: totalChanged(transitions), rows, transitions }
   }
-  return db.transaction((): RatingResult => {
-    const rows = fillSelection(db, target.annotations)
-    if (rows === 0) return { preview: false, changeSet: null, changed: 0, rows: 0, transitions: [] }
-    const verb = value === null ? 'Cleared item ratings of' : `Rated ${ratingKey(value)}:`
-    const changeSet = createChangeSet(db, {
-      kind: target.kind,
-      author: r.author,
-      description: `${verb} ${target.what} (${rows} annotations)${r.note ? ` — ${r.note}` : ''}`,
+  return db
+    .transaction((): RatingResult => {
+      settlePending(db, r.author)
+      const rows = fillSelection(db, target.annotations)
+      if (rows === 0)
+        return { preview: false, changeSet: null, changed: 0, rows: 0, transitions: [] }
+      const verb = value === null ? 'Cleared item ratings of' : `Rated ${ratingKey(value)}:`
+      const changeSet = createChangeSet(db, {
+        kind: target.kind,
+        author: r.author,
+        description: `${verb} ${target.what} (${rows} annotations)${r.note ? ` — ${r.note}` : ''}`,
+      })
+      insertItemRatings(db, {
+        annotations: selection,
+        value: sql`${value}`,
+        recordedAt: changeSet.at,
+        author: r.author,
+        note: r.note ?? '',
+        changeSetId: changeSet.id,
+      })
+      if (value === null) {
+        beginTracking(db)
+        refreshSelection(db)
+        return finish(db, changeSet.id, rows)
+      }
+      const transitions = previewSelectionTo(db, value)
+      applySelectionTo(db, value, rows)
+      const changed = totalChanged(transitions)
+      recordEffects(db, changeSet.id, changed, transitions)
+      return { preview: false, changeSet: changeSet.id, changed, rows, transitions }
     })
-    insertItemRatings(db, {
-      annotations: selection,
-      value: sql`${value}`,
-      recordedAt: changeSet.at,
-      author: r.author,
-      note: r.note ?? '',
-      changeSetId: changeSet.id,
-    })
-    if (value === null) {
-      beginTracking(db)
-      refreshSelection(db)
-      return finish(db, changeSet.id, rows)
-    }
-    const transitions = previewSelectionTo(db, value)
-    applySelectionTo(db, value)
-    const changed = totalChanged(transitions)
-    recordEffects(db, changeSet.id, changed, transitions)
-    return { preview: false, changeSet: changeSet.id, changed, rows, transitions }
-  }).immediate()
+    .immediate()
 }
 
 function finish(db: Db, changeSetId: number, rows: number): RatingResult {

@@ -3,7 +3,13 @@ import type { RatingResult } from '../../shared/contract/ratings'
 import { type AnnotationFilter, describeFilter } from '../../shared/filter'
 import type { Db } from '../db/connection'
 import { matchingAnnotationIds } from '../db/queries/review'
-import { annotationsById, annotationsOfSubmissions, missingIds, nothing, union } from '../db/queries/ratingsSelection'
+import {
+  annotationsById,
+  annotationsOfSubmissions,
+  missingIds,
+  nothing,
+  union,
+} from '../db/queries/ratingsSelection'
 import type { SqlFragment } from '../db/sql'
 import { type Who, rateItems } from './rate'
 import { assertOnScale } from './scale'
@@ -40,7 +46,11 @@ export function rateSelection(
     what.push(list.length === 1 ? `${word} ${list[0]}` : plural(list.length, word))
   }
   if (parts.length === 0) {
-    throw new UserError({ type: 'invalid-argument', code: 'nothing-selected', message: 'Name at least one annotation or submission.' })
+    throw new UserError({
+      type: 'invalid-argument',
+      code: 'nothing-selected',
+      message: 'Name at least one annotation or submission.',
+    })
   }
   const kind = ids.annotationIds.length + ids.submissionIds.length > 1 ? 'bulk' : 'manual'
   return rateItems(db, { annotations: union(parts), kind, what: what.join(' and ') }, options)
@@ -50,5 +60,9 @@ export function rateSelection(
 export function rateFilter(db: Db, filter: AnnotationFilter, options: Options): RatingResult {
   if (options.value !== null) assertOnScale(db, options.value)
   const annotations = matchingAnnotationIds(db, filter) ?? nothing
-  return rateItems(db, { annotations, kind: 'bulk', what: `query ${describeFilter(filter)}` }, options)
+  return rateItems(
+    db,
+    { annotations, kind: 'bulk', what: `query ${describeFilter(filter)}` },
+    options,
+  )
 }

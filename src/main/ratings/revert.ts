@@ -1,12 +1,35 @@
 import { UserError } from '../../shared/contract/errors'
-import type { ChangeSetKind, RatingResult, UndoState } from '../../shared/contract/ratings'
+import type {
+  ChangeSetKind,
+  RatingResult,
+  Transition,
+  UndoState,
+} from '../../shared/contract/ratings'
 import type { Db } from '../db/connection'
 import { createChangeSet } from '../db/queries/changeSets'
-import { type ChangeSetRow, changeSetById, changeSetIdsOfKinds, recordEffects, revertLinks } from '../db/queries/history'
-import { changeSetItemAnnotations, changeSetRows, insertCompensatingRows } from '../db/queries/ratingRows'
+import {
+  type ChangeSetRow,
+  changeSetById,
+  changeSetIdsOfKinds,
+  recordEffects,
+  revertLinks,
+} from '../db/queries/history'
+import {
+  changeSetItemAnnotations,
+  changeSetRows,
+  insertCompensatingRows,
+} from '../db/queries/ratingRows'
 import { beginTracking, fillSelection } from '../db/queries/ratingsApply'
-import { applyWorkerChange, refreshSelection, trackedChanges, workerTimeline } from './effective'
+import {
+  applyLoneWorkerChange,
+  applyWorkerChange,
+  mergeChanges,
+  refreshSelection,
+  trackedChanges,
+  workerTimeline,
+} from './effective'
 import { revertedByMap, summarizeChangeSet } from './history'
+import { settlePending } from './importTimelines'
 
 /** What undo and redo step through; imports and policies are reverted by name only. */
 const UNDOABLE: readonly ChangeSetKind[] = ['manual', 'bulk']
@@ -21,9 +44,18 @@ class Rollback extends Error {
  * Reverts a change set by adding rows: its rating rows are retracted and its retractions turned
  * around, then exactly the annotations they touched are recomputed. Reverting a revert re-applies.
  */
-export function revertChangeSet(db: Db, id: number, by: { author: string; preview?: boolean }): RatingResult {
+export function revertChangeSet(
+  db: Db,
+  id: number,
+  by: { author: string; preview?: boolean },
+): RatingResult {
   const target = changeSetById(db, id)
-  if (!target) throw new UserError({ type: 'not-found', code: 'no-such-change-set', message: `No change set ${id}.` })
+  if (!target)
+    throw new UserError({
+      type: 'not-found',
+      code: 'no-such-change-set',
+      message: `No change set ${id}.`,
+    })
   const revertedBy = revertedByMap(db).get(id)
   if (revertedBy !== undefined) {
     throw new UserError({
@@ -34,9 +66,14 @@ export function revertChangeSet(db: Db, id: number, by: { author: string; previe
   }
   const rows = changeSetRows(db, id)
   if (rows.workerRatings + rows.itemRatings + rows.retractions === 0) {
-    throw new UserError({ type: 'conflict', code: 'nothing-to-revert', message: `Change set ${id} changed no ratings.` })
+    throw new UserError({
+      type: 'conflict',
+      code: 'nothing-to-revert',
+      message: `Change set ${id} changed no ratings.`,
+    })
   }
   const apply = (): RatingResult => {
+    settlePending(db, by.author)
     const before = new Map(rows.workers.map((w) => [w, workerTimeline(db, w)]))
     const changeSet = createChangeSet(db, {
       kind: 'revert',
@@ -45,10 +82,19 @@ export function revertChangeSet(db: Db, id: number, by: { author: string; previe
       reverts: id,
     })
     const written = insertCompensatingRows(db, id, changeSet)
-    beginTracking(db)
-    for (const [workerId, timeline] of before) applyWorkerChange(db, workerId, timeline)
-    if (fillSelection(db, changeSetItemAnnotations(id)) > 0) refreshSelection(db)
-    const { changed, transitions } = trackedChanges(db)
+    let outcome: { changed: number; transitions: Transition[] }
+    if (fillSelection(db, changeSetItemAnnotations(id)) === 0) {
+      // Workers' rows are disjoint and each moves once: count first, write untracked.
+      outcome = mergeChanges(
+        [...before].map(([workerId, timeline]) => applyLoneWorkerChange(db, workerId, timeline)),
+      )
+    } else {
+      beginTracking(db)
+      for (const [workerId, timeline] of before) applyWorkerChange(db, workerId, timeline)
+      refreshSelection(db)
+      outcome = trackedChanges(db)
+    }
+    const { changed, transitions } = outcome
     recordEffects(db, changeSet.id, changed, transitions)
     return { preview: false, changeSet: changeSet.id, changed, rows: written, transitions }
   }
@@ -69,13 +115,17 @@ function undoTarget(db: Db, revertedBy: ReadonlyMap<number, number>): ChangeSetR
   for (const id of changeSetIdsOfKinds(db, UNDOABLE)) {
     if (revertedBy.has(id)) continue
     const rows = changeSetRows(db, id)
-    if (rows.workerRatings + rows.itemRatings + rows.retractions > 0) return changeSetById(db, id) ?? null
+    if (rows.workerRatings + rows.itemRatings + rows.retractions > 0)
+      return changeSetById(db, id) ?? null
   }
   return null
 }
 
 /** The latest revert in force of an undoable change set, unless an undoable change came after it. */
-function redoRevert(db: Db, revertedBy: ReadonlyMap<number, number>): { revert: number; target: ChangeSetRow } | null {
+function redoRevert(
+  db: Db,
+  revertedBy: ReadonlyMap<number, number>,
+): { revert: number; target: ChangeSetRow } | null {
   const newestEdit = changeSetIdsOfKinds(db, UNDOABLE)[0] ?? 0
   for (const link of revertLinks(db)) {
     if (link.id < newestEdit) return null

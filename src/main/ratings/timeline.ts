@@ -59,7 +59,11 @@ export function ratingAt(rows: readonly TimelineRow[], time: number): number | n
   let best: TimelineRow | undefined
   for (const row of rows) {
     if (row.effectiveFrom > time) continue
-    if (!best || row.effectiveFrom > best.effectiveFrom || (row.effectiveFrom === best.effectiveFrom && beats(row, best))) {
+    if (
+      !best ||
+      row.effectiveFrom > best.effectiveFrom ||
+      (row.effectiveFrom === best.effectiveFrom && beats(row, best))
+    ) {
       best = row
     }
   }
@@ -73,23 +77,31 @@ export function valueAt(timeline: readonly Segment[], time: number): number | nu
   return null
 }
 
+/** A stretch of submission time whose worker-based rating moves from `from` to `value`. */
+export interface Change extends Segment {
+  from: number | null
+}
+
 /**
  * The pieces of `after` whose value differs from `before`: the only submission times whose
- * worker-based rating changes, so only those rows need rewriting.
+ * worker-based rating changes, so only those rows need rewriting. Each piece has one old and one
+ * new value, so the rows it rewrites are also its transition count.
  */
-export function changedSegments(before: readonly Segment[], after: readonly Segment[]): Segment[] {
+export function changedSegments(before: readonly Segment[], after: readonly Segment[]): Change[] {
   const cuts = [...new Set([...before, ...after].flatMap((s) => [s.start, s.until]))].sort(
     (a, b) => a - b,
   )
-  const out: Segment[] = []
+  const out: Change[] = []
   for (let i = 0; i + 1 < cuts.length; i++) {
     const start = cuts[i] as number
     const until = cuts[i + 1] as number
     const value = valueAt(after, start)
-    if (value === valueAt(before, start)) continue
+    const from = valueAt(before, start)
+    if (value === from) continue
     const last = out[out.length - 1]
-    if (last && last.until === start && last.value === value) last.until = until
-    else out.push({ start, until, value })
+    if (last && last.until === start && last.value === value && last.from === from)
+      last.until = until
+    else out.push({ start, until, value, from })
   }
   return out
 }

@@ -11,7 +11,12 @@ import { BEGINNING, END, segments } from './timeline'
 export function workerTimelineView(db: Db, workerId: number): WorkerTimeline {
   const worker = workerById(db, workerId)
   if (!worker) {
-    throw new UserError({ type: 'not-found', code: 'no-such-worker', message: `No worker ${workerId}.`, field: 'workerId' })
+    throw new UserError({
+      type: 'not-found',
+      code: 'no-such-worker',
+      message: `No worker ${workerId}.`,
+      field: 'workerId',
+    })
   }
   const history = workerRatingHistory(db, workerId)
   const steps = segments(history.filter((r) => !r.retracted)).map((s) => ({

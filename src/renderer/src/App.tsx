@@ -4,6 +4,7 @@ import { ImportDialog } from './features/import/ImportDialog'
 import { openImport } from './features/import/importDialogState'
 import { useWindowDrop } from './features/import/useWindowDrop'
 import { JobTray } from './features/jobs/JobTray'
+import { MTurkButton } from './features/mturk/MTurkButton'
 import { startJobFeed } from './features/jobs/jobs'
 import { Messages } from './features/messages/Messages'
 import { showInfo } from './features/messages/messages'
@@ -11,7 +12,12 @@ import { FileMenu } from './features/project/FileMenu'
 import { PathDialog } from './features/project/PathDialog'
 import { StatusBar } from './features/project/StatusBar'
 import { Welcome } from './features/project/Welcome'
-import { hasNativeDialogs, projectActions, projectState, startProjectFeed } from './features/project/project'
+import {
+  hasNativeDialogs,
+  projectActions,
+  projectState,
+  startProjectFeed,
+} from './features/project/project'
 import { HelpOverlay } from './features/shell/HelpOverlay'
 import { Workspace } from './features/shell/Workspace'
 import { emitCommand, onCommand } from './lib/commands'
@@ -81,13 +87,11 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey)
   }, [commandsRef])
 
-  const onDrop = useCallback(
-    (files: File[]) => {
-      if (!projectState.get().project) showInfo('Open or create a project first, then drop the files again.')
-      else openImport(files)
-    },
-    [],
-  )
+  const onDrop = useCallback((files: File[]) => {
+    if (!projectState.get().project)
+      showInfo('Open or create a project first, then drop the files again.')
+    else openImport(files)
+  }, [])
   const dragging = useWindowDrop(onDrop)
 
   return (
@@ -115,6 +119,7 @@ export function App() {
         >
           Import…
         </button>
+        <MTurkButton />
         <div className="toolbar-group" ref={setToolbarSlot} />
         <div className="toolbar-spacer" />
         <button

@@ -1,7 +1,6 @@
 import {
   ApiError,
   type Bridge,
-  type CallName,
   type EventName,
   type EventPayload,
   type WinnowApi,
@@ -39,7 +38,7 @@ function buildApi(): WinnowApi {
     const [domain = '', method = ''] = name.split('.')
     api[domain] ??= {}
     api[domain][method] = async (args: unknown) => {
-      const outcome = await bridge.invoke(name as CallName, args ?? {})
+      const outcome = await bridge.invoke(name, args ?? {})
       if (!outcome.ok) throw new ApiError(outcome.error)
       return outcome.value
     }

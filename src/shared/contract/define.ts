@@ -8,7 +8,7 @@ export interface CallSpec<A extends z.ZodType = z.ZodType, R = unknown> {
 
 /** `call(schema).returns<Result>()` — the only way a call enters the contract. */
 export function call<A extends z.ZodType>(args: A): { returns<R>(): CallSpec<A, R> } {
-  return { returns: <R>() => ({ args }) as CallSpec<A, R> }
+  return { returns: <R>(): CallSpec<A, R> => ({ args }) }
 }
 
 /** One event main pushes to the page, with its payload type as a phantom. */

@@ -28,8 +28,8 @@ export const events = {
 } satisfies Record<string, EventSpec>
 
 export type Contract = typeof contract
-export type CallName = keyof Contract & string
-export type EventName = keyof typeof events & string
+export type CallName = Extract<keyof Contract, string>
+export type EventName = Extract<keyof typeof events, string>
 
 export type CallArgs<K extends CallName> = z.input<Contract[K]['args']>
 export type ParsedArgs<K extends CallName> = z.output<Contract[K]['args']>

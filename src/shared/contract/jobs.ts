@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { call, event } from './define'
 import type { ApiErrorInfo } from './errors'
 
-export type JobKind = 'import' | 'synth' | 'pull'
+export type JobKind = 'import' | 'index' | 'synth' | 'pull'
 export type JobState = 'running' | 'succeeded' | 'failed' | 'cancelled'
 
 export interface JobProgress {

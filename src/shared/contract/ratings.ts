@@ -86,7 +86,12 @@ export interface WorkerTimeline {
   /** The rating in force over time (commit dates, `YYYY-MM-DD`; null = open end). */
   steps: { from: string | null; until: string | null; value: number | null }[]
   /** Submissions per day with their annotations by effective rating, for the chart. */
-  volume: { day: string; submissions: number; annotations: number; byRating: Record<string, number> }[]
+  volume: {
+    day: string
+    submissions: number
+    annotations: number
+    byRating: Record<string, number>
+  }[]
 }
 
 export interface UndoState {
@@ -104,9 +109,9 @@ export const asOfSchema = z.number().int().nonnegative().optional()
 
 export const ratingsCalls = {
   'ratings.scale': call(z.object({})).returns<RatingLevel[]>(),
-  'ratings.setScale': call(
-    z.object({ scale: z.array(ratingLevelSchema).min(1).max(20) }),
-  ).returns<RatingLevel[]>(),
+  'ratings.setScale': call(z.object({ scale: z.array(ratingLevelSchema).min(1).max(20) })).returns<
+    RatingLevel[]
+  >(),
   /** A worker rating in force from `from` (default today); `preview` writes nothing. */
   'ratings.rateWorker': call(
     z.object({ workerId: id, rating, from: day.optional(), note, preview: z.boolean().optional() }),
@@ -138,7 +143,9 @@ export const ratingsCalls = {
   'ratings.history': call(
     z.object({ limit: z.number().int().min(1).max(1000).optional(), beforeId: id.optional() }),
   ).returns<{ changeSets: ChangeSetSummary[] }>(),
-  'ratings.revert': call(z.object({ changeSetId: id, preview: z.boolean().optional() })).returns<RatingResult>(),
+  'ratings.revert': call(
+    z.object({ changeSetId: id, preview: z.boolean().optional() }),
+  ).returns<RatingResult>(),
   'ratings.undoState': call(z.object({})).returns<UndoState>(),
   /** Reverts the latest manual or bulk change set still in force; null when there is none. */
   'ratings.undo': call(z.object({})).returns<RatingResult | null>(),

@@ -121,6 +121,8 @@ export interface StoryContext {
 }
 
 export interface WorkerPanel {
+  /** The project's row id of the worker (what rating calls take). */
+  id: number
   workerId: string
   submissions: number
   annotations: number
@@ -131,7 +133,12 @@ export interface WorkerPanel {
   firstSubmittedAt: number | null
   lastSubmittedAt: number | null
   /** Ratings the imported files gave, with the submissions and dates they cover. */
-  fileRatings: Array<{ rating: number | null; submissions: number; first: number | null; last: number | null }>
+  fileRatings: Array<{
+    rating: number | null
+    submissions: number
+    first: number | null
+    last: number | null
+  }>
   /** Annotations by effective rating. */
   ratings: Array<{ rating: number | null; annotations: number }>
 }
@@ -179,7 +186,10 @@ export const reviewCalls = {
   }>(),
   /** The story view of one annotation: story, its submission's ten dimensions, peers. */
   'review.story': call(
-    z.object({ annotationId: z.number().int().positive(), dimension: z.number().int().min(1).max(10).optional() }),
+    z.object({
+      annotationId: z.number().int().positive(),
+      dimension: z.number().int().min(1).max(10).optional(),
+    }),
   ).returns<StoryContext>(),
   'review.worker': call(z.object({ workerId: z.string().min(1).max(200) })).returns<WorkerPanel>(),
   /** Type-ahead over worker ids (prefix matches first, then other matches). */

@@ -47,6 +47,10 @@ export const SubmissionFlag = {
   IdMismatch: 1 << 23,
   /** Some annotation carries a flag. */
   AnnotationFlagged: 1 << 24,
+  /** An MTurk answer (its QuestionFormAnswers XML or taskAnswers JSON) does not parse; kept raw. */
+  AnswerUnparsed: 1 << 25,
+  /** An MTurk answer parsed but names no story: stored without story or annotations, kept raw. */
+  StoryMissing: 1 << 26,
 } as const
 
 export type AnnotationFlagName = keyof typeof AnnotationFlag
@@ -73,6 +77,8 @@ const LABELS: Record<AnnotationFlagName | SubmissionFlagName, string> = {
   SentenceMismatch: 'selected sentence does not match story',
   IdMismatch: 'id disagrees with story / sentence',
   AnnotationFlagged: 'an annotation is flagged',
+  AnswerUnparsed: 'MTurk answer does not parse (kept raw)',
+  StoryMissing: 'MTurk answer names no story (kept raw)',
 }
 
 const ALL: readonly [AnnotationFlagName | SubmissionFlagName, number][] = [

@@ -9,7 +9,8 @@ export const historyCommand: Command = {
   options: { ...dbOption, limit: { type: 'string' } },
   run(values) {
     const limitText = optionalString(values, 'limit')
-    const limit = limitText === undefined ? 1000 : parseNumber(limitText, 'limit', { integer: true })
+    const limit =
+      limitText === undefined ? 1000 : parseNumber(limitText, 'limit', { integer: true })
     const db = openProject(requireString(values, 'db'))
     try {
       const changeSets = history(db, { limit: Math.max(1, limit) })

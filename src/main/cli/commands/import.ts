@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { type ImportFormat, glucoseFormats } from '../../../shared/contract/imports'
 import { openProject } from '../../db/connection'
 import { importFiles } from '../../importers/run'
+import { indexSearchText } from '../../search/indexer'
 import { type Command, UsageError, dbOption, optionalString, parseNumber, requireString } from '../command'
 import { progressLine } from '../progress'
 
@@ -34,6 +35,9 @@ export const importCommand: Command = {
         progress ? { progress: (p) => progress.update(p.bytes, p.totalBytes, p.records) } : {},
       )
       progress?.done()
+      const indexing = io.interactive ? progressLine(io, 'items') : undefined
+      indexSearchText(db, indexing ? { progress: (done, total) => indexing.update(done, total, done) } : {})
+      indexing?.done()
       const lines = result.files.map(
         (f) =>
           `${f.file} (${f.format}): ${f.records} records, +${f.submissions} submissions, +${f.annotations} annotations` +

@@ -1,6 +1,10 @@
 import { UserError } from '../../../shared/contract/errors'
 import type { RatingResult, Transition } from '../../../shared/contract/ratings'
-import { type AnnotationFilter, annotationFilterSchema, isEmptyFilter } from '../../../shared/filter'
+import {
+  type AnnotationFilter,
+  annotationFilterSchema,
+  isEmptyFilter,
+} from '../../../shared/filter'
 import { ratingKey } from '../../../shared/ratings/key'
 import { type Db, openProject } from '../../db/connection'
 import { workerByExternalId } from '../../db/queries/ratingRows'
@@ -41,12 +45,24 @@ function parseRating(db: Db, text: string, { clearable }: { clearable: boolean }
   const value = parseNumber(text, 'rating')
   const scale = ratingScale(db)
   if (!scale.some((l) => l.value === value)) {
-    throw new UsageError(`--rating ${text} is not on this project's scale (${scale.map((l) => ratingKey(l.value)).join(', ')})`)
+    throw new UsageError(
+      `--rating ${text} is not on this project's scale (${scale.map((l) => ratingKey(l.value)).join(', ')})`,
+    )
   }
   return value
 }
 
-const filterOptions = ['worker', 'story', 'dimension', 'sentence', 'text', 'from', 'to', 'where-rating', 'flagged'] as const
+const filterOptions = [
+  'worker',
+  'story',
+  'dimension',
+  'sentence',
+  'text',
+  'from',
+  'to',
+  'where-rating',
+  'flagged',
+] as const
 
 /** The query filters of `winnow query`; `--where-rating` stands for its `--rating`. */
 function filterFrom(values: ParsedValues): AnnotationFilter {
@@ -55,13 +71,17 @@ function filterFrom(values: ParsedValues): AnnotationFilter {
   if (workers.length) filter.workers = workers
   const stories = stringList(values, 'story')
   if (stories.length) filter.stories = stories
-  const dimensions = stringList(values, 'dimension').map((d) => parseNumber(d, 'dimension', { integer: true }))
+  const dimensions = stringList(values, 'dimension').map((d) =>
+    parseNumber(d, 'dimension', { integer: true }),
+  )
   if (dimensions.length) filter.dimensions = dimensions
   for (const key of ['sentence', 'text', 'from', 'to'] as const) {
     const value = optionalString(values, key)
     if (value !== undefined) filter[key] = value
   }
-  const ratings = stringList(values, 'where-rating').map((r) => (r === 'unrated' ? r : parseNumber(r, 'where-rating')))
+  const ratings = stringList(values, 'where-rating').map((r) =>
+    r === 'unrated' ? r : parseNumber(r, 'where-rating'),
+  )
   if (ratings.length) filter.ratings = ratings
   if (values.flagged === true) filter.flagged = true
   const parsed = annotationFilterSchema.safeParse(filter)
@@ -138,16 +158,23 @@ export const rateCommand: Command = {
     const usedFilters = filterOptions.filter((k) => values[k] !== undefined)
     const workers = stringList(values, 'worker')
     const workerMode =
-      values.bulk !== true && workers.length === 1 && values.from !== undefined &&
+      values.bulk !== true &&
+      workers.length === 1 &&
+      values.from !== undefined &&
       usedFilters.every((k) => k === 'worker' || k === 'from')
     if (annotationIds.length + submissionIds.length > 0 && usedFilters.length > 0) {
       throw new UsageError('--annotation/--submission cannot be combined with query filters')
     }
-    const filter = workerMode || annotationIds.length + submissionIds.length > 0 ? null : filterFrom(values)
+    const filter =
+      workerMode || annotationIds.length + submissionIds.length > 0 ? null : filterFrom(values)
     if (filter && isEmptyFilter(filter) && values.all !== true) {
-      throw new UsageError('name what to rate: --worker with --from, --annotation, --submission, query filters, or --all')
+      throw new UsageError(
+        'name what to rate: --worker with --from, --annotation, --submission, query filters, or --all',
+      )
     }
-    const fromDay = workerMode ? asUsage(() => parseDay(requireString(values, 'from'), '--from')) : 0
+    const fromDay = workerMode
+      ? asUsage(() => parseDay(requireString(values, 'from'), '--from'))
+      : 0
     const db = openProject(dbPath)
     try {
       const who = { author: localAuthor(), ...(note ? { note } : {}), preview }
@@ -155,7 +182,12 @@ export const rateCommand: Command = {
       if (workerMode) {
         const value = parseRating(db, ratingText, { clearable: false }) as number
         const worker = workerByExternalId(db, workers[0] as string)
-        if (!worker) throw new UserError({ type: 'not-found', code: 'no-such-worker', message: `No worker '${workers[0]}' in ${dbPath}.` })
+        if (!worker)
+          throw new UserError({
+            type: 'not-found',
+            code: 'no-such-worker',
+            message: `No worker '${workers[0]}' in ${dbPath}.`,
+          })
         result = rateWorker(db, { ...who, workerId: worker.id, value, from: fromDay })
       } else if (filter === null) {
         const value = parseRating(db, ratingText, { clearable: true })

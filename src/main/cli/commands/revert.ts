@@ -19,7 +19,9 @@ export const revertCommand: Command = {
     }
     const db = openProject(requireString(values, 'db'))
     try {
-      return ratingOutput(revertChangeSet(db, id, { author: localAuthor(), preview: values.preview === true }))
+      return ratingOutput(
+        revertChangeSet(db, id, { author: localAuthor(), preview: values.preview === true }),
+      )
     } finally {
       db.close()
     }

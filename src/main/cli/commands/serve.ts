@@ -3,18 +3,20 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureDemoProject } from '../../demo'
+import { environmentSecrets, sessionSecrets } from '../../mturk/credentials'
 import { startServer } from '../../serve/server'
 import { type Command, UsageError, dbOption, optionalString, parseNumber } from '../command'
 
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve the app on 127.0.0.1 for a browser (prints the address with its token)',
-  usage: 'winnow serve (--db P | --demo) [--port N] [--json]',
-  options: { ...dbOption, port: { type: 'string' }, demo: { type: 'boolean' } },
+  usage: 'winnow serve (--db P | --demo) [--port N] [--profile NAME] [--json]  (MTurk keys: AWS_* env or --profile)',
+  options: { ...dbOption, port: { type: 'string' }, demo: { type: 'boolean' }, profile: { type: 'string' } },
   async run(values, _positionals, io) {
     const dbOption = optionalString(values, 'db')
     const demo = values.demo === true
     if (!dbOption && !demo) throw new UsageError('--db P or --demo is required')
+    const profile = optionalString(values, 'profile')
     const portText = optionalString(values, 'port')
     const port = portText === undefined ? 0 : parseNumber(portText, 'port', { integer: true })
     const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
@@ -25,7 +27,11 @@ export const serveCommand: Command = {
     const server = await startServer({
       rendererDir,
       port,
-      session: demoPath ? { demoPath } : {},
+      session: {
+        ...(demoPath ? { demoPath } : {}),
+        // MTurk keys: the environment or --profile; a pair typed on the page lives in memory only.
+        secrets: sessionSecrets(environmentSecrets(profile ? { profile } : {})),
+      },
     })
     if (demoPath) {
       ensureDemoProject(demoPath)

@@ -66,7 +66,8 @@ const migration: Migration = {
         assignment_id TEXT UNIQUE,
         worker_id INTEGER REFERENCES workers(id),
         worker_ref TEXT,
-        story_id INTEGER NOT NULL REFERENCES stories(id),
+        -- NULL only for a pulled MTurk answer that names no story (kept raw, flagged, no annotations).
+        story_id INTEGER REFERENCES stories(id),
         sentence_index INTEGER NOT NULL,
         submitted_at INTEGER,
         accepted_at INTEGER,
@@ -108,6 +109,11 @@ const migration: Migration = {
         general_structured TEXT
       ) STRICT;
 
+      -- Annotations written but not yet in annotation_search: an import commits its rows first and
+      -- indexes their text right after, in small transactions (see src/main/search).
+      CREATE TABLE search_backlog (
+        annotation_id INTEGER PRIMARY KEY
+      ) STRICT;
       CREATE VIRTUAL TABLE annotation_search USING fts5(
         specific_nl, general_nl, content = 'annotation_texts', content_rowid = 'annotation_id'
       );

@@ -16,7 +16,12 @@ export interface ChangeSetRow {
   transitions: Transition[]
 }
 
-export function recordEffects(db: Db, changeSetId: number, changed: number, transitions: Transition[]): void {
+export function recordEffects(
+  db: Db,
+  changeSetId: number,
+  changed: number,
+  transitions: Transition[],
+): void {
   run(
     db,
     sql`INSERT INTO rating_effects (change_set_id, changed, transitions)
@@ -33,7 +38,10 @@ function toRow(row: Omit<ChangeSetRow, 'transitions'> & { transitions: string })
 }
 
 /** Newest first; `beforeId` pages back. */
-export function listChangeSets(db: Db, { limit = 200, beforeId }: { limit?: number; beforeId?: number } = {}): ChangeSetRow[] {
+export function listChangeSets(
+  db: Db,
+  { limit = 200, beforeId }: { limit?: number; beforeId?: number } = {},
+): ChangeSetRow[] {
   const before = beforeId === undefined ? sql`1` : sql`c.id < ${beforeId}`
   return all<Omit<ChangeSetRow, 'transitions'> & { transitions: string }>(
     db,
@@ -53,7 +61,10 @@ export function changeSetById(db: Db, id: number): ChangeSetRow | undefined {
 
 /** Every revert and what it reverts, newest first: enough to tell which change sets are in force. */
 export function revertLinks(db: Db): { id: number; reverts: number }[] {
-  return all(db, sql`SELECT id, reverts FROM change_sets WHERE kind = 'revert' AND reverts IS NOT NULL ORDER BY id DESC`)
+  return all(
+    db,
+    sql`SELECT id, reverts FROM change_sets WHERE kind = 'revert' AND reverts IS NOT NULL ORDER BY id DESC`,
+  )
 }
 
 /** Ids of change sets of the given kinds, newest first. */

@@ -101,15 +101,24 @@ export function insertItemRatings(db: Db, r: NewItemRatings): number {
   ).changes
 }
 
-export function workerExists(db: Db, workerId: number): boolean {
-  return pluck<number>(db, sql`SELECT 1 FROM workers WHERE id = ${workerId}`) === 1
+export function allWorkerIds(db: Db): number[] {
+  return pluckAll<number>(db, sql`SELECT id FROM workers ORDER BY id`)
 }
 
-export function workerByExternalId(db: Db, externalId: string): { id: number; externalId: string } | undefined {
-  return get(db, sql`SELECT id, external_id AS externalId FROM workers WHERE external_id = ${externalId}`)
+export function workerByExternalId(
+  db: Db,
+  externalId: string,
+): { id: number; externalId: string } | undefined {
+  return get(
+    db,
+    sql`SELECT id, external_id AS externalId FROM workers WHERE external_id = ${externalId}`,
+  )
 }
 
-export function workerById(db: Db, workerId: number): { id: number; externalId: string } | undefined {
+export function workerById(
+  db: Db,
+  workerId: number,
+): { id: number; externalId: string } | undefined {
   return get(db, sql`SELECT id, external_id AS externalId FROM workers WHERE id = ${workerId}`)
 }
 
@@ -124,7 +133,10 @@ export interface ChangeSetRows {
 
 export function changeSetRows(db: Db, changeSetId: number): ChangeSetRows {
   const count = (table: 'worker_ratings' | 'item_ratings' | 'rating_retractions'): number =>
-    pluck<number>(db, sql`SELECT count(*) FROM ${sql.raw(table)} WHERE change_set_id = ${changeSetId}`) ?? 0
+    pluck<number>(
+      db,
+      sql`SELECT count(*) FROM ${sql.raw(table)} WHERE change_set_id = ${changeSetId}`,
+    ) ?? 0
   const workers = pluckAll<number>(
     db,
     sql`SELECT worker_id FROM worker_ratings WHERE change_set_id = ${changeSetId}
@@ -152,7 +164,11 @@ export function changeSetItemAnnotations(changeSetId: number): SqlFragment {
  * The compensating rows of a revert: every rating row the reverted change set added is retracted,
  * and every retraction it made is turned around (so a revert of a revert re-applies).
  */
-export function insertCompensatingRows(db: Db, reverted: number, revert: { id: number; at: number }): number {
+export function insertCompensatingRows(
+  db: Db,
+  reverted: number,
+  revert: { id: number; at: number },
+): number {
   let n = 0
   for (const target of ['worker', 'item'] as const) {
     const table = sql.raw(target === 'worker' ? 'worker_ratings' : 'item_ratings')

@@ -1,7 +1,7 @@
 import type { Transition } from '../../../shared/contract/ratings'
-import type { Segment } from '../../ratings/timeline'
+import type { Change, Segment } from '../../ratings/timeline'
 import type { Db } from '../connection'
-import { all, pluckAll, run } from '../connection'
+import { all, pluck, pluckAll, run } from '../connection'
 import { type SqlFragment, sql } from '../sql'
 import { inForce } from './ratingRows'
 
@@ -29,13 +29,15 @@ export function ensureWorkTables(db: Db): void {
 export function fillSelection(db: Db, ids: SqlFragment): number {
   ensureWorkTables(db)
   run(db, sql`DELETE FROM temp.rating_selection`)
-  return run(db, sql`INSERT OR IGNORE INTO temp.rating_selection (id) SELECT id FROM (${ids})`).changes
+  return run(db, sql`INSERT OR IGNORE INTO temp.rating_selection (id) SELECT id FROM (${ids})`)
+    .changes
 }
 
 /** Adds ids to the selection; returns how many were new. */
 export function addToSelection(db: Db, ids: SqlFragment): number {
   ensureWorkTables(db)
-  return run(db, sql`INSERT OR IGNORE INTO temp.rating_selection (id) SELECT id FROM (${ids})`).changes
+  return run(db, sql`INSERT OR IGNORE INTO temp.rating_selection (id) SELECT id FROM (${ids})`)
+    .changes
 }
 
 export const selection = sql`SELECT id FROM temp.rating_selection`
@@ -68,7 +70,10 @@ export function fillSegments(db: Db, byWorker: ReadonlyMap<number, readonly Segm
 export function computeTargets(
   db: Db,
   asOf: number,
-  { into = 'rating_target', items = true }: { into?: 'rating_target' | 'ratings_as_of'; items?: boolean } = {},
+  {
+    into = 'rating_target',
+    items = true,
+  }: { into?: 'rating_target' | 'ratings_as_of'; items?: boolean } = {},
 ): void {
   const target = sql.raw(`temp.${into}`)
   run(db, sql`DELETE FROM ${target}`)
@@ -118,17 +123,49 @@ export function trackedTransitions(db: Db): Transition[] {
   )
 }
 
-/** Writes `rating_target` into the cache where it differs. */
-export function applyTargets(db: Db): number {
-  const differing = sql`id IN (SELECT t.id FROM temp.rating_target t CROSS JOIN annotations a ON a.id = t.id
-    WHERE a.rating IS NOT t.rating OR a.rating_source != t.source)`
-  snapshot(db, differing)
-  return run(
+/** Writes `rating_target` into the cache where it differs; `track: false` skips the snapshot. */
+export function applyTargets(db: Db, { track = true }: { track?: boolean } = {}): number {
+  const differing = sql`SELECT t.id FROM temp.rating_target t CROSS JOIN annotations a ON a.id = t.id
+    WHERE a.rating IS NOT t.rating OR a.rating_source != t.source`
+  if (track) snapshot(db, sql`id IN (${differing})`)
+  const rows = pluck<number>(db, sql`SELECT count(*) FROM (${differing})`) ?? 0
+  if (rows === 0) return 0
+  return writeMany(
     db,
-    sql`UPDATE annotations SET (rating, rating_source) =
-          (SELECT t.rating, t.source FROM temp.rating_target t WHERE t.id = annotations.id)
-        WHERE ${differing}`,
-  ).changes
+    rows,
+    () =>
+      run(
+        db,
+        sql`UPDATE annotations SET (rating, rating_source) =
+            (SELECT t.rating, t.source FROM temp.rating_target t WHERE t.id = annotations.id)
+          WHERE id IN (${differing})`,
+      ).changes,
+  )
+}
+
+/** Above this many rows (and a third of the table) a write rebuilds the rating indexes instead. */
+const MANY_ROWS = 100_000
+
+/**
+ * Runs a write of `rows` annotations' ratings. A large one drops the indexes that hold the rating
+ * and builds them again afterwards: sorting once is several times cheaper than moving each entry.
+ * Inside the caller's transaction, so a failure restores them with everything else.
+ */
+export function writeMany(db: Db, rows: number, write: () => number, atLeast = MANY_ROWS): number {
+  if (!db.inTransaction || rows < atLeast) return write()
+  const total = pluck<number>(db, sql`SELECT count(*) FROM annotations`) ?? 0
+  if (rows < total / 3) return write()
+  const indexes = all<{ name: string; sql: string }>(
+    db,
+    sql`SELECT s.name, s.sql FROM sqlite_schema s WHERE s.type = 'index' AND s.tbl_name = 'annotations'
+          AND s.sql IS NOT NULL AND EXISTS (
+            SELECT 1 FROM pragma_index_info(s.name) c WHERE c.name IN ('rating', 'rating_source'))`,
+  )
+  // Names come from the schema itself, quoted as identifiers.
+  for (const index of indexes) db.exec(`DROP INDEX "${index.name.replace(/"/g, '""')}"`)
+  const changed = write()
+  for (const index of indexes) db.exec(index.sql)
+  return changed
 }
 
 function inSegment(workerId: number, s: Segment): SqlFragment {
@@ -137,49 +174,62 @@ function inSegment(workerId: number, s: Segment): SqlFragment {
 }
 
 /**
- * Rewrites the timeline-rated rows of one worker inside the given segments. `track` snapshots old
- * values first; a lone worker change skips that and reports the preview's counts (each row moves
- * once, so they are exact).
+ * Rewrites the timeline-rated rows of one worker inside the changed pieces and returns what moved.
+ * A consistent cache holds each piece's old value in exactly those rows, so the rows an UPDATE
+ * changes are its transition count: no read beforehand. `track` also snapshots old values, for
+ * change sets that move rows more than once.
  */
 export function applyWorkerSegments(
   db: Db,
   workerId: number,
-  segments: readonly Segment[],
+  changes: readonly Change[],
   { track = true }: { track?: boolean } = {},
-): number {
-  let changed = 0
-  for (const s of segments) {
-    const source = s.value === null ? SOURCE.unrated : SOURCE.worker
-    const where = sql`${inSegment(workerId, s)} AND (rating IS NOT ${s.value} OR rating_source != ${source})`
+): Transition[] {
+  const out: Transition[] = []
+  for (const c of changes) {
+    const source = c.value === null ? SOURCE.unrated : SOURCE.worker
+    const where = sql`${inSegment(workerId, c)} AND (rating IS NOT ${c.value} OR rating_source != ${source})`
     if (track) snapshot(db, where)
-    changed += run(db, sql`UPDATE annotations SET rating = ${s.value}, rating_source = ${source} WHERE ${where}`)
-      .changes
-  }
-  return changed
-}
-
-/** What rewriting those segments would move, without writing. */
-export function previewWorkerSegments(db: Db, workerId: number, segments: readonly Segment[]): Transition[] {
-  const counts = new Map<string, Transition>()
-  for (const s of segments) {
-    for (const row of all<{ rating: number | null; n: number }>(
+    const n = run(
       db,
-      sql`SELECT rating, count(*) AS n FROM annotations WHERE ${inSegment(workerId, s)}
-          AND rating IS NOT ${s.value} GROUP BY rating`,
-    )) {
-      const key = `${row.rating}>${s.value}`
-      const t = counts.get(key)
-      if (t) t.count += row.n
-      else counts.set(key, { from: row.rating, to: s.value, count: row.n })
-    }
+      sql`UPDATE annotations SET rating = ${c.value}, rating_source = ${source} WHERE ${where}`,
+    ).changes
+    if (n > 0) out.push({ from: c.from, to: c.value, count: n })
   }
-  return [...counts.values()].sort(byCount)
+  return mergeTransitions(out)
 }
 
-/** Most moved first, then by rating (high to low, unrated last), as SQL orders them below. */
-function byCount(a: Transition, b: Transition): number {
+/** What rewriting those pieces would move, without writing. */
+export function previewWorkerSegments(
+  db: Db,
+  workerId: number,
+  changes: readonly Change[],
+): Transition[] {
+  const out: Transition[] = []
+  for (const c of changes) {
+    const n =
+      pluck<number>(
+        db,
+        sql`SELECT count(*) FROM annotations WHERE ${inSegment(workerId, c)} AND rating IS NOT ${c.value}`,
+      ) ?? 0
+    if (n > 0) out.push({ from: c.from, to: c.value, count: n })
+  }
+  return mergeTransitions(out)
+}
+
+/** Sums counts of the same pair; most moved first, then by rating (high to low, unrated last). */
+export function mergeTransitions(parts: readonly Transition[]): Transition[] {
+  const byPair = new Map<string, Transition>()
+  for (const t of parts) {
+    const key = `${t.from}>${t.to}`
+    const seen = byPair.get(key)
+    if (seen) seen.count += t.count
+    else byPair.set(key, { ...t })
+  }
   const rank = (v: number | null) => (v === null ? -Infinity : v)
-  return b.count - a.count || rank(b.from) - rank(a.from) || rank(b.to) - rank(a.to)
+  return [...byPair.values()].sort(
+    (a, b) => b.count - a.count || rank(b.from) - rank(a.from) || rank(b.to) - rank(a.to),
+  )
 }
 
 /** What setting every selected annotation to `value` would move, without writing. */
@@ -206,9 +256,16 @@ export function previewTargets(db: Db): Transition[] {
  * Sets every selected annotation to an item rating `value` (just recorded, so the latest). Untracked:
  * `previewSelectionTo` beforehand gives the exact counts, since each row moves once.
  */
-export function applySelectionTo(db: Db, value: number): number {
+export function applySelectionTo(db: Db, value: number, rows: number): number {
   const where = sql`id IN (SELECT id FROM temp.rating_selection)
     AND (rating IS NOT ${value} OR rating_source != ${SOURCE.item})`
-  return run(db, sql`UPDATE annotations SET rating = ${value}, rating_source = ${SOURCE.item} WHERE ${where}`)
-    .changes
+  return writeMany(
+    db,
+    rows,
+    () =>
+      run(
+        db,
+        sql`UPDATE annotations SET rating = ${value}, rating_source = ${SOURCE.item} WHERE ${where}`,
+      ).changes,
+  )
 }

@@ -1,6 +1,6 @@
 import { timelinesByWorker } from '../../ratings/timeline'
 import type { Db } from '../connection'
-import { pluck, pluckAll } from '../connection'
+import { all, pluck, pluckAll } from '../connection'
 import { type SqlFragment, sql } from '../sql'
 import { lastRatingActivity, workerRatingsInForce } from './ratingRows'
 import {
@@ -38,11 +38,60 @@ export function annotationsAsOf(db: Db, asOf?: number | null): SqlFragment {
   return AS_OF
 }
 
-/** The effective rating expression for callers that join their own way (alias of annotations). */
-export function ratingAsOfSql(db: Db, asOf: number | null | undefined, alias = 'a'): SqlFragment {
-  const relation = annotationsAsOf(db, asOf)
-  if (relation === LIVE) return sql.raw(`${alias}.rating`)
-  return sql`(SELECT v.rating FROM temp.annotations_as_of v WHERE v.id = ${sql.raw(alias)}.id)`
+export interface RatingAsOfSql {
+  /** Add after `FROM annotations <alias>` (empty for the present). */
+  join: SqlFragment
+  /** The effective rating and its source at `asOf`, over `<alias>`. */
+  rating: SqlFragment
+  source: SqlFragment
+}
+
+/**
+ * For queries that keep reading `annotations` itself (to keep their index plans) and only need
+ * the rating as of T: a join to the rows that differ at T and the expressions to use instead.
+ */
+export function ratingAsOfSql(db: Db, asOf: number | null | undefined, alias = 'a'): RatingAsOfSql {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(alias)) throw new Error(`not an alias: ${alias}`)
+  const a = sql.raw(alias)
+  if (annotationsAsOf(db, asOf) === LIVE) {
+    return { join: sql.empty, rating: sql`${a}.rating`, source: sql`${a}.rating_source` }
+  }
+  const r = sql.raw(`${alias}_as_of`)
+  return {
+    join: sql`LEFT JOIN temp.ratings_as_of ${r} ON ${r}.id = ${a}.id`,
+    rating: sql`CASE WHEN ${r}.id IS NULL THEN ${a}.rating ELSE ${r}.rating END`,
+    source: sql`CASE WHEN ${r}.id IS NULL THEN ${a}.rating_source ELSE ${r}.source END`,
+  }
+}
+
+/**
+ * Annotations by effective rating at `asOf` (highest first, unrated last): the live counts,
+ * corrected by the rows that differed at T, so a recent moment costs little more than now.
+ */
+export function countByRatingAsOf(
+  db: Db,
+  asOf?: number | null,
+): { rating: number | null; n: number }[] {
+  const live = all<{ rating: number | null; n: number }>(
+    db,
+    sql`SELECT rating, count(*) AS n FROM annotations GROUP BY rating`,
+  )
+  const counts = new Map(live.map((r) => [r.rating, r.n]))
+  if (annotationsAsOf(db, asOf) !== LIVE) {
+    for (const d of all<{ live: number | null; past: number | null; n: number }>(
+      db,
+      sql`SELECT a.rating AS live, r.rating AS past, count(*) AS n
+          FROM temp.ratings_as_of r CROSS JOIN annotations a ON a.id = r.id
+          WHERE a.rating IS NOT r.rating GROUP BY 1, 2`,
+    )) {
+      counts.set(d.live, (counts.get(d.live) ?? 0) - d.n)
+      counts.set(d.past, (counts.get(d.past) ?? 0) + d.n)
+    }
+  }
+  return [...counts]
+    .filter(([, n]) => n > 0)
+    .map(([rating, n]) => ({ rating, n }))
+    .sort((a, b) => (b.rating ?? -Infinity) - (a.rating ?? -Infinity))
 }
 
 function dataStamp(db: Db): string {
@@ -53,7 +102,9 @@ function dataStamp(db: Db): string {
 
 function build(db: Db, asOf: number): void {
   ensureWorkTables(db)
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS ratings_as_of (id INTEGER PRIMARY KEY, rating REAL, source INTEGER)')
+  db.exec(
+    'CREATE TEMP TABLE IF NOT EXISTS ratings_as_of (id INTEGER PRIMARY KEY, rating REAL, source INTEGER)',
+  )
   // Separate inserts, not one UNION: each reads its own index range.
   fillSelection(
     db,

@@ -10,8 +10,9 @@ import { SOURCE } from './ratingsApply'
 
 const PENDING = sql`SELECT annotation_id FROM rating_pending`
 
+/** 0 or 1: whether any annotation waits for the reconstruction. */
 export function pendingCount(db: Db): number {
-  return pluck<number>(db, sql`SELECT count(*) FROM rating_pending`) ?? 0
+  return pluck<number>(db, sql`SELECT count(*) FROM (SELECT 1 FROM rating_pending LIMIT 1)`) ?? 0
 }
 
 export function clearPending(db: Db): void {
@@ -58,8 +59,15 @@ export function reconstructionScope(workers: readonly number[]): SqlFragment {
  * Pins, with an item rating, every row of `rating_target` the timelines did not get right: a
  * pending annotation whose file value differs, or an earlier rated one the new timeline would move.
  */
-export function pinMismatches(db: Db, changeSet: { id: number; at: number }, author: string): number {
-  run(db, sql`CREATE TEMP TABLE IF NOT EXISTS rating_pins (id INTEGER PRIMARY KEY, value REAL NOT NULL)`)
+export function pinMismatches(
+  db: Db,
+  changeSet: { id: number; at: number },
+  author: string,
+): number {
+  run(
+    db,
+    sql`CREATE TEMP TABLE IF NOT EXISTS rating_pins (id INTEGER PRIMARY KEY, value REAL NOT NULL)`,
+  )
   run(db, sql`DELETE FROM temp.rating_pins`)
   const pinned = run(
     db,

@@ -1,19 +1,29 @@
 import type { Segment } from '../../ratings/timeline'
 import type { Db } from '../connection'
-import { run } from '../connection'
+import { pluck, run } from '../connection'
 import { sql } from '../sql'
 import { NOW, inForce } from './ratingRows'
-import { SOURCE, ensureWorkTables, fillSegments } from './ratingsApply'
+import { SOURCE, applyTargets, ensureWorkTables, fillSegments } from './ratingsApply'
 
 /**
- * Rebuilds the whole effective-rating cache from the rating tables: one range update per worker
- * segment (through the worker/time index), then the item ratings on top. Rows already right are
- * not written, so a consistent project costs only the reads.
+ * Rebuilds the whole effective-rating cache from the rating tables in two passes: find the rows
+ * whose cached value is wrong, then write only those. A consistent project costs a few thousand
+ * index seeks.
+ *
+ * Assumes, as every writer keeps it, that a timeline-rated row's source is 0 exactly when its
+ * rating is null; item-rated rows are checked in full.
  */
-export function recomputeAllRatings(db: Db, byWorker: ReadonlyMap<number, readonly Segment[]>): number {
+export function recomputeAllRatings(
+  db: Db,
+  byWorker: ReadonlyMap<number, readonly Segment[]>,
+  workers: readonly number[],
+): number {
   ensureWorkTables(db)
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS rating_items (id INTEGER PRIMARY KEY, value REAL NOT NULL)')
+  db.exec(`CREATE TEMP TABLE IF NOT EXISTS rating_items (id INTEGER PRIMARY KEY, value REAL NOT NULL);
+    CREATE TEMP TABLE IF NOT EXISTS rating_workers (id INTEGER PRIMARY KEY);
+    CREATE TEMP TABLE IF NOT EXISTS rating_values (value REAL PRIMARY KEY);`)
   run(db, sql`DELETE FROM temp.rating_items`)
+  run(db, sql`DELETE FROM temp.rating_target`)
   run(
     db,
     sql`INSERT INTO temp.rating_items (id, value)
@@ -24,34 +34,74 @@ export function recomputeAllRatings(db: Db, byWorker: ReadonlyMap<number, readon
         WHERE rn = 1 AND value IS NOT NULL`,
   )
   fillSegments(db, byWorker)
-  // Correlated NOT EXISTS, not NOT IN: the statement runs once per segment.
-  const noItem = sql`NOT EXISTS (SELECT 1 FROM temp.rating_items x WHERE x.id = annotations.id)`
-  const update = db.prepare(
-    `UPDATE annotations SET rating = ?, rating_source = ?
-     WHERE worker_id = ? AND submitted_at >= ? AND submitted_at < ? AND (rating IS NOT ? OR rating_source != ?)
-       AND ${noItem.text}`,
+  run(db, sql`DELETE FROM temp.rating_workers`)
+  run(
+    db,
+    sql`INSERT INTO temp.rating_workers (id) SELECT value FROM json_each(${JSON.stringify(workers)})`,
   )
-  let changed = 0
-  for (const [workerId, segments] of byWorker) {
-    for (const s of segments) {
-      const source = s.value === null ? SOURCE.unrated : SOURCE.worker
-      changed += update.run(s.value, source, workerId, s.start, s.until, s.value, source).changes
-    }
-  }
-  changed += run(
+  fillRatingValues(db)
+  const noItem = sql`NOT EXISTS (SELECT 1 FROM temp.rating_items x WHERE x.id = a.id)`
+  // Timeline-rated rows whose rating is wrong, looked up per (rating held, worker, time range):
+  // with an index that leads with rating this reads only the wrong rows.
+  run(
     db,
-    sql`UPDATE annotations SET rating = NULL, rating_source = ${SOURCE.unrated}
-        WHERE (worker_id IS NULL OR submitted_at IS NULL
-            OR worker_id NOT IN (SELECT worker_id FROM temp.rating_segments))
-          AND (rating IS NOT NULL OR rating_source != ${SOURCE.unrated}) AND ${noItem}`,
-  ).changes
-  changed += run(
+    sql`INSERT INTO temp.rating_target (id, rating, source)
+        SELECT a.id, g.value, CASE WHEN g.value IS NULL THEN ${SOURCE.unrated} ELSE ${SOURCE.worker} END
+        FROM temp.rating_segments g CROSS JOIN temp.rating_values r CROSS JOIN annotations a
+          ON a.rating = r.value AND a.worker_id = g.worker_id
+          AND a.submitted_at >= g.start AND a.submitted_at < g.until
+        WHERE r.value IS NOT g.value AND ${noItem}
+        UNION ALL
+        SELECT a.id, g.value, ${SOURCE.worker} FROM temp.rating_segments g CROSS JOIN annotations a
+          ON a.rating IS NULL AND a.worker_id = g.worker_id
+          AND a.submitted_at >= g.start AND a.submitted_at < g.until
+        WHERE g.value IS NOT NULL AND ${noItem}`,
+  )
+  // Rows no timeline reaches (no worker, no time) are unrated.
+  run(
     db,
-    sql`UPDATE annotations SET rating = (SELECT x.value FROM temp.rating_items x WHERE x.id = annotations.id),
-          rating_source = ${SOURCE.item}
-        WHERE id IN (SELECT x.id FROM temp.rating_items x CROSS JOIN annotations a ON a.id = x.id
-          WHERE a.rating IS NOT x.value OR a.rating_source != ${SOURCE.item})`,
-  ).changes
+    sql`INSERT OR IGNORE INTO temp.rating_target (id, rating, source)
+        SELECT a.id, NULL, ${SOURCE.unrated} FROM temp.rating_values r CROSS JOIN annotations a
+          ON a.rating = r.value AND a.worker_id IS NULL
+        WHERE ${noItem}
+        UNION ALL
+        SELECT a.id, NULL, ${SOURCE.unrated}
+        FROM temp.rating_workers w CROSS JOIN temp.rating_values r CROSS JOIN annotations a
+          ON a.rating = r.value AND a.worker_id = w.id AND a.submitted_at IS NULL
+        WHERE ${noItem}`,
+  )
+  // Item-rated rows, and rows an item rating once held but no longer does.
+  run(
+    db,
+    sql`INSERT OR REPLACE INTO temp.rating_target (id, rating, source)
+        SELECT a.id, x.value, ${SOURCE.item} FROM temp.rating_items x CROSS JOIN annotations a ON a.id = x.id
+        WHERE a.rating IS NOT x.value OR a.rating_source != ${SOURCE.item}`,
+  )
+  run(
+    db,
+    sql`INSERT OR REPLACE INTO temp.rating_target (id, rating, source)
+        SELECT a.id, g.value, CASE WHEN g.value IS NULL THEN ${SOURCE.unrated} ELSE ${SOURCE.worker} END
+        FROM (SELECT DISTINCT annotation_id AS id FROM item_ratings) o CROSS JOIN annotations a ON a.id = o.id
+        LEFT JOIN temp.rating_segments g ON g.worker_id = a.worker_id
+          AND g.start <= a.submitted_at AND a.submitted_at < g.until
+        WHERE a.rating_source = ${SOURCE.item} AND ${noItem}`,
+  )
+  const changed = applyTargets(db, { track: false })
   run(db, sql`DELETE FROM temp.rating_items`)
   return changed
+}
+
+/** The distinct ratings the cache holds, one index seek each (a skip scan by hand). */
+function fillRatingValues(db: Db): void {
+  run(db, sql`DELETE FROM temp.rating_values`)
+  let previous = -Infinity
+  for (;;) {
+    const next = pluck<number | null>(
+      db,
+      sql`SELECT min(rating) FROM annotations WHERE rating > ${previous}`,
+    )
+    if (next === null || next === undefined) return
+    run(db, sql`INSERT INTO temp.rating_values (value) VALUES (${next})`)
+    previous = next
+  }
 }

@@ -21,7 +21,11 @@ export function union(parts: readonly SqlFragment[]): SqlFragment {
 }
 
 /** The ids of the list that name no row of the table. */
-export function missingIds(db: Db, table: 'annotations' | 'submissions', ids: readonly number[]): number[] {
+export function missingIds(
+  db: Db,
+  table: 'annotations' | 'submissions',
+  ids: readonly number[],
+): number[] {
   return pluckAll<number>(
     db,
     sql`SELECT value FROM json_each(${JSON.stringify(ids)})

@@ -5,21 +5,24 @@ import {
   type SortSpec,
   DEFAULT_SORT,
   UNINDEXED_SORT_LIMIT,
-  filterKey,
 } from '../../../shared/filter'
 import type { Db } from '../connection'
-import { all, pluck } from '../connection'
+import { all } from '../connection'
 import { type SqlFragment, sql } from '../sql'
-import { annotationRows } from './annotations'
-import { type Constraints, hasConstraints, resolveFilter } from './reviewFilter'
+import { annotationRows, annotationRowsStatement } from './annotations'
+import { constraintsOf, countResolved, knownTotal, rememberTotal } from './reviewCount'
+import { type Constraints, hasConstraints } from './reviewFilter'
 import { type Plan, drivingPlan, walkPlan } from './reviewPlan'
 import { type SortDef, afterCursor, cursorOf, keyColumns, orderBy, sortDef } from './reviewSort'
 
+export { countAnnotations, countStatement, forgetTotals } from './reviewCount'
+
 /**
- * Up to this many rows a page is cut from the whole (sorted) result; above it the sort's index is
- * walked and the filter tested until the page is full, which stays short because matches are dense.
+ * Up to `walkAbove` rows a page is cut from the whole (sorted) result; above it the sort's index
+ * is walked and the filter tested until the page is full, which stays short because matches are
+ * dense. Tests lower it to walk small projects.
  */
-const WALK_ABOVE = 100_000
+export const reviewTuning = { walkAbove: 50_000 }
 
 /** A page request over the filter vocabulary of src/shared/filter.ts. */
 export interface PageRequest {
@@ -30,60 +33,14 @@ export interface PageRequest {
   offset?: number
 }
 
-function countSql(plan: Plan): SqlFragment {
-  const parts = plan.branches.map((b) => sql`SELECT count(*) FROM ${plan.from} WHERE ${b}`)
-  if (parts.length === 1) return parts[0] as SqlFragment
-  return sql`SELECT ${sql.join(
-    parts.map((p) => sql`(${p})`),
-    ' + ',
-  )}`
-}
-
-/** The statements that count `c` exactly (exported for the benchmark's shell comparison). */
-export function countStatement(db: Db, c: Constraints): SqlFragment | null {
-  if (c.none) return null
-  if (!hasConstraints(c)) return sql`SELECT count(*) FROM annotations`
-  const onlyText = c.fts !== undefined && !hasConstraints({ ...c, fts: undefined })
-  // Every annotation has one row in the full-text index: count there, without the join.
-  if (onlyText) return sql`SELECT count(*) FROM annotation_search WHERE annotation_search MATCH ${c.fts ?? ''}`
-  return countSql(drivingPlan(db, c))
-}
-
-// Exact totals per filter, valid while no connection has written (data_version) and this one has
-// not either (total_changes): the grid asks for many pages of one filter.
-const totals = new WeakMap<Db, { version: string; byFilter: Map<string, number> }>()
-
-function dataVersion(db: Db): string {
-  const changes = pluck<number>(db, sql`SELECT total_changes()`)
-  return `${String(db.pragma('data_version', { simple: true }))}:${changes}`
-}
-
-function countResolved(db: Db, filter: AnnotationFilter, c: Constraints): number {
-  const version = dataVersion(db)
-  let cache = totals.get(db)
-  if (!cache || cache.version !== version) {
-    cache = { version, byFilter: new Map() }
-    totals.set(db, cache)
-  }
-  const key = filterKey(filter)
-  const known = cache.byFilter.get(key)
-  if (known !== undefined) return known
-  const statement = countStatement(db, c)
-  const total = statement ? (pluck<number>(db, statement) ?? 0) : 0
-  if (cache.byFilter.size >= 64) cache.byFilter.delete(cache.byFilter.keys().next().value as string)
-  cache.byFilter.set(key, total)
-  return total
-}
-
-export function countAnnotations(db: Db, filter: AnnotationFilter): number {
-  return countResolved(db, filter, resolveFilter(db, filter))
-}
-
 function sortJoin(def: SortDef): SqlFragment {
   if (def.join === 'sentence') {
-    return sql.raw(' LEFT JOIN sentences se ON se.story_id = a.story_id AND se.idx = a.sentence_index')
+    return sql.raw(
+      ' LEFT JOIN sentences se ON se.story_id = a.story_id AND se.idx = a.sentence_index',
+    )
   }
-  if (def.join === 'texts') return sql.raw(' CROSS JOIN annotation_texts t ON t.annotation_id = a.id')
+  if (def.join === 'texts')
+    return sql.raw(' CROSS JOIN annotation_texts t ON t.annotation_id = a.id')
   return sql.empty
 }
 
@@ -109,7 +66,8 @@ export function pageStatement(
   const select = sql`SELECT a.id AS id${keyColumns(def)} FROM ${plan.from}${sortJoin(def)}`
   const branches = plan.branches.map((b) => (segment ? sql`${b} AND ${segment}` : b))
   if (branches.length === 1) {
-    return sql`${select} WHERE ${branches[0] as SqlFragment} ORDER BY ${orderBy(def, direction)} LIMIT ${limit} OFFSET ${offset}`
+    const order = orderBy(def, direction, plan.idExpr)
+    return sql`${select} WHERE ${branches[0] as SqlFragment} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
   }
   const union = sql.join(
     branches.map((b) => sql`${select} WHERE ${b}`),
@@ -118,39 +76,115 @@ export function pageStatement(
   return sql`SELECT * FROM (${union}) ORDER BY ${outerOrder(def, direction)} LIMIT ${limit} OFFSET ${offset}`
 }
 
-/** How a page of `c` sorted by `def` is read, given the exact total. */
+/**
+ * How a page of `c` sorted by `def` is read, given the exact total. A small result is read whole
+ * and sorted; a large one walks the sort's index and stops after the page (matches are dense).
+ * Text filters always drive: the set of hits a walk would test against costs a read of them all.
+ */
 export function pagePlan(db: Db, c: Constraints, def: SortDef, total: number): Plan {
-  const small = total <= WALK_ABOVE || c.annotationIds || c.submissionIds || c.stories
-  return def.index === null || small ? drivingPlan(db, c) : walkPlan(db, c, def.index)
+  const driven = c.annotationIds || c.submissionIds || c.stories || c.fts !== undefined
+  if (def.index === null || total <= reviewTuning.walkAbove || driven) return drivingPlan(db, c)
+  return walkPlan(db, c, def.index)
 }
 
-export function queryAnnotations(db: Db, request: PageRequest): ReviewPage {
-  const sort = request.sort ?? DEFAULT_SORT
-  const c = resolveFilter(db, request.filter)
-  const total = countResolved(db, request.filter, c)
-  const def = sortDef(sort.column)
-  if (def.index === null && total > UNINDEXED_SORT_LIMIT) {
-    throw new UserError({
-      type: 'invalid-argument',
-      code: 'sort-too-large',
-      message: `Sorting by ${sort.column} works on up to ${UNINDEXED_SORT_LIMIT.toLocaleString('en')} rows; narrow the filter (this one selects ${total.toLocaleString('en')}).`,
-      field: 'sort',
-    })
+function refuseLargeUnindexedSort(def: SortDef, column: string, total: number): void {
+  if (def.index !== null || total <= UNINDEXED_SORT_LIMIT) return
+  throw new UserError({
+    type: 'invalid-argument',
+    code: 'sort-too-large',
+    message: `Sorting by ${column} works on up to ${UNINDEXED_SORT_LIMIT.toLocaleString('en')} rows; narrow the filter (this one selects ${total.toLocaleString('en')}).`,
+    field: 'sort',
+  })
+}
+
+/**
+ * The first page and the total of a search joined with other filters, in one read of the hits:
+ * counting and then sorting them would join every hit twice.
+ */
+export function searchPageStatement(
+  plan: Plan,
+  def: SortDef,
+  direction: SortSpec['direction'],
+  limit: number,
+): SqlFragment {
+  const select = sql`SELECT a.id AS id${keyColumns(def)} FROM ${plan.from}${sortJoin(def)} WHERE ${plan.branches[0] as SqlFragment}`
+  return sql`WITH m AS MATERIALIZED (${select})
+    SELECT *, (SELECT count(*) FROM m) AS total FROM m ORDER BY ${outerOrder(def, direction)} LIMIT ${limit}`
+}
+
+/** Above this share of sentences, keeping the matches costs more than reading them twice. */
+const ONE_READ_SENTENCE_SHARE = 0.2
+
+/**
+ * Whether the first page and the total come from one read of the hits: searches (text, or
+ * sentences matching few enough) narrowed further by other filters. A text search sorted by id
+ * streams its first page instead.
+ */
+function oneRead(c: Constraints, plan: Plan, def: SortDef): boolean {
+  if (plan.branches.length !== 1) return false
+  if (plan.driver === 'fts')
+    return def.index !== 'table' && hasConstraints({ ...c, fts: undefined })
+  if (plan.driver === 'sentence') {
+    const narrowed = hasConstraints({ ...c, sentence: undefined })
+    return narrowed && (plan.share ?? 1) <= ONE_READ_SENTENCE_SHARE
   }
-  if (total === 0) return { rows: [], total, next: null, highlight: c.highlight }
+  return false
+}
+
+/** Statements a query ran, in order (the benchmark replays them in the sqlite3 shell). */
+export type Trace = SqlFragment[]
+
+function run(db: Db, statement: SqlFragment, trace?: Trace): Array<Record<string, unknown>> {
+  trace?.push(statement)
+  return all<Record<string, unknown>>(db, statement)
+}
+
+function readKeys(
+  db: Db,
+  request: PageRequest,
+  c: Constraints,
+  def: SortDef,
+  sort: SortSpec,
+  trace?: Trace,
+): { keys: Array<Record<string, unknown>>; total: number } {
+  let total = knownTotal(db, request.filter)
+  const first = !request.after && !request.offset
+  if (total === undefined && first && !c.none && (c.fts !== undefined || c.sentence)) {
+    const plan = drivingPlan(db, c)
+    if (oneRead(c, plan, def)) {
+      const keys = run(db, searchPageStatement(plan, def, sort.direction, request.limit), trace)
+      total = (keys[0]?.total as number | undefined) ?? 0
+      rememberTotal(db, request.filter, total)
+      refuseLargeUnindexedSort(def, sort.column, total)
+      return { keys, total }
+    }
+  }
+  total ??= countResolved(db, request.filter, c, trace)
+  refuseLargeUnindexedSort(def, sort.column, total)
   const plan = pagePlan(db, c, def, total)
-  const segments = request.after ? afterCursor(def, sort.direction, request.after) : [null]
   const keys: Array<Record<string, unknown>> = []
+  if (total === 0) return { keys, total }
+  const segments = request.after
+    ? afterCursor(def, sort.direction, request.after, plan.idExpr)
+    : [null]
   for (const segment of segments) {
     const need = request.limit - keys.length
     if (need <= 0) break
     const offset = request.after ? 0 : (request.offset ?? 0)
-    keys.push(...all<Record<string, unknown>>(db, pageStatement(plan, def, sort.direction, segment, need, offset)))
+    keys.push(...run(db, pageStatement(plan, def, sort.direction, segment, need, offset), trace))
   }
-  const rows = annotationRows(
-    db,
-    keys.map((k) => k.id as number),
-  )
+  return { keys, total }
+}
+
+/** One page of the grid and the exact total; `trace` collects the statements it ran. */
+export function queryAnnotations(db: Db, request: PageRequest, trace?: Trace): ReviewPage {
+  const sort = request.sort ?? DEFAULT_SORT
+  const c = constraintsOf(db, request.filter)
+  const def = sortDef(sort.column)
+  const { keys, total } = readKeys(db, request, c, def, sort, trace)
+  const ids = keys.map((k) => k.id as number)
+  if (ids.length > 0) trace?.push(annotationRowsStatement(ids))
+  const rows = annotationRows(db, ids)
   const last = keys[keys.length - 1]
   const next = keys.length === request.limit && last ? cursorOf(def, last) : null
   return { rows, total, next, highlight: c.highlight }
@@ -161,7 +195,7 @@ export function queryAnnotations(db: Db, request: PageRequest): ReviewPage {
  * (`UPDATE … WHERE id IN (<this>)`). Null when the filter provably selects nothing.
  */
 export function matchingAnnotationIds(db: Db, filter: AnnotationFilter): SqlFragment | null {
-  const c = resolveFilter(db, filter)
+  const c = constraintsOf(db, filter)
   if (c.none) return null
   const plan = drivingPlan(db, c)
   return sql.join(
@@ -171,10 +205,20 @@ export function matchingAnnotationIds(db: Db, filter: AnnotationFilter): SqlFrag
 }
 
 /** Every row of a query in pages of `pageSize`, for exports and the command line. */
-export function* allPages(db: Db, filter: AnnotationFilter, sort: SortSpec, pageSize = 2000): Generator<ReviewPage> {
+export function* allPages(
+  db: Db,
+  filter: AnnotationFilter,
+  sort: SortSpec,
+  pageSize = 2000,
+): Generator<ReviewPage> {
   let after: ReviewCursor | undefined
   for (;;) {
-    const page = queryAnnotations(db, { filter, sort, limit: pageSize, ...(after ? { after } : {}) })
+    const page = queryAnnotations(db, {
+      filter,
+      sort,
+      limit: pageSize,
+      ...(after ? { after } : {}),
+    })
     yield page
     if (!page.next) return
     after = page.next

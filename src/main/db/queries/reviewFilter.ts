@@ -16,14 +16,31 @@ export interface Constraints {
   from?: number
   until?: number
   flagged?: boolean
-  /** LIKE pattern with `\` escapes. */
-  sentence?: string
+  /** The selected sentence contains this text. */
+  sentence?: SentenceMatch
   /** FTS5 MATCH expression of quoted phrases. */
   fts?: string
   annotationIds?: number[]
   submissionIds?: number[]
   /** Folded search tokens for the page to highlight. */
   highlight: string[]
+}
+
+/**
+ * "Contains" two ways: a trigram phrase (`sentence_search`, any text of three characters or more)
+ * and a LIKE pattern for shorter text. Both are case-insensitive; neither has wildcards.
+ */
+export interface SentenceMatch {
+  like: string
+  /** FTS5 string: the text in double quotes (quotes doubled). Null below three characters. */
+  trigram: string | null
+}
+
+export function sentenceMatch(text: string): SentenceMatch {
+  return {
+    like: likeContains(text),
+    trigram: [...text].length >= 3 ? `"${text.replace(/"/g, '""')}"` : null,
+  }
 }
 
 /** `%text%` for `LIKE … ESCAPE '\'`: `%`, `_` and `\` in the text match themselves. */
@@ -67,7 +84,7 @@ export function resolveFilter(db: Db, filter: AnnotationFilter): Constraints {
   if (f.from) c.from = dayStart(f.from)
   if (f.to) c.until = dayStart(f.to) + 86_400
   if (f.flagged) c.flagged = true
-  if (f.sentence) c.sentence = likeContains(f.sentence)
+  if (f.sentence) c.sentence = sentenceMatch(f.sentence)
   if (f.text) {
     const match = ftsQuery(f.text)
     if (match === null) c.none = true
@@ -110,22 +127,22 @@ export type CheckName =
 
 /**
  * One field tested row by row. Columns carry a unary `+` so the planner never turns a test into
- * an index choice behind our back. `probe` picks the per-row form of the sentence and text tests
- * for a walk that stops after a page; otherwise they are read once into a set.
+ * an index choice behind our back; sentence and text tests read their matches once into a set.
  */
-export function check(c: Constraints, name: CheckName, probe: boolean): SqlFragment | null {
+export function check(c: Constraints, name: CheckName): SqlFragment | null {
   switch (name) {
     case 'workers':
       return c.workers ? sql`+a.worker_id IN ${inList(c.workers)}` : null
     case 'stories':
       return c.stories ? sql`+a.story_id IN ${inList(c.stories)}` : null
     case 'dimensions':
-      return c.dimensions ? sql`+a.dimension IN ${inList(c.dimensions)}` : null
+      // Short lists stay literal: a test against a bound JSON list costs twice as much per row.
+      return c.dimensions ? sql`+a.dimension IN ${sql.list(c.dimensions)}` : null
     case 'ratings': {
       const r = c.ratings
       if (!r) return null
       const parts: SqlFragment[] = []
-      if (r.values.length > 0) parts.push(sql`+a.rating IN ${inList(r.values)}`)
+      if (r.values.length > 0) parts.push(sql`+a.rating IN ${sql.list(r.values)}`)
       if (r.unrated) parts.push(sql`+a.rating IS NULL`)
       return parts.length === 1 ? (parts[0] as SqlFragment) : sql`(${sql.join(parts, ' OR ')})`
     }
@@ -137,15 +154,16 @@ export function check(c: Constraints, name: CheckName, probe: boolean): SqlFragm
     }
     case 'flagged':
       return c.flagged ? sql`+a.flags > 0` : null
-    case 'sentence':
-      if (c.sentence === undefined) return null
-      return probe
-        ? sql`EXISTS (SELECT 1 FROM sentences s WHERE s.story_id = a.story_id AND s.idx = a.sentence_index AND s.text LIKE ${c.sentence} ESCAPE '\\')`
-        : sql`(+a.story_id, +a.sentence_index) IN (SELECT story_id, idx FROM sentences WHERE text LIKE ${c.sentence} ESCAPE '\\')`
+    case 'sentence': {
+      const m = c.sentence
+      if (m === undefined) return null
+      return m.trigram !== null
+        ? sql`(a.story_id << 8) + a.sentence_index IN (SELECT rowid FROM sentence_search WHERE sentence_search MATCH ${m.trigram})`
+        : sql`(+a.story_id, +a.sentence_index) IN (SELECT story_id, idx FROM sentences WHERE text LIKE ${m.like} ESCAPE '\\')`
+    }
     case 'fts':
-      if (c.fts === undefined) return null
-      return probe
-        ? sql`EXISTS (SELECT 1 FROM annotation_search WHERE annotation_search MATCH ${c.fts} AND rowid = a.id)`
+      return c.fts === undefined
+        ? null
         : sql`+a.id IN (SELECT rowid FROM annotation_search WHERE annotation_search MATCH ${c.fts})`
     case 'annotationIds':
       return c.annotationIds ? sql`+a.id IN ${inList(c.annotationIds)}` : null

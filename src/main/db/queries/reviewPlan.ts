@@ -1,16 +1,24 @@
 import type { Db } from '../connection'
-import { get } from '../connection'
+import { get, pluck } from '../connection'
 import { type SqlFragment, sql } from '../sql'
-import { ALL_CHECKS, type CheckName, type Constraints, check, hasConstraints, inList } from './reviewFilter'
+import {
+  ALL_CHECKS,
+  type CheckName,
+  type Constraints,
+  check,
+  hasConstraints,
+  inList,
+} from './reviewFilter'
 import { type IndexColumn, type IndexName, REVIEW_INDEXES } from './reviewIndexes'
 
 /**
  * How one filter is read: which rows drive (an index range, the full-text index, the matching
- * sentences…), and what is tested on each. We choose instead of SQLite because its choice without
- * statistics scans where a seek exists, and a wrong choice over a million rows costs 100 ms+.
+ * sentences…) and what is tested on each. We choose, not SQLite: without statistics it scans
+ * where a seek exists, and a wrong choice over a million rows costs 100 ms and more.
  *
- * The rule: seek as deep into a covering index as the filter allows, filling an unfiltered column
- * with all its values when that lets a later column seek too, and test the rest from the index.
+ * The rule: seek as deep into a covering index as the filter allows, filling a column the filter
+ * leaves free with all its values when that lets a later column seek too, and test the rest from
+ * the index. The index expected to read the fewest entries wins.
  */
 export interface Plan {
   /** FROM clause with alias `a` for annotations. */
@@ -19,14 +27,43 @@ export interface Plan {
   branches: SqlFragment[]
   /** What drives, for tests and benchmarks. */
   driver: string
-  /** Rows come out in this index's order (a walk). */
-  ordered?: IndexName | 'table'
+  /** The annotation id as the driver yields it (the full-text index streams its rowids in order). */
+  idExpr?: string
+  /** Share of all rows the driver reads, when known (matching sentences). */
+  share?: number
 }
 
 /** Shares of GLUCOSE annotations by dimension (FORMATS.md §1.5): priors when choosing an index. */
 const DIMENSION_SHARE = [0.181, 0.122, 0.101, 0.0966, 0.073, 0.164, 0.121, 0.0535, 0.042, 0.0457]
 /** Beyond this many seeks a fill costs more than the scan it saves. */
 const MAX_SEEKS = 4000
+/**
+ * Costs per row read, in index entries (measured at a million annotations): a test against a set
+ * read once (sentences matched, search hits) ~300 ns; reading the table row ~1.5 µs.
+ */
+const SET_COST = 10
+const LOOKUP_COST = 50
+
+const CHECK_COLUMNS: Record<CheckName, readonly string[]> = {
+  workers: ['worker_id'],
+  stories: ['story_id'],
+  dimensions: ['dimension'],
+  ratings: ['rating'],
+  dates: ['submitted_at'],
+  flagged: ['flags'],
+  sentence: ['story_id', 'sentence_index'],
+  fts: [],
+  annotationIds: [],
+  submissionIds: ['submission_id'],
+}
+
+const CHECK_OF_COLUMN: Partial<Record<IndexColumn, CheckName>> = {
+  worker_id: 'workers',
+  dimension: 'dimensions',
+  rating: 'ratings',
+  submitted_at: 'dates',
+  story_id: 'stories',
+}
 
 interface Context {
   workers: number
@@ -74,6 +111,15 @@ function rangeOf(c: Constraints): SqlFragment {
   return sql.join(parts, ' AND ')
 }
 
+/** How many values the filter gives a column: one seek each. */
+function valueCount(c: Constraints, column: IndexColumn): number {
+  if (column === 'worker_id') return c.workers?.length ?? 1
+  if (column === 'dimension') return c.dimensions?.length ?? 1
+  if (column === 'story_id') return c.stories?.length ?? 1
+  if (column === 'rating') return (c.ratings?.values.length ?? 0) + (c.ratings?.unrated ? 1 : 0)
+  return 1
+}
+
 /** Every value of a column the filter leaves free, so the columns after it can seek. */
 function fillOf(column: IndexColumn, ctx: Context): { alts: SqlFragment[]; seeks: number } | null {
   switch (column) {
@@ -100,14 +146,6 @@ function fillOf(column: IndexColumn, ctx: Context): { alts: SqlFragment[]; seeks
   }
 }
 
-const CHECK_OF_COLUMN: Partial<Record<IndexColumn, CheckName>> = {
-  worker_id: 'workers',
-  dimension: 'dimensions',
-  rating: 'ratings',
-  submitted_at: 'dates',
-  story_id: 'stories',
-}
-
 function prior(c: Constraints, column: IndexColumn, ctx: Context): number {
   switch (column) {
     case 'worker_id':
@@ -120,9 +158,8 @@ function prior(c: Constraints, column: IndexColumn, ctx: Context): number {
       const lo = ctx.firstSubmitted
       const hi = ctx.lastSubmitted
       if (lo === null || hi === null) return 1
-      const span = Math.max(hi + 1 - lo, 1)
       const covered = Math.min(c.until ?? hi + 1, hi + 1) - Math.max(c.from ?? lo, lo)
-      return Math.max(0, Math.min(1, covered / span))
+      return Math.max(0, Math.min(1, covered / Math.max(hi + 1 - lo, 1)))
     }
     case 'story_id':
       return 0.0001
@@ -131,52 +168,76 @@ function prior(c: Constraints, column: IndexColumn, ctx: Context): number {
   }
 }
 
-/** How many values the filter gives a column: one seek each. */
-function valueCount(c: Constraints, column: IndexColumn): number {
-  if (column === 'worker_id') return c.workers?.length ?? 1
-  if (column === 'dimension') return c.dimensions?.length ?? 1
-  if (column === 'story_id') return c.stories?.length ?? 1
-  if (column === 'rating') return (c.ratings?.values.length ?? 0) + (c.ratings?.unrated ? 1 : 0)
-  return 1
+/** What the filter asks that a seek did not answer. */
+function remainingChecks(c: Constraints, answered: ReadonlySet<CheckName>): CheckName[] {
+  return ALL_CHECKS.filter((name) => !answered.has(name) && check(c, name) !== null)
 }
 
-interface Seek {
-  index: IndexName
-  /** Per seeked column, its alternatives; the branches are their product. */
-  columns: Array<{ column: IndexColumn; alts: SqlFragment[] }>
+function checkFragments(c: Constraints, names: readonly CheckName[]): SqlFragment[] {
+  return names.map((name) => check(c, name)).filter((f): f is SqlFragment => f !== null)
+}
+
+/** Cost of one row read from `columns` (an index) with these tests, in index entries. */
+function rowCost(columns: readonly string[], checks: readonly CheckName[]): number {
+  const lookup = checks.some((name) => CHECK_COLUMNS[name].some((col) => !columns.includes(col)))
+  const sets = checks.filter((name) => name === 'sentence' || name === 'fts').length
+  return 1 + sets * SET_COST + (lookup ? LOOKUP_COST : 0)
+}
+
+interface Candidate {
+  plan: Plan
+  /** Expected cost: share of all annotations read times the cost per row. */
   estimate: number
   seeks: number
 }
 
 /**
- * How deep `index` can seek for `c`. `ordered` keeps the index order (one branch, no NULL
- * fills), as a walk in sort order needs.
+ * How deep `index` can seek for `c`. `ordered` keeps the index order (one branch, no NULL fills)
+ * for a walk in sort order.
  */
-function seekInto(index: IndexName, c: Constraints, ctx: Context, ordered: boolean): Seek {
+function seekInto(index: IndexName, c: Constraints, ctx: Context, ordered: boolean): Candidate {
   const names = REVIEW_INDEXES[index] as readonly IndexColumn[]
-  const seek: Seek = { index, columns: [], estimate: index === 'ann_flagged' ? 0.01 : 1, seeks: 1 }
+  const columns: SqlFragment[][] = []
+  const answered = new Set<CheckName>()
+  let estimate = 1
+  let seeks = 1
+  if (index === 'ann_flagged') {
+    columns.push([sql.raw('a.flags > 0')]) // must appear as written for the partial index
+    answered.add('flagged')
+    estimate = 0.01
+  }
   for (let i = 0; i < names.length; i++) {
     const column = names[i] as IndexColumn
     const own = seekOf(c, column)
+    const name = CHECK_OF_COLUMN[column]
     if (own === 'range') {
-      seek.columns.push({ column, alts: [rangeOf(c)] })
-      seek.estimate *= prior(c, column, ctx)
+      columns.push([rangeOf(c)])
+      answered.add('dates')
+      estimate *= prior(c, column, ctx)
       break
     }
     if (own) {
       if (ordered && own.length > 1) break
-      seek.columns.push({ column, alts: own })
-      seek.estimate *= prior(c, column, ctx)
-      seek.seeks *= valueCount(c, column)
+      columns.push(own)
+      if (name) answered.add(name)
+      estimate *= prior(c, column, ctx)
+      seeks *= valueCount(c, column)
       continue
     }
     const later = names.slice(i + 1).some((n) => seekOf(c, n) !== null)
     const fill = later ? fillOf(column, ctx) : null
-    if (!fill || (ordered && fill.alts.length > 1) || seek.seeks * fill.seeks > MAX_SEEKS) break
-    seek.columns.push({ column, alts: fill.alts })
-    seek.seeks *= fill.seeks
+    if (!fill || (ordered && fill.alts.length > 1) || seeks * fill.seeks > MAX_SEEKS) break
+    columns.push(fill.alts)
+    seeks *= fill.seeks
   }
-  return seek
+  const rest = remainingChecks(c, answered)
+  const fixed = checkFragments(c, rest)
+  const branches = product(columns).map((alts) => where([...alts, ...fixed]))
+  return {
+    plan: { from: sql.raw(`annotations a INDEXED BY ${index}`), branches, driver: index },
+    estimate: estimate * rowCost(names, rest),
+    seeks,
+  }
 }
 
 function product(lists: SqlFragment[][]): SqlFragment[][] {
@@ -186,102 +247,117 @@ function product(lists: SqlFragment[][]): SqlFragment[][] {
   )
 }
 
-function checksExcept(c: Constraints, skip: ReadonlySet<CheckName>, probe: boolean): SqlFragment[] {
-  return ALL_CHECKS.filter((name) => !skip.has(name))
-    .map((name) => check(c, name, probe))
-    .filter((f): f is SqlFragment => f !== null)
-}
-
-function fromSeek(seek: Seek, c: Constraints, probe: boolean): Plan {
-  const used = new Set<CheckName>()
-  for (const { column } of seek.columns) {
-    const name = CHECK_OF_COLUMN[column]
-    // A filled column was not filtered; its own check (if any) is still needed.
-    if (name && seekOf(c, column) !== null) used.add(name)
-  }
-  const fixed: SqlFragment[] = []
-  if (seek.index === 'ann_flagged') {
-    fixed.push(sql.raw('a.flags > 0'))
-    used.add('flagged')
-  }
-  const checks = checksExcept(c, used, probe)
-  const branches = product(seek.columns.map((col) => col.alts)).map((alts) =>
-    sql.join([...fixed, ...alts, ...checks], ' AND '),
-  )
-  return {
-    from: sql.raw(`annotations a INDEXED BY ${seek.index}`),
-    branches: branches.length > 0 ? branches : [sql.raw('1')],
-    driver: seek.index,
-  }
-}
-
 function where(parts: SqlFragment[]): SqlFragment {
   return parts.length > 0 ? sql.join(parts, ' AND ') : sql.raw('1')
 }
 
+/** A plan driven by a list or a search, with every other field tested on its rows. */
+function drivenBy(
+  c: Constraints,
+  from: string | SqlFragment,
+  driver: string,
+  seek: SqlFragment,
+  answered: CheckName,
+): Plan {
+  const rest = remainingChecks(c, new Set([answered]))
+  const source = typeof from === 'string' ? sql.raw(from) : from
+  return { from: source, branches: [where([seek, ...checkFragments(c, rest)])], driver }
+}
+
+const BY_SENTENCE_TRIGRAM =
+  'sentence_search CROSS JOIN annotations a INDEXED BY ann_story ON a.story_id = sentence_search.rowid >> 8 AND a.sentence_index = (sentence_search.rowid & 255)'
+const BY_SENTENCE_LIKE =
+  'sentences s CROSS JOIN annotations a INDEXED BY ann_story ON a.story_id = s.story_id AND a.sentence_index = s.idx'
+
+function sentencePlan(c: Constraints): Plan {
+  const m = c.sentence
+  if (!m) throw new Error('sentencePlan without a sentence filter')
+  return m.trigram !== null
+    ? drivenBy(
+        c,
+        BY_SENTENCE_TRIGRAM,
+        'sentence',
+        sql`sentence_search MATCH ${m.trigram}`,
+        'sentence',
+      )
+    : drivenBy(c, BY_SENTENCE_LIKE, 'sentence', sql`s.text LIKE ${m.like} ESCAPE '\\'`, 'sentence')
+}
+
+/** Share of sentences the sentence filter matches (one trigram lookup, or a LIKE scan). */
+function sentenceShare(db: Db, c: Constraints): number {
+  const m = c.sentence
+  if (!m) return 1
+  const matched = m.trigram
+    ? pluck<number>(
+        db,
+        sql`SELECT count(*) FROM sentence_search WHERE sentence_search MATCH ${m.trigram}`,
+      )
+    : pluck<number>(db, sql`SELECT count(*) FROM sentences WHERE text LIKE ${m.like} ESCAPE '\\'`)
+  const all = pluck<number>(db, sql`SELECT count(*) FROM sentences`) ?? 0
+  return all === 0 ? 0 : (matched ?? 0) / all
+}
+
+const FTS_FROM = 'annotation_search CROSS JOIN annotations a ON a.id = annotation_search.rowid'
+
 /**
- * The plan that reads the fewest rows for `c`: explicit ids, a story, the full-text index or the
- * matching sentences when the filter has them, else the covering index with the best seek.
+ * The plan that reads the fewest rows for `c`: explicit ids, stories or the full-text index when
+ * the filter has them (few rows, or no cheaper way: reading every hit into a set costs more than
+ * joining them), else the cheapest of the covering indexes and the matching sentences.
  */
 export function drivingPlan(db: Db, c: Constraints): Plan {
-  if (!hasConstraints(c)) return { from: sql.raw('annotations a'), branches: [sql.raw('1')], driver: 'all' }
-  const skip = (...names: CheckName[]) => new Set<CheckName>(names)
+  if (!hasConstraints(c))
+    return { from: sql.raw('annotations a'), branches: [sql.raw('1')], driver: 'all' }
   if (c.annotationIds) {
-    return {
-      from: sql.raw('annotations a'),
-      branches: [where([sql`a.id IN ${inList(c.annotationIds)}`, ...checksExcept(c, skip('annotationIds'), true)])],
-      driver: 'ids',
-    }
+    return drivenBy(
+      c,
+      'annotations a',
+      'ids',
+      sql`a.id IN ${inList(c.annotationIds)}`,
+      'annotationIds',
+    )
   }
   if (c.submissionIds) {
-    return {
-      from: sql.raw('annotations a'),
-      branches: [
-        where([sql`a.submission_id IN ${inList(c.submissionIds)}`, ...checksExcept(c, skip('submissionIds'), true)]),
-      ],
-      driver: 'submissions',
-    }
+    // A submission's annotations are the ids submission × 16 + dimension (a CHECK of the schema).
+    const from = sql`json_each(${JSON.stringify(c.submissionIds)}) AS sub CROSS JOIN annotations a
+      ON a.id BETWEEN sub.value * 16 AND sub.value * 16 + 15`
+    return drivenBy(c, from, 'submissions', sql.raw('1'), 'submissionIds')
   }
   if (c.stories) {
-    return {
-      from: sql.raw('annotations a INDEXED BY ann_story'),
-      branches: [where([sql`a.story_id IN ${inList(c.stories)}`, ...checksExcept(c, skip('stories'), true)])],
-      driver: 'stories',
-    }
+    const seek = sql`a.story_id IN ${inList(c.stories)}`
+    return drivenBy(c, 'annotations a INDEXED BY ann_story', 'stories', seek, 'stories')
   }
   if (c.fts !== undefined) {
-    return {
-      from: sql.raw('annotation_search CROSS JOIN annotations a ON a.id = annotation_search.rowid'),
-      branches: [where([sql`annotation_search MATCH ${c.fts}`, ...checksExcept(c, skip('fts'), false)])],
-      driver: 'fts',
-    }
+    const plan = drivenBy(c, FTS_FROM, 'fts', sql`annotation_search MATCH ${c.fts}`, 'fts')
+    return { ...plan, idExpr: 'annotation_search.rowid' }
   }
-  if (c.sentence !== undefined) {
-    return {
-      from: sql.raw(
-        'sentences s CROSS JOIN annotations a INDEXED BY ann_story ON a.story_id = s.story_id AND a.sentence_index = s.idx',
-      ),
-      branches: [where([sql`s.text LIKE ${c.sentence} ESCAPE '\\'`, ...checksExcept(c, skip('sentence'), false)])],
-      driver: 'sentence',
-    }
-  }
+  const onlySentence = c.sentence !== undefined && !hasConstraints({ ...c, sentence: undefined })
+  if (onlySentence) return sentencePlan(c)
   const ctx = context(db)
-  const candidates: IndexName[] = c.flagged
-    ? ['ann_flagged', 'ann_worker', 'ann_rating', 'ann_dimension', 'ann_date']
-    : ['ann_worker', 'ann_rating', 'ann_dimension', 'ann_date']
-  const seeks = candidates.map((index) => seekInto(index, c, ctx, false))
-  seeks.sort((x, y) => x.estimate - y.estimate || x.seeks - y.seeks)
-  return fromSeek(seeks[0] as Seek, c, false)
+  const indexes: IndexName[] = ['ann_worker', 'ann_rating', 'ann_dimension', 'ann_date']
+  if (c.flagged) indexes.unshift('ann_flagged')
+  const candidates = indexes.map((index) => seekInto(index, c, ctx, false))
+  if (c.sentence !== undefined) {
+    const rest = remainingChecks(c, new Set<CheckName>(['sentence']))
+    const share = sentenceShare(db, c)
+    const estimate = share * rowCost(REVIEW_INDEXES.ann_story, rest)
+    candidates.push({ plan: { ...sentencePlan(c), share }, estimate, seeks: 1 })
+  }
+  candidates.sort((x, y) => x.estimate - y.estimate || x.seeks - y.seeks)
+  return (candidates[0] as Candidate).plan
 }
 
 /**
- * A walk of `index` in its order that stops after a page: seeks only where the order survives,
- * and tests everything else per row (sentence and text by probing, not by reading every match).
+ * A walk of `index` in its order that stops after a page: seeks only where the order survives and
+ * tests the rest per row. Only for filters without sentence or text (their sets cost a full read).
  */
 export function walkPlan(db: Db, c: Constraints, index: IndexName | 'table'): Plan {
   if (index === 'table') {
-    return { from: sql.raw('annotations a'), branches: [where(checksExcept(c, new Set(), true))], driver: 'table', ordered: 'table' }
+    const rest = remainingChecks(c, new Set())
+    return {
+      from: sql.raw('annotations a'),
+      branches: [where(checkFragments(c, rest))],
+      driver: 'table',
+    }
   }
-  const seek = seekInto(index, c, context(db), true)
-  return { ...fromSeek(seek, c, true), ordered: index }
+  return seekInto(index, c, context(db), true).plan
 }

@@ -2,7 +2,7 @@ import type { SortColumn, SortSpec } from '../../../shared/filter'
 import type { ReviewCursor, SortValue } from '../../../shared/contract/review'
 import { UserError } from '../../../shared/contract/errors'
 import { type SqlFragment, sql } from '../sql'
-import type { IndexName } from './reviewIndexes'
+import { type IndexColumn, type IndexName, NULLABLE_COLUMNS, REVIEW_INDEXES } from './reviewIndexes'
 
 /**
  * Each sort is a total order: its key columns, then the annotation id. Index-backed sorts use the
@@ -24,35 +24,19 @@ export interface SortDef {
 
 const k = (expr: string, nullable = false): SortKey => ({ expr, nullable })
 
+/** An index-backed sort: the index's columns are the key. */
+function indexed(index: IndexName): SortDef {
+  const columns = REVIEW_INDEXES[index] as readonly IndexColumn[]
+  return { index, keys: columns.map((c) => k(`a.${c}`, NULLABLE_COLUMNS.has(c))) }
+}
+
 const SORTS: Record<SortColumn, SortDef> = {
   id: { index: 'table', keys: [] },
-  workerId: {
-    index: 'ann_worker',
-    keys: [k('a.worker_id', true), k('a.submitted_at', true), k('a.dimension'), k('a.rating', true), k('a.flags')],
-  },
-  rating: {
-    index: 'ann_rating',
-    keys: [k('a.rating', true), k('a.worker_id', true), k('a.submitted_at', true), k('a.dimension'), k('a.flags')],
-  },
-  dimension: {
-    index: 'ann_dimension',
-    keys: [k('a.dimension'), k('a.rating', true), k('a.worker_id', true), k('a.submitted_at', true), k('a.flags')],
-  },
-  submittedAt: {
-    index: 'ann_date',
-    keys: [k('a.submitted_at', true), k('a.dimension'), k('a.worker_id', true), k('a.flags')],
-  },
-  storyId: {
-    index: 'ann_story',
-    keys: [
-      k('a.story_id'),
-      k('a.sentence_index'),
-      k('a.dimension'),
-      k('a.worker_id', true),
-      k('a.submitted_at', true),
-      k('a.flags'),
-    ],
-  },
+  workerId: indexed('ann_worker'),
+  rating: indexed('ann_rating'),
+  dimension: indexed('ann_dimension'),
+  submittedAt: indexed('ann_date'),
+  storyId: indexed('ann_story'),
   submissionId: { index: null, keys: [k('a.submission_id'), k('a.dimension')] },
   sentenceIndex: { index: null, keys: [k('a.sentence_index')] },
   flags: { index: null, keys: [k('a.flags')] },
@@ -65,15 +49,21 @@ export function sortDef(column: SortColumn): SortDef {
   return SORTS[column]
 }
 
-/** `ORDER BY` terms: the keys then the id, all in the one direction. */
-export function orderBy(def: SortDef, direction: SortSpec['direction']): SqlFragment {
+/** `ORDER BY` terms: the keys then the id (as the plan names it), all in the one direction. */
+export function orderBy(
+  def: SortDef,
+  direction: SortSpec['direction'],
+  idExpr = 'a.id',
+): SqlFragment {
   const dir = direction === 'desc' ? ' DESC' : ''
-  return sql.raw([...def.keys.map((key) => key.expr), 'a.id'].map((e) => e + dir).join(', '))
+  return sql.raw([...def.keys.map((key) => key.expr), idExpr].map((e) => e + dir).join(', '))
 }
 
 /** The key columns selected beside the id, aliased k0…kn, so the last row gives the cursor. */
 export function keyColumns(def: SortDef): SqlFragment {
-  return sql.raw(def.keys.map((key, i) => `, ${key.expr.replace(/ COLLATE \w+$/, '')} AS k${i}`).join(''))
+  return sql.raw(
+    def.keys.map((key, i) => `, ${key.expr.replace(/ COLLATE \w+$/, '')} AS k${i}`).join(''),
+  )
 }
 
 export function cursorOf(def: SortDef, row: Record<string, unknown>): ReviewCursor {
@@ -94,6 +84,7 @@ export function afterCursor(
   def: SortDef,
   direction: SortSpec['direction'],
   cursor: ReviewCursor,
+  idExpr = 'a.id',
 ): SqlFragment[] {
   if (cursor.key.length !== def.keys.length) {
     throw new UserError({
@@ -105,7 +96,8 @@ export function afterCursor(
   }
   const desc = direction === 'desc'
   const after = (i: number): SqlFragment => {
-    if (i === def.keys.length) return desc ? sql`a.id < ${cursor.id}` : sql`a.id > ${cursor.id}`
+    const id = sql.raw(idExpr)
+    if (i === def.keys.length) return desc ? sql`${id} < ${cursor.id}` : sql`${id} > ${cursor.id}`
     const key = def.keys[i] as SortKey
     const v = cursor.key[i] as SortValue
     const e = sql.raw(key.expr)

@@ -3,7 +3,7 @@ import type { Db } from '../connection'
 import { all, pluck } from '../connection'
 import { sql } from '../sql'
 import { ratingKey } from '../../../shared/ratings/key'
-import { annotationsAsOf } from './ratingsAsOf'
+import { countByRatingAsOf } from './ratingsAsOf'
 
 /**
  * Counts for the status bar and `winnow stats`; ratings are the effective ones, now or as they
@@ -21,10 +21,7 @@ export function projectStats(db: Db, { asOf }: { asOf?: number } = {}): ProjectS
     byDimension[String(row.dimension)] = row.n
   }
   const byRating: Record<string, number> = {}
-  for (const row of all<{ rating: number | null; n: number }>(
-    db,
-    sql`SELECT rating, count(*) AS n FROM ${annotationsAsOf(db, asOf)} GROUP BY rating ORDER BY rating DESC`,
-  )) {
+  for (const row of countByRatingAsOf(db, asOf)) {
     byRating[ratingKey(row.rating)] = row.n
   }
   byRating.unrated ??= 0

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3'
-import type { ImportedSubmission } from '../../importers/types'
+import type { StoredSubmission } from '../../importers/types'
+import { SubmissionFlag } from '../../../shared/glucose/flags'
 import { BatchInsert } from '../batch'
 import type { Db } from '../connection'
 import { run } from '../connection'
@@ -9,6 +10,9 @@ export interface WriteCounts {
   submissions: number
   annotations: number
 }
+
+const RECOUNTED_FLAGS =
+  SubmissionFlag.NoDimension | SubmissionFlag.SingleDimension | SubmissionFlag.AnnotationFlagged
 
 /** Annotation ids are derived: a submission's annotations are one id range. */
 export function annotationId(submissionId: number, dimension: number): number {
@@ -27,11 +31,14 @@ export class SubmissionWriter {
   private readonly knownSentences = new Set<string>()
   /** Submissions this writer has seen, by source key, with the dimensions they hold. */
   private readonly submissions = new Map<string, { id: number; dimensions: number }>()
+  /** Submissions that gained annotations after their first row (per-dimension files). */
+  private readonly merged = new Set<number>()
+  private readonly recountFlags: Statement
   private readonly projectWasEmpty: boolean
   private nextSubmissionId: number
   private readonly find: Record<'worker' | 'story' | 'submission' | 'dimensions', Statement>
   private readonly insert: Record<'worker' | 'story' | 'storyIndex' | 'sentence', Statement>
-  private readonly batches: Record<'submissions' | 'annotations' | 'texts' | 'search', BatchInsert>
+  private readonly batches: Record<'submissions' | 'annotations' | 'texts' | 'searchBacklog', BatchInsert>
   readonly counts: WriteCounts = { submissions: 0, annotations: 0 }
   /** Workers whose submissions this writer added to (for rating timelines). */
   readonly touchedWorkers = new Set<number>()
@@ -53,6 +60,13 @@ export class SubmissionWriter {
         'SELECT dimension FROM annotations WHERE id BETWEEN ? * 16 AND ? * 16 + 15',
       ).pluck(),
     }
+    this.recountFlags = p(`UPDATE submissions AS s SET flags = (s.flags & ~${RECOUNTED_FLAGS})
+        | CASE (SELECT count(*) FROM annotations AS a WHERE a.id BETWEEN s.id * 16 AND s.id * 16 + 15)
+            WHEN 0 THEN ${SubmissionFlag.NoDimension} WHEN 1 THEN ${SubmissionFlag.SingleDimension} ELSE 0 END
+        | CASE WHEN EXISTS (SELECT 1 FROM annotations AS a
+            WHERE a.id BETWEEN s.id * 16 AND s.id * 16 + 15 AND a.flags != 0)
+          THEN ${SubmissionFlag.AnnotationFlagged} ELSE 0 END
+      WHERE s.id IN (SELECT value FROM json_each(?))`)
     this.insert = {
       worker: p('INSERT INTO workers (external_id) VALUES (?)'),
       story: p('INSERT INTO stories (external_id, text) VALUES (?, ?)'),
@@ -83,14 +97,19 @@ export class SubmissionWriter {
         5,
         [annotations],
       ),
-      search: new BatchInsert(db, 'INSERT INTO annotation_search (rowid, specific_nl, general_nl)', 3),
+      searchBacklog: new BatchInsert(db, 'INSERT INTO search_backlog (annotation_id)', 1),
     }
   }
 
-  write(submission: ImportedSubmission): void {
+  write(submission: StoredSubmission): void {
     const workerId =
       submission.workerExternalId === null ? null : this.workerId(submission.workerExternalId)
-    const storyId = this.storyId(submission.storyExternalId, submission.storyText)
+    // A pulled answer that names no story is stored without one; it can have no annotations.
+    const storyId =
+      submission.storyExternalId === null ? null : this.storyId(submission.storyExternalId, submission.storyText)
+    if (storyId === null && (submission.annotations.length > 0 || submission.sentences.length > 0)) {
+      throw new Error(`${submission.sourceKey}: annotations need a story`)
+    }
     for (const sentence of submission.sentences) {
       const key = `${storyId}:${sentence.index}`
       if (this.knownSentences.has(key)) continue
@@ -98,9 +117,11 @@ export class SubmissionWriter {
       this.knownSentences.add(key)
     }
     const target = this.submissionFor(submission, workerId, storyId)
+    const fresh = target.dimensions === 0
     for (const a of submission.annotations) {
       const bit = 1 << a.dimension
       if (target.dimensions & bit) continue
+      if (!fresh) this.merged.add(target.id)
       target.dimensions |= bit
       const id = annotationId(target.id, a.dimension)
       this.batches.annotations.add(
@@ -118,7 +139,7 @@ export class SubmissionWriter {
         a.flags,
       )
       this.batches.texts.add(id, a.specificNL, a.specificStructured, a.generalNL, a.generalStructured)
-      this.batches.search.add(id, a.specificNL, a.generalNL)
+      this.batches.searchBacklog.add(id)
       this.counts.annotations++
       if (workerId !== null) this.touchedWorkers.add(workerId)
     }
@@ -129,13 +150,18 @@ export class SubmissionWriter {
     this.batches.submissions.flush()
     this.batches.annotations.flush()
     this.batches.texts.flush()
-    this.batches.search.flush()
+    this.batches.searchBacklog.flush()
+    // A per-dimension row only knows its own dimension; the merged submission knows them all.
+    if (this.merged.size > 0) {
+      this.recountFlags.run(JSON.stringify([...this.merged]))
+      this.merged.clear()
+    }
   }
 
   private submissionFor(
-    submission: ImportedSubmission,
+    submission: StoredSubmission,
     workerId: number | null,
-    storyId: number,
+    storyId: number | null,
   ): { id: number; dimensions: number } {
     const seen = this.submissions.get(submission.sourceKey)
     if (seen) return seen

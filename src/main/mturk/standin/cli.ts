@@ -1,16 +1,17 @@
 /**
  * `node out/main/mturk-standin.js --demo [--port N] [--faults 0.2] [--seed N] [--hits N]
- * [--per-hit N] [--quiet]`: serves the stand-in until interrupted, optionally with demo HITs and
- * injected faults. The default port is fixed so the endpoint saved in Settings keeps working.
+ * [--per-hit N] [--latency MS] [--quiet]`: serves the stand-in until interrupted, optionally with
+ * demo HITs, injected faults, or a delay on every answer. The default port is fixed so the
+ * endpoint saved in Settings keeps working.
  */
-import { parseArgs } from 'node:util'
+import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { type Standin, createStandin, faultMix, seedDemo } from './index'
 
 const DEFAULT_PORT = 4466
 const USAGE =
-  'usage: mturk-standin [--demo] [--port N] [--faults 0..1] [--seed N] [--hits N] [--per-hit N] [--quiet]'
+  'usage: mturk-standin [--demo] [--port N] [--faults 0..1] [--seed N] [--hits N] [--per-hit N] [--latency MS] [--quiet]'
 
-const { values } = parseArgs({
+const config = {
   options: {
     demo: { type: 'boolean', default: false },
     port: { type: 'string' },
@@ -19,8 +20,19 @@ const { values } = parseArgs({
     hits: { type: 'string', default: '40' },
     'per-hit': { type: 'string', default: '9' },
     quiet: { type: 'boolean', default: false },
+    latency: { type: 'string', default: '0' },
   },
-})
+} satisfies ParseArgsConfig
+
+// A mistyped option is a usage error (exit 2), not a stack trace.
+let parsed: ReturnType<typeof parseArgs<typeof config>>
+try {
+  parsed = parseArgs(config)
+} catch (e) {
+  console.error(`${(e as Error).message}\n${USAGE}`)
+  process.exit(2)
+}
+const { values } = parsed
 
 const numbers = {
   port: values.port === undefined ? DEFAULT_PORT : Number(values.port),
@@ -28,18 +40,20 @@ const numbers = {
   seed: Number(values.seed),
   hits: Number(values.hits),
   perHit: Number(values['per-hit']),
+  latency: Number(values.latency),
 }
-const { port, rate, seed, hits, perHit } = numbers
+const { port, rate, seed, hits, perHit, latency } = numbers
 if (
-  ![port, seed, hits, perHit].every((n) => Number.isInteger(n) && n >= 0) ||
+  ![port, seed, hits, perHit, latency].every((n) => Number.isInteger(n) && n >= 0) ||
   !(rate >= 0 && rate <= 1)
 ) {
   console.error(USAGE)
   process.exit(2)
 }
 
+// --latency MS delays every answer, like a distant service (benchmarks).
 const options = {
-  faults: rate > 0 ? faultMix(rate, seed) : {},
+  faults: rate > 0 ? faultMix(rate, seed) : latency > 0 ? { slow: 1, delayMs: latency } : {},
   ...(values.quiet ? {} : { log: (line: string) => console.log(line) }),
 }
 let standin: Standin

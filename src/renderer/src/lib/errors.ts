@@ -1,4 +1,9 @@
-import { ApiError, type ApiErrorInfo, formatLocation, isApiErrorInfo } from '../../../shared/contract'
+import {
+  ApiError,
+  type ApiErrorInfo,
+  formatLocation,
+  isApiErrorInfo,
+} from '../../../shared/contract'
 
 /** Any failure the page meets, as the one shape it shows: the contract's error info. */
 export function toErrorInfo(error: unknown): ApiErrorInfo {
@@ -16,7 +21,10 @@ export function errorParts(info: ApiErrorInfo): { location: string; message: str
   const location = formatLocation(info)
   if (!location) return { location, message: info.message }
   const prefix = `${location}: `
-  return { location, message: info.message.startsWith(prefix) ? info.message.slice(prefix.length) : info.message }
+  return {
+    location,
+    message: info.message.startsWith(prefix) ? info.message.slice(prefix.length) : info.message,
+  }
 }
 
 /** One line for logs and clipboard: `file:line:column: message`. */

@@ -40,7 +40,8 @@ function pad(n: number): string {
 
 /** Epoch seconds (UTC, as the database keeps domain times) → `YYYY-MM-DD`. */
 export function formatDay(epochSeconds: number | null | undefined): string {
-  if (epochSeconds === null || epochSeconds === undefined || !Number.isFinite(epochSeconds)) return ''
+  if (epochSeconds === null || epochSeconds === undefined || !Number.isFinite(epochSeconds))
+    return ''
   const d = new Date(epochSeconds * 1000)
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`
 }

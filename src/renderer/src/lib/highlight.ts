@@ -10,7 +10,10 @@ export interface Segment {
 }
 
 /** Splits `text` at `[start, end)` ranges (sorted, non-overlapping). Joining the segments gives `text` back. */
-export function segmentsFromRanges(text: string, ranges: ReadonlyArray<readonly [number, number]>): Segment[] {
+export function segmentsFromRanges(
+  text: string,
+  ranges: ReadonlyArray<readonly [number, number]>,
+): Segment[] {
   const segments: Segment[] = []
   let at = 0
   for (const [start, end] of ranges) {
@@ -19,7 +22,8 @@ export function segmentsFromRanges(text: string, ranges: ReadonlyArray<readonly 
     segments.push({ text: text.slice(start, end), match: true })
     at = end
   }
-  if (at < text.length || segments.length === 0) segments.push({ text: text.slice(at), match: false })
+  if (at < text.length || segments.length === 0)
+    segments.push({ text: text.slice(at), match: false })
   return segments
 }
 

@@ -1,5 +1,5 @@
 import type { Bridge, CallName, EventName } from '../../../shared/contract'
-import type { Outcome } from '../../../shared/contract/errors'
+import { ApiError, type Outcome } from '../../../shared/contract/errors'
 import type { PickedFile } from '../../../shared/contract/imports'
 
 /**
@@ -75,7 +75,7 @@ export function httpBridge(token: string): Bridge & { upload(file: File): Promis
         body: file,
       })
       const outcome = (await response.json()) as Outcome<PickedFile>
-      if (!outcome.ok) throw new Error(outcome.error.message)
+      if (!outcome.ok) throw new ApiError(outcome.error)
       return outcome.value
     },
   }

@@ -14,7 +14,13 @@ export function ColumnsMenu() {
       onMouseDownCapture={() => {
         // Read the grid's state as the menu opens (a view may have changed it).
         const grid = model.grid.get()
-        if (grid) setHidden(grid.getColumnState().filter((c) => c.hide).map((c) => c.colId))
+        if (grid)
+          setHidden(
+            grid
+              .getColumnState()
+              .filter((c) => c.hide)
+              .map((c) => c.colId),
+          )
       }}
     >
       <MultiPick

@@ -1,6 +1,12 @@
 import { useEffect, useRef, useState } from 'react'
 import { DIMENSIONS } from '../../../../shared/glucose/dimensions'
-import { type AnnotationFilter, type RatingValue, filterChips, isDay, removeChip } from '../../../../shared/filter'
+import {
+  type AnnotationFilter,
+  type RatingValue,
+  filterChips,
+  isDay,
+  removeChip,
+} from '../../../../shared/filter'
 import { isTypingTarget } from '../../lib/keys'
 import { useStore } from '../../lib/store'
 import { RatingBadge } from '../ratings/RatingBadge'
@@ -80,7 +86,9 @@ export function FilterBar() {
           testId="filter-sentence"
         />
         <WorkerTypeahead />
-        <StoryInput onAdd={(id) => change((f) => ({ ...f, stories: toggle(f.stories, id, true) }))} />
+        <StoryInput
+          onAdd={(id) => change((f) => ({ ...f, stories: toggle(f.stories, id, true) }))}
+        />
         <MultiPick
           label="Dimension"
           testId="filter-dimension"
@@ -106,7 +114,9 @@ export function FilterBar() {
             label: <RatingBadge value={r === 'unrated' ? null : r} />,
           }))}
           selected={filter.ratings ?? []}
-          summary={(filter.ratings ?? []).map((r) => (r === 'unrated' ? 'unrated' : formatRating(r))).join(', ')}
+          summary={(filter.ratings ?? [])
+            .map((r) => (r === 'unrated' ? 'unrated' : formatRating(r)))
+            .join(', ')}
           onToggle={(r, on) => change((f) => ({ ...f, ratings: toggle(f.ratings, r, on) }))}
         />
         <DateRange
@@ -161,7 +171,15 @@ function StoryInput({ onAdd }: { onAdd: (id: string) => void }) {
   )
 }
 
-function DateRange({ from, to, onChange }: { from?: string; to?: string; onChange: (from?: string, to?: string) => void }) {
+function DateRange({
+  from,
+  to,
+  onChange,
+}: {
+  from?: string
+  to?: string
+  onChange: (from?: string, to?: string) => void
+}) {
   const bad = from !== undefined && to !== undefined && from > to
   return (
     <div className="date-range" title="Submitted between (UTC days)">
@@ -193,7 +211,13 @@ function DateRange({ from, to, onChange }: { from?: string; to?: string; onChang
   )
 }
 
-function Chips({ filter, onChange }: { filter: AnnotationFilter; onChange: (f: AnnotationFilter) => void }) {
+function Chips({
+  filter,
+  onChange,
+}: {
+  filter: AnnotationFilter
+  onChange: (f: AnnotationFilter) => void
+}) {
   const model = useWorkspace()
   const total = useStore(model.total)
   const chips = filterChips(filter)
@@ -202,7 +226,11 @@ function Chips({ filter, onChange }: { filter: AnnotationFilter; onChange: (f: A
       <div className="chips" aria-label="Active filters">
         {chips.length === 0 && <span className="note">All annotations</span>}
         {chips.map((chip) => (
-          <span key={`${chip.field}:${String(chip.value)}`} className={`chip chip-${chip.field}`} data-testid="filter-chip">
+          <span
+            key={`${chip.field}:${String(chip.value)}`}
+            className={`chip chip-${chip.field}`}
+            data-testid="filter-chip"
+          >
             <span className="chip-label">{chip.label}</span>
             <button
               className="chip-remove"
@@ -229,8 +257,15 @@ function Chips({ filter, onChange }: { filter: AnnotationFilter; onChange: (f: A
 
 function GridTotal({ total }: { total: number | null }) {
   return (
-    <span className="grid-total" data-testid="grid-total" data-total={total ?? ''} aria-live="polite">
-      {total === null ? 'Counting…' : `${total.toLocaleString('en-US')} annotation${total === 1 ? '' : 's'}`}
+    <span
+      className="grid-total"
+      data-testid="grid-total"
+      data-total={total ?? ''}
+      aria-live="polite"
+    >
+      {total === null
+        ? 'Counting…'
+        : `${total.toLocaleString('en-US')} annotation${total === 1 ? '' : 's'}`}
     </span>
   )
 }

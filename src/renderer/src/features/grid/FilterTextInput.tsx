@@ -20,7 +20,14 @@ interface FilterTextInputProps {
  * A text filter that applies as the user types. The input keeps its own text (spaces and all)
  * and follows the filter when it changes elsewhere (Back, a removed chip, a view).
  */
-export function FilterTextInput({ field, placeholder, label, testId, className, inputRef }: FilterTextInputProps) {
+export function FilterTextInput({
+  field,
+  placeholder,
+  label,
+  testId,
+  className,
+  inputRef,
+}: FilterTextInputProps) {
   const model = useWorkspace()
   const value = useStore(model.filter).history.present[field] ?? ''
   const [text, setText] = useState(value)

@@ -20,7 +20,15 @@ interface MultiPickProps<V> {
 }
 
 /** A drop-down of checkboxes for a list field (dimensions, ratings); stays open while toggling. */
-export function MultiPick<V extends string | number>({ label, options, selected, onToggle, testId, summary, active }: MultiPickProps<V>) {
+export function MultiPick<V extends string | number>({
+  label,
+  options,
+  selected,
+  onToggle,
+  testId,
+  summary,
+  active,
+}: MultiPickProps<V>) {
   const isActive = active ?? selected.length > 0
   const [open, setOpen] = useState(false)
   const root = useRef<HTMLDivElement>(null)
@@ -61,7 +69,11 @@ export function MultiPick<V extends string | number>({ label, options, selected,
       {open && (
         <div className="menu-list pick-list" role="group" aria-label={label}>
           {options.map((o) => (
-            <label key={String(o.value)} className="pick-option" data-testid={testId ? `${testId}-option` : undefined}>
+            <label
+              key={String(o.value)}
+              className="pick-option"
+              data-testid={testId ? `${testId}-option` : undefined}
+            >
               <input
                 type="checkbox"
                 aria-label={o.name}

@@ -12,18 +12,30 @@ import type {
 } from 'ag-grid-community'
 import { AgGridReact } from 'ag-grid-react'
 import { useEffect, useMemo, useRef } from 'react'
-import type { ReviewRow } from '../../../../shared/contract/review'
-import { type AnnotationFilter, DEFAULT_SORT, type SortSpec, sortColumns } from '../../../../shared/filter'
+import { type ReviewRow, reviewQuerySchema } from '../../../../shared/contract/review'
+import {
+  type AnnotationFilter,
+  DEFAULT_SORT,
+  type SortSpec,
+  sortColumns,
+} from '../../../../shared/filter'
 import { api } from '../../api'
 import { isPrimaryModifier } from '../../lib/keys'
 import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
+import { asOf } from '../ratings/ratingState'
 import { copySelection, moveFocus, rateFocused, ratingForKey, selectAllOfQuery } from './actions'
 import { columnDefs } from './columns'
 import { BLOCK_SIZE, gridTheme } from './gridSetup'
 import { BlockCursors } from './paging'
 import { NO_SELECTION, type WorkspaceModel, useWorkspace } from './workspaceModel'
+
+/**
+ * Whether `review.query` reads ratings "as of" a past moment. Checked on the contract's own schema,
+ * so the grid follows the as-of picker as soon as main supports it, and says so until then.
+ */
+export const gridTakesAsOf = Object.hasOwn(reviewQuerySchema.shape, 'asOf')
 
 function sortFrom(params: IGetRowsParams): SortSpec {
   const first = params.sortModel[0]
@@ -35,8 +47,14 @@ function sortFrom(params: IGetRowsParams): SortSpec {
  * A datasource for one filter: pages come from main (`review.query`), keyset-paged while the
  * user scrolls on, with the exact total as the last row. Answers to an older query are dropped.
  */
-function createDatasource(model: WorkspaceModel, filter: AnnotationFilter, cursors: BlockCursors): IDatasource {
+function createDatasource(
+  model: WorkspaceModel,
+  filter: AnnotationFilter,
+  cursors: BlockCursors,
+  when: number | null,
+): IDatasource {
   let sortKey = ''
+  const past = gridTakesAsOf && when !== null ? { asOf: when } : {}
   return {
     getRows(params) {
       const sort = sortFrom(params)
@@ -48,9 +66,11 @@ function createDatasource(model: WorkspaceModel, filter: AnnotationFilter, curso
       }
       const page = cursors.request(params.startRow, params.endRow)
       api.review
-        .query({ filter, sort, page })
+        .query({ filter, sort, page, ...past })
         .then((result) => {
-          if (model.filter.get().history.present !== filter) return params.failCallback()
+          const stale =
+            model.filter.get().history.present !== filter || (gridTakesAsOf && asOf.get() !== when)
+          if (stale) return params.failCallback()
           cursors.record(params.startRow, result.rows.length, result.next)
           model.total.set(result.total)
           params.successCallback(result.rows, result.total)
@@ -68,6 +88,9 @@ export function ReviewGrid() {
   const filter = useStore(model.filter).history.present
   const selection = useStore(model.selection)
   const { dataVersion } = useStore(projectState)
+  const pastMoment = useStore(asOf)
+  // Only a grid that can show the past re-queries when the moment changes.
+  const when = gridTakesAsOf ? pastMoment : null
   const cursors = useRef(new BlockCursors())
   const columns = useMemo(() => columnDefs(), [])
 
@@ -79,8 +102,8 @@ export function ReviewGrid() {
     model.total.set(null)
     model.selection.set(NO_SELECTION)
     grid.deselectAll()
-    grid.setGridOption('datasource', createDatasource(model, filter, cursors.current))
-  }, [model, filter])
+    grid.setGridOption('datasource', createDatasource(model, filter, cursors.current, when))
+  }, [model, filter, when])
 
   // Data changed (import, ratings): reload the blocks in view, keeping the scroll position.
   const firstVersion = useRef(dataVersion)
@@ -92,7 +115,11 @@ export function ReviewGrid() {
 
   function onGridReady(e: GridReadyEvent<ReviewRow>) {
     model.grid.set(e.api)
-    e.api.setGridOption('datasource', createDatasource(model, model.filter.get().history.present, cursors.current))
+    const moment = gridTakesAsOf ? asOf.get() : null
+    e.api.setGridOption(
+      'datasource',
+      createDatasource(model, model.filter.get().history.present, cursors.current, moment),
+    )
   }
 
   function onCellFocused(e: CellFocusedEvent<ReviewRow>) {
@@ -139,7 +166,12 @@ export function ReviewGrid() {
       <AgGridReact<ReviewRow>
         theme={gridTheme}
         columnDefs={columns}
-        defaultColDef={{ sortable: true, resizable: true, suppressHeaderMenuButton: true }}
+        defaultColDef={{
+          sortable: true,
+          resizable: true,
+          suppressHeaderMenuButton: true,
+          suppressKeyboardEvent: (p) => ownsKey(p.event),
+        }}
         rowModelType="infinite"
         cacheBlockSize={BLOCK_SIZE}
         maxBlocksInCache={50}
@@ -153,9 +185,15 @@ export function ReviewGrid() {
           headerCheckbox: false,
           enableClickSelection: false,
         }}
-        selectionColumnDef={{ width: 36, minWidth: 36, maxWidth: 36, pinned: 'left', resizable: false }}
+        selectionColumnDef={{
+          width: 36,
+          minWidth: 36,
+          maxWidth: 36,
+          pinned: 'left',
+          resizable: false,
+        }}
         getRowClass={(p: RowClassParams<ReviewRow>) => (p.data ? undefined : 'row-loading')}
-        suppressCellFocus={false}
+        suppressNoRowsOverlay
         onGridReady={onGridReady}
         onCellFocused={onCellFocused}
         onRowClicked={onRowClicked}
@@ -182,8 +220,19 @@ function refreshFocused(model: WorkspaceModel): void {
   if (data && data !== focused?.row) model.focused.set({ row: data, index })
 }
 
+/** Keys the page handles itself, which the grid must not also act on (it would move twice). */
+function ownsKey(e: KeyboardEvent): boolean {
+  if (isPrimaryModifier(e)) return ['a', 'c'].includes(e.key.toLowerCase())
+  return e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')
+}
+
 /** The grid's own keys. Returns whether the key was used. */
-function handleGridKey(model: WorkspaceModel, e: KeyboardEvent, row: ReviewRow | undefined, index: number | null): boolean {
+function handleGridKey(
+  model: WorkspaceModel,
+  e: KeyboardEvent,
+  row: ReviewRow | undefined,
+  index: number | null,
+): boolean {
   if (isPrimaryModifier(e)) {
     const key = e.key.toLowerCase()
     if (key === 'c' && !e.shiftKey) {

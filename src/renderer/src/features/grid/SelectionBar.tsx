@@ -6,6 +6,7 @@ import { useStore } from '../../lib/store'
 import { ConfirmRating } from '../ratings/ConfirmRating'
 import { ratingScale } from '../ratings/scale'
 import { ratingText } from '../ratings/scaleMath'
+import { SelectionMTurkMenu } from '../mturk/SelectionMTurkMenu'
 import { Menu } from '../shell/Menu'
 import { canChangeRatings, clearSelection, copySelection, selectAllOfQuery } from './actions'
 import { type Selection, useWorkspace } from './workspaceModel'
@@ -48,15 +49,25 @@ export function SelectionBar() {
           : `${formatCount(count)} selected`}
       </span>
       {selection.mode === 'rows' && total !== null && total > count && (
-        <button className="link" data-testid="select-all-query" onClick={() => selectAllOfQuery(model)}>
+        <button
+          className="link"
+          data-testid="select-all-query"
+          onClick={() => selectAllOfQuery(model)}
+        >
           Select all {formatCount(total)} rows of this query
         </button>
       )}
       <span className="toolbar-spacer" />
-      <button className="small" onClick={() => void copySelection(model)} title="Copy as TSV (Ctrl+C)" data-testid="copy-tsv">
+      <button
+        className="small"
+        onClick={() => void copySelection(model)}
+        title="Copy as TSV (Ctrl+C)"
+        data-testid="copy-tsv"
+      >
         Copy
       </button>
       <Menu label="Rate…" items={rateItems} buttonClass="small" testId="bulk-rate" />
+      <SelectionMTurkMenu selection={selection} />
       <button className="small" onClick={() => clearSelection(model)} data-testid="clear-selection">
         Clear
       </button>
@@ -68,11 +79,14 @@ export function SelectionBar() {
 function BulkConfirm({ bulk, onClose }: { bulk: BulkRating; onClose: () => void }) {
   const scale = useStore(ratingScale)
   const { rating, selection } = bulk
-  const to = rating === null ? 'clear the item ratings of' : `rate ${ratingText(rating, scale)}`
-  const summary =
+  const target =
     selection.mode === 'query'
-      ? `${to[0]?.toUpperCase()}${to.slice(1)} all ${formatCount(selection.total)} annotations of the query: ${describeFilter(selection.filter)}.`
-      : `${to[0]?.toUpperCase()}${to.slice(1)} the ${formatCount(selection.rows.size)} selected annotations.`
+      ? `all ${formatCount(selection.total)} annotations of this query (${describeFilter(selection.filter)})`
+      : `the ${formatCount(selection.rows.size)} selected annotation${selection.rows.size === 1 ? '' : 's'}`
+  const summary =
+    rating === null
+      ? `Clear the item ratings of ${target}; they fall back to their workers’ timelines.`
+      : `Rate ${target} as ${ratingText(rating, scale)}.`
   return (
     <ConfirmRating
       title="Rate in bulk"

@@ -61,10 +61,21 @@ export function ViewsMenu() {
       }}
     >
       <div className="button-pair">
-        <button className="filter-button" aria-expanded={open} aria-haspopup="menu" data-testid="view-list" onClick={() => setOpen(!open)}>
+        <button
+          className="filter-button"
+          aria-expanded={open}
+          aria-haspopup="menu"
+          data-testid="view-list"
+          onClick={() => setOpen(!open)}
+        >
           Views <span className="caret">▾</span>
         </button>
-        <button className="filter-button" data-testid="view-save" title="Save the filter, sort and columns as a named view" onClick={() => setSaving(true)}>
+        <button
+          className="filter-button"
+          data-testid="view-save"
+          title="Save the filter, sort and columns as a named view"
+          onClick={() => setSaving(true)}
+        >
           Save view…
         </button>
       </div>
@@ -74,11 +85,21 @@ export function ViewsMenu() {
           {views?.length === 0 && <div className="menu-heading">No saved views yet</div>}
           {views?.map((v) => (
             <div key={v.name} className="view-item">
-              <button role="menuitem" className="menu-item" data-testid="view-item" title={describeFilter(v.filter)} onClick={() => apply(v)}>
+              <button
+                role="menuitem"
+                className="menu-item"
+                data-testid="view-item"
+                title={describeFilter(v.filter)}
+                onClick={() => apply(v)}
+              >
                 <span className="menu-label">{v.name}</span>
                 <span className="menu-shortcut">{formatMoment(v.savedAt)}</span>
               </button>
-              <button className="icon-button" aria-label={`Delete view ${v.name}`} onClick={() => remove(v)}>
+              <button
+                className="icon-button"
+                aria-label={`Delete view ${v.name}`}
+                onClick={() => remove(v)}
+              >
                 ×
               </button>
             </div>
@@ -123,7 +144,12 @@ function SaveViewDialog({ onClose }: { onClose: () => void }) {
       footer={
         <>
           <button onClick={onClose}>Cancel</button>
-          <button className="primary" disabled={!name.trim() || busy} data-testid="view-save-confirm" onClick={() => void save()}>
+          <button
+            className="primary"
+            disabled={!name.trim() || busy}
+            data-testid="view-save-confirm"
+            onClick={() => void save()}
+          >
             Save
           </button>
         </>
@@ -137,7 +163,14 @@ function SaveViewDialog({ onClose }: { onClose: () => void }) {
       >
         <label className="field">
           <span>Name (a view with the same name is replaced)</span>
-          <input type="text" autoFocus maxLength={100} value={name} data-testid="view-name" onChange={(e) => setName(e.target.value)} />
+          <input
+            type="text"
+            autoFocus
+            maxLength={100}
+            value={name}
+            data-testid="view-name"
+            onChange={(e) => setName(e.target.value)}
+          />
         </label>
         <p className="note">{describeFilter(currentFilter(model))}</p>
       </form>

@@ -53,7 +53,10 @@ export async function copySelection(model: WorkspaceModel): Promise<void> {
   const selection = model.selection.get()
   try {
     if (selection.mode === 'query') {
-      const result = await api.review.rowsAsTsv({ filter: selection.filter, sort: model.sort.get() })
+      const result = await api.review.rowsAsTsv({
+        filter: selection.filter,
+        sort: model.sort.get(),
+      })
       await writeClipboard(result.tsv)
       showInfo(
         result.truncated
@@ -68,7 +71,10 @@ export async function copySelection(model: WorkspaceModel): Promise<void> {
       if (!focused) return
       rows = [focused.row]
     }
-    const columns = [{ header: 'Annotation', value: (r: ReviewRow) => r.id }, ...shownColumns(model)]
+    const columns = [
+      { header: 'Annotation', value: (r: ReviewRow) => r.id },
+      ...shownColumns(model),
+    ]
     await writeClipboard(toTsv(columns, rows))
     showInfo(`Copied ${rows.length === 1 ? '1 row' : `${formatCount(rows.length)} rows`}.`)
   } catch (e) {
@@ -89,10 +95,13 @@ export async function rateTarget(target: RatingTarget, rating: number | null): P
   if (refuseInPast()) return
   try {
     const result = await api.ratings.rateItems(
-      target.kind === 'submission' ? { submissionIds: [target.id], rating } : { annotationIds: [target.id], rating },
+      target.kind === 'submission'
+        ? { submissionIds: [target.id], rating }
+        : { annotationIds: [target.id], rating },
     )
     const what = `${target.kind === 'submission' ? 'Submission' : 'Annotation'} ${target.id}`
-    const to = rating === null ? 'item rating cleared' : `rated ${ratingText(rating, ratingScale.get())}`
+    const to =
+      rating === null ? 'item rating cleared' : `rated ${ratingText(rating, ratingScale.get())}`
     showInfo(`${what} ${to}: ${describeResult(result)}.`)
     ratingsChanged()
   } catch (e) {
@@ -101,11 +110,18 @@ export async function rateTarget(target: RatingTarget, rating: number | null): P
 }
 
 /** Keys 1/2/3… in the grid: the focused row's annotation (Shift: its whole submission). */
-export function rateFocused(model: WorkspaceModel, rating: number | null, whole: boolean): Promise<void> {
+export function rateFocused(
+  model: WorkspaceModel,
+  rating: number | null,
+  whole: boolean,
+): Promise<void> {
   const focused = model.focused.get()
   if (!focused) return Promise.resolve()
   const { row } = focused
-  return rateTarget(whole ? { kind: 'submission', id: row.submissionId } : { kind: 'annotation', id: row.id }, rating)
+  return rateTarget(
+    whole ? { kind: 'submission', id: row.submissionId } : { kind: 'annotation', id: row.id },
+    rating,
+  )
 }
 
 /** The rating a digit key stands for on this project's scale (Shift+digit arrives as e.code). */

@@ -2,7 +2,12 @@ import type { CustomCellRendererProps } from 'ag-grid-react'
 import type { ReviewRow } from '../../../../shared/contract/review'
 import { dimensionInfo, isDimensionNumber } from '../../../../shared/glucose/dimensions'
 import { describeFlags } from '../../../../shared/glucose/flags'
-import { type Segment, fullTextTerms, highlightSearch, highlightSubstring } from '../../lib/highlight'
+import {
+  type Segment,
+  fullTextTerms,
+  highlightSearch,
+  highlightSubstring,
+} from '../../lib/highlight'
 import { useStore } from '../../lib/store'
 import { RatingBadge, type RatingSource } from '../ratings/RatingBadge'
 import { useWorkspace } from './workspaceModel'
@@ -13,7 +18,9 @@ type Cell = CustomCellRendererProps<ReviewRow>
 export function Highlighted({ segments }: { segments: readonly Segment[] }) {
   return (
     <>
-      {segments.map((s, i) => (s.match ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>))}
+      {segments.map((s, i) =>
+        s.match ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>,
+      )}
     </>
   )
 }
@@ -25,7 +32,9 @@ export function StatementCell({ value }: Cell) {
   const s = typeof value === 'string' ? value : ''
   return (
     <span className="cell-text" title={s}>
-      <Highlighted segments={text ? highlightSearch(s, fullTextTerms(text)) : [{ text: s, match: false }]} />
+      <Highlighted
+        segments={text ? highlightSearch(s, fullTextTerms(text)) : [{ text: s, match: false }]}
+      />
     </span>
   )
 }
@@ -37,7 +46,9 @@ export function SentenceCell({ value }: Cell) {
   const s = typeof value === 'string' ? value : ''
   return (
     <span className="cell-text" title={s}>
-      <Highlighted segments={needle ? highlightSubstring(s, needle) : [{ text: s, match: false }]} />
+      <Highlighted
+        segments={needle ? highlightSubstring(s, needle) : [{ text: s, match: false }]}
+      />
     </span>
   )
 }
@@ -48,11 +59,15 @@ export function dimensionLabel(n: number): string {
 
 export function DimensionCell({ data }: Cell) {
   if (!data) return null
-  const title = isDimensionNumber(data.dimension) ? dimensionInfo(data.dimension).question : undefined
+  const title = isDimensionNumber(data.dimension)
+    ? dimensionInfo(data.dimension).question
+    : undefined
   return (
     <span className="dimension" title={title}>
       <span className="dimension-number">{data.dimension}</span>
-      <span className="dimension-name">{isDimensionNumber(data.dimension) ? dimensionInfo(data.dimension).name : ''}</span>
+      <span className="dimension-name">
+        {isDimensionNumber(data.dimension) ? dimensionInfo(data.dimension).name : ''}
+      </span>
     </span>
   )
 }

@@ -20,11 +20,22 @@ export function columnsOf(grid: GridApi<ReviewRow>): ViewColumns {
 }
 
 /** Restores a view's columns and sort; columns a view does not mention keep their place at the end. */
-export function applyLayout(grid: GridApi<ReviewRow>, columns: ViewColumns | undefined, sort: SortSpec): void {
+export function applyLayout(
+  grid: GridApi<ReviewRow>,
+  columns: ViewColumns | undefined,
+  sort: SortSpec,
+): void {
   const state: ColumnState[] = (columns ?? [])
     .filter((c) => known.has(c.id))
-    .map((c) => ({ colId: c.id, hide: c.hidden ?? false, ...(c.width !== undefined ? { width: c.width } : {}) }))
-  const withSort = state.map((s) => ({ ...s, sort: s.colId === sort.column ? sort.direction : null }))
+    .map((c) => ({
+      colId: c.id,
+      hide: c.hidden ?? false,
+      ...(c.width !== undefined ? { width: c.width } : {}),
+    }))
+  const withSort = state.map((s) => ({
+    ...s,
+    sort: s.colId === sort.column ? sort.direction : null,
+  }))
   if (!withSort.some((s) => s.colId === sort.column) && sort.column !== 'id') {
     withSort.push({ colId: sort.column, sort: sort.direction })
   }

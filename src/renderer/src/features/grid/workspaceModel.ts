@@ -20,10 +20,7 @@ export type Selection =
   | { mode: 'query'; filter: AnnotationFilter; total: number }
 
 export type SidePanel =
-  | { kind: 'none' }
-  | { kind: 'story' }
-  | { kind: 'worker'; workerId: string }
-  | { kind: 'history' }
+  { kind: 'none' } | { kind: 'story' } | { kind: 'worker'; workerId: string } | { kind: 'history' }
 
 export interface FocusedRow {
   row: ReviewRow

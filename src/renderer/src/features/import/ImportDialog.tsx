@@ -9,6 +9,7 @@ import { useLatest } from '../../lib/useLatest'
 import { cancelJob, jobs, whenFinished } from '../jobs/jobs'
 import { JobProgressBar, JobRates } from '../jobs/JobProgressView'
 import { ErrorText } from '../messages/Messages'
+import { showInfo } from '../messages/messages'
 import { Modal } from '../shell/Modal'
 import { ImportResultTable } from './ImportResultTable'
 import { closeImport, importRequest } from './importDialogState'
@@ -56,7 +57,11 @@ export function ImportDialog() {
 
   async function addPageFiles(list: readonly File[]) {
     if (list.length === 0) return
-    setBusy(isDesktop ? 'Reading files…' : `Uploading ${list.length === 1 ? list[0]?.name : `${list.length} files`}…`)
+    setBusy(
+      isDesktop
+        ? 'Reading files…'
+        : `Uploading ${list.length === 1 ? list[0]?.name : `${list.length} files`}…`,
+    )
     setError(null)
     try {
       const picked: PickedFile[] = []
@@ -81,7 +86,12 @@ export function ImportDialog() {
 
   // Files dropped on the window while the dialog opens (or is already open).
   const onDropped = useLatest((dropped: readonly File[]) => {
-    if (phase === 'select') void addPageFiles(dropped)
+    if (phase === 'running') {
+      showInfo('An import is running; drop the files again when it has finished.')
+      return
+    }
+    if (phase !== 'select') reset()
+    void addPageFiles(dropped)
   })
   useEffect(
     () =>
@@ -96,7 +106,8 @@ export function ImportDialog() {
 
   const year = parseYear(yearText)
   const yearNeeded = needsYear(files)
-  const canStart = phase === 'select' && files.length > 0 && busy === null && (!yearNeeded || year !== null)
+  const canStart =
+    phase === 'select' && files.length > 0 && busy === null && (!yearNeeded || year !== null)
 
   async function start() {
     if (!canStart) return
@@ -161,7 +172,12 @@ export function ImportDialog() {
     phase === 'select' ? (
       <>
         <button onClick={close}>Cancel</button>
-        <button className="primary" disabled={!canStart} data-testid="import-start" onClick={() => void start()}>
+        <button
+          className="primary"
+          disabled={!canStart}
+          data-testid="import-start"
+          onClick={() => void start()}
+        >
           Import {files.length > 1 ? `${files.length} files` : ''}
         </button>
       </>
@@ -234,7 +250,9 @@ export function ImportDialog() {
       {error && (
         <div className="error-box" role="alert" data-testid="error-message">
           <ErrorText {...errorParts(error)} />
-          {phase === 'failed' && <p className="note">Nothing was imported; the project is unchanged.</p>}
+          {phase === 'failed' && (
+            <p className="note">Nothing was imported; the project is unchanged.</p>
+          )}
         </div>
       )}
     </Modal>
@@ -297,9 +315,13 @@ function SelectFiles(p: SelectFilesProps) {
                     aria-label={`Format of ${f.detected.name}`}
                     data-testid="import-format"
                     value={effectiveFormat(f) ?? ''}
-                    onChange={(e) => p.onOverride(i, (e.target.value || null) as ImportFormat | null)}
+                    onChange={(e) =>
+                      p.onOverride(i, (e.target.value || null) as ImportFormat | null)
+                    }
                   >
-                    {f.detected.format === null && <option value="">Not recognised — choose…</option>}
+                    {f.detected.format === null && (
+                      <option value="">Not recognised — choose…</option>
+                    )}
                     {importFormats.map((format) => (
                       <option key={format} value={format}>
                         {formatLabels[format]}
@@ -309,7 +331,11 @@ function SelectFiles(p: SelectFilesProps) {
                   </select>
                 </td>
                 <td>
-                  <button className="icon-button" aria-label={`Remove ${f.detected.name}`} onClick={() => p.onRemove(i)}>
+                  <button
+                    className="icon-button"
+                    aria-label={`Remove ${f.detected.name}`}
+                    onClick={() => p.onRemove(i)}
+                  >
                     ×
                   </button>
                 </td>
@@ -321,8 +347,8 @@ function SelectFiles(p: SelectFilesProps) {
       {p.yearNeeded && (
         <label className="field year-field">
           <span>
-            These files write dates without a year (like <code>917</code> for 17 September). Which year
-            were they collected in?
+            These files write dates without a year (like <code>917</code> for 17 September). Which
+            year were they collected in?
           </span>
           <input
             type="text"
@@ -334,7 +360,9 @@ function SelectFiles(p: SelectFilesProps) {
             data-testid="year-input"
             onChange={(e) => p.onYear(e.target.value)}
           />
-          {p.yearText !== '' && !p.yearValid && <span className="field-error">A year from 1990 to 2100.</span>}
+          {p.yearText !== '' && !p.yearValid && (
+            <span className="field-error">A year from 1990 to 2100.</span>
+          )}
         </label>
       )}
     </div>
@@ -347,7 +375,12 @@ function Running({ jobId }: { jobId: string | null }) {
   if (!job) {
     return (
       <div className="import-running">
-        <div className="progress progress-indeterminate" role="progressbar" aria-label="Starting import" data-testid="import-progress">
+        <div
+          className="progress progress-indeterminate"
+          role="progressbar"
+          aria-label="Starting import"
+          data-testid="import-progress"
+        >
           <div className="progress-fill" style={{ width: '30%' }} />
         </div>
         <p className="note">Starting…</p>

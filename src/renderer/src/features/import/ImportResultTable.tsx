@@ -7,7 +7,8 @@ export function ImportResultTable({ result }: { result: ImportResult }) {
   return (
     <div className="import-result" data-testid="import-result">
       <p className="result-summary">
-        Added {plural(result.submissions, 'submission')} and {plural(result.annotations, 'annotation')}.
+        Added {plural(result.submissions, 'submission')} and{' '}
+        {plural(result.annotations, 'annotation')}.
       </p>
       <table className="table">
         <thead>

@@ -79,14 +79,21 @@ export function mergeResults(results: readonly ImportResult[]): ImportResult {
 export function asImportResult(value: unknown): ImportResult | null {
   if (typeof value !== 'object' || value === null) return null
   const v = value as Partial<ImportResult>
-  if (!Array.isArray(v.files) || typeof v.submissions !== 'number' || typeof v.annotations !== 'number') {
+  if (
+    !Array.isArray(v.files) ||
+    typeof v.submissions !== 'number' ||
+    typeof v.annotations !== 'number'
+  ) {
     return null
   }
   return v as ImportResult
 }
 
 /** Same file picked twice (by ref) is listed once. */
-export function addFiles(current: readonly PlannedFile[], added: readonly DetectedFile[]): PlannedFile[] {
+export function addFiles(
+  current: readonly PlannedFile[],
+  added: readonly DetectedFile[],
+): PlannedFile[] {
   const key = (ref: FileRef) => (ref.kind === 'path' ? `p:${ref.path}` : `u:${ref.id}`)
   const seen = new Set(current.map((f) => key(f.detected.ref)))
   const next = [...current]

@@ -29,7 +29,13 @@ export function JobProgressBar({ job, testId }: { job: JobProgress; testId?: str
 /** `12,400 rows/s · 8.1 MB/s · 40 MB of 120 MB` */
 export function JobRates({ job }: { job: JobProgress }) {
   if (job.state === 'failed' || job.state === 'cancelled') {
-    return <div className="job-rates">{job.state === 'failed' ? (job.error?.message ?? 'Failed') : 'Cancelled; nothing was changed'}</div>
+    return (
+      <div className="job-rates">
+        {job.state === 'failed'
+          ? (job.error?.message ?? 'Failed')
+          : (job.error?.message ?? 'Cancelled; nothing was changed')}
+      </div>
+    )
   }
   const parts: string[] = []
   const recordUnit = job.unit === 'bytes' ? 'rows' : job.unit
@@ -38,9 +44,17 @@ export function JobRates({ job }: { job: JobProgress }) {
     parts.push(formatMegabytesPerSecond(job.bytesPerSecond))
   }
   if (job.unit === 'bytes') {
-    parts.push(job.total === null ? formatBytes(job.done) : `${formatBytes(job.done)} of ${formatBytes(job.total)}`)
+    parts.push(
+      job.total === null
+        ? formatBytes(job.done)
+        : `${formatBytes(job.done)} of ${formatBytes(job.total)}`,
+    )
   } else {
-    parts.push(job.total === null ? formatCount(job.done) : `${formatCount(job.done)} of ${formatCount(job.total)}`)
+    parts.push(
+      job.total === null
+        ? formatCount(job.done)
+        : `${formatCount(job.done)} of ${formatCount(job.total)}`,
+    )
   }
   return (
     <div className="job-rates">

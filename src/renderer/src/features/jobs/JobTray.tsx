@@ -39,7 +39,9 @@ function JobRow({ job }: { job: JobProgress }) {
     <div className={`job job-${job.state}`} data-testid="job">
       <div className="job-head">
         <span className="job-title">{job.title}</span>
-        <span className="job-state">{running ? (cancelling ? 'Cancelling…' : '') : stateLabel(job)}</span>
+        <span className="job-state">
+          {running ? (cancelling ? 'Cancelling…' : '') : stateLabel(job)}
+        </span>
         {running && (
           <button
             className="small"

@@ -34,7 +34,11 @@ export function FileMenu({ onAskPath, onImport, canImport }: FileMenuProps) {
       testId: 'menu-open',
       onSelect: () => (hasNativeDialogs ? void projectActions.pickOpen() : onAskPath('open')),
     },
-    { label: 'Open demo project', testId: 'menu-demo', onSelect: () => void projectActions.openDemo() },
+    {
+      label: 'Open demo project',
+      testId: 'menu-demo',
+      onSelect: () => void projectActions.openDemo(),
+    },
     { separator: true, label: '' },
     { label: 'Import data files…', shortcut: 'Ctrl+I', disabled: !canImport, onSelect: onImport },
     { separator: true, label: '' },

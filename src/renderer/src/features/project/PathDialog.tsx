@@ -58,7 +58,9 @@ export function PathDialog({ mode, onSubmit, onClose }: PathDialogProps) {
             value={path}
             autoFocus
             spellCheck={false}
-            placeholder={mode === 'open' ? '/home/me/glucose.winnow' : '/home/me/new-project.winnow'}
+            placeholder={
+              mode === 'open' ? '/home/me/glucose.winnow' : '/home/me/new-project.winnow'
+            }
             data-testid="path-input"
             onChange={(e) => setPath(e.target.value)}
           />

@@ -8,7 +8,14 @@ export function StatusBar({ children }: { children?: ReactNode }) {
   const { project, stats } = useStore(projectState)
   return (
     <footer className="statusbar">
-      <span className="status-counts" data-testid="status-counts">
+      <span
+        className="status-counts"
+        data-testid="status-counts"
+        data-submissions={stats?.submissions}
+        data-annotations={stats?.annotations}
+        data-workers={stats?.workers}
+        data-stories={stats?.stories}
+      >
         {!project
           ? 'No project open'
           : !stats

@@ -34,7 +34,9 @@ export function Welcome({ onAskPath }: { onAskPath: (mode: 'open' | 'create') =>
         </button>
         <button
           data-testid="welcome-new"
-          onClick={() => (hasNativeDialogs ? void projectActions.pickCreate() : onAskPath('create'))}
+          onClick={() =>
+            hasNativeDialogs ? void projectActions.pickCreate() : onAskPath('create')
+          }
         >
           New project…
         </button>

@@ -15,7 +15,10 @@ function toLocalInput(ms: number): string {
 export function AsOfPicker() {
   const value = useStore(asOf)
   return (
-    <div className={`as-of ${value !== null ? 'is-past' : ''}`} title="Show ratings as they stood at a past moment">
+    <div
+      className={`as-of ${value !== null ? 'is-past' : ''}`}
+      title="Show ratings as they stood at a past moment"
+    >
       <label>
         <span>As of</span>
         <input

@@ -77,8 +77,8 @@ export function ConfirmRating({ title, summary, confirmLabel, run, onClose }: Co
       {preview && (
         <>
           <p data-testid="rating-preview-count">
-            <strong>{formatCount(preview.changed)}</strong> annotation{preview.changed === 1 ? '' : 's'} will
-            change effective rating.
+            <strong>{formatCount(preview.changed)}</strong> annotation
+            {preview.changed === 1 ? '' : 's'} will change effective rating.
           </p>
           <Transitions transitions={preview.transitions} />
         </>

@@ -4,6 +4,8 @@ import { api } from '../../api'
 import { formatCount, formatMoment } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'
+import { projectState } from '../project/project'
+import { PanelHead } from '../shell/PanelHead'
 import { ConfirmRating } from './ConfirmRating'
 import { asOf, ratingsVersion } from './ratingState'
 import { Transitions } from './Transitions'
@@ -22,6 +24,7 @@ const KIND_LABEL: Record<ChangeSetSummary['kind'], string> = {
 /** Every change set, newest first: who, when, what, how many; revert any; view the past as of one. */
 export function HistoryPanel({ onClose }: { onClose: () => void }) {
   const version = useStore(ratingsVersion)
+  const { dataVersion } = useStore(projectState)
   const [items, setItems] = useState<ChangeSetSummary[] | null>(null)
   const [more, setMore] = useState(false)
   const [reverting, setReverting] = useState<ChangeSetSummary | null>(null)
@@ -39,7 +42,7 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
     return () => {
       live = false
     }
-  }, [version])
+  }, [version, dataVersion])
 
   function loadMore() {
     const last = items?.[items.length - 1]
@@ -55,18 +58,17 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
 
   return (
     <section className="side-panel history-panel" data-testid="history-panel" aria-label="History">
-      <header className="side-head">
-        <h2>History</h2>
-        <button className="icon-button" aria-label="Close history" onClick={onClose}>
-          ×
-        </button>
-      </header>
+      <PanelHead title="History" onClose={onClose} />
       <div className="side-body">
         {items === null && <p className="note">Loading…</p>}
         {items?.length === 0 && <p className="note">No changes yet.</p>}
         <ol className="history-list">
           {items?.map((cs) => (
-            <li key={cs.id} className={`history-item ${cs.revertedBy !== null ? 'is-reverted' : ''}`} data-testid="history-item">
+            <li
+              key={cs.id}
+              className={`history-item ${cs.revertedBy !== null ? 'is-reverted' : ''}`}
+              data-testid="history-item"
+            >
               <div className="history-head">
                 <span className="history-id">#{cs.id}</span>
                 <span className={`kind kind-${cs.kind}`}>{KIND_LABEL[cs.kind]}</span>
@@ -77,7 +79,9 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
               <div className="history-meta">
                 <span>{formatCount(cs.changed)} changed</span>
                 {cs.reverts !== null && <span>reverts #{cs.reverts}</span>}
-                {cs.revertedBy !== null && <span className="warn-text">reverted by #{cs.revertedBy}</span>}
+                {cs.revertedBy !== null && (
+                  <span className="warn-text">reverted by #{cs.revertedBy}</span>
+                )}
               </div>
               {cs.transitions.length > 0 && (
                 <details>
@@ -86,11 +90,19 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
                 </details>
               )}
               <div className="history-actions">
-                <button className="small" onClick={() => asOf.set(cs.at)} title="Show ratings as they stood right after this change">
+                <button
+                  className="small"
+                  onClick={() => asOf.set(cs.at)}
+                  title="Show ratings as they stood right after this change"
+                >
                   View as of
                 </button>
                 {cs.revertedBy === null && (
-                  <button className="small" data-testid="history-revert" onClick={() => setReverting(cs)}>
+                  <button
+                    className="small"
+                    data-testid="history-revert"
+                    onClick={() => setReverting(cs)}
+                  >
                     Revert…
                   </button>
                 )}

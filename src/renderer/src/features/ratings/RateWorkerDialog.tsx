@@ -63,7 +63,9 @@ export function RateWorkerDialog({ worker, onClose }: RateWorkerDialogProps) {
         from,
         ...(note.trim() ? { note: note.trim() } : {}),
       })
-      showInfo(`Worker ${worker.externalId} rated ${ratingText(value, scale)} from ${from}: ${describeResult(result)}.`)
+      showInfo(
+        `Worker ${worker.externalId} rated ${ratingText(value, scale)} from ${from}: ${describeResult(result)}.`,
+      )
       ratingsChanged()
       onClose()
     } catch (e) {
@@ -132,8 +134,8 @@ export function RateWorkerDialog({ worker, onClose }: RateWorkerDialogProps) {
       {valid && preview && (
         <div className="preview">
           <p data-testid="rating-preview-count">
-            <strong>{formatCount(preview.changed)}</strong> annotation{preview.changed === 1 ? '' : 's'} of this
-            worker will change effective rating.
+            <strong>{formatCount(preview.changed)}</strong> annotation
+            {preview.changed === 1 ? '' : 's'} of this worker will change effective rating.
           </p>
           <Transitions transitions={preview.transitions} />
         </div>

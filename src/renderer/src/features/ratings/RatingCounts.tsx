@@ -27,8 +27,11 @@ export function RatingCounts() {
   }, [when, dataVersion])
 
   const byRating = when === null ? stats?.byRating : past?.asOf === when ? past.byRating : undefined
-  if (!byRating) return when === null ? null : <span className="status-asof">as of {formatMoment(when)} …</span>
-  const keys = Object.keys(byRating).sort((a, b) => (ratingFromKey(b) ?? -Infinity) - (ratingFromKey(a) ?? -Infinity))
+  if (!byRating)
+    return when === null ? null : <span className="status-asof">as of {formatMoment(when)} …</span>
+  const keys = Object.keys(byRating).sort(
+    (a, b) => (ratingFromKey(b) ?? -Infinity) - (ratingFromKey(a) ?? -Infinity),
+  )
   return (
     <span className="status-ratings" data-testid="status-ratings" data-as-of={when ?? ''}>
       {when !== null && <span className="status-asof">as of {formatMoment(when)}</span>}
@@ -36,7 +39,11 @@ export function RatingCounts() {
         const value = ratingFromKey(k)
         const color = levelFor(scale, value)?.color ?? '#c9ced6'
         return (
-          <span key={k} className="status-rating" title={k === 'unrated' ? 'unrated' : `rating ${k}`}>
+          <span
+            key={k}
+            className="status-rating"
+            title={k === 'unrated' ? 'unrated' : `rating ${k}`}
+          >
             <span className="dot" style={{ background: color }} />
             {value === null ? 'unrated' : formatRating(value)} {formatCount(byRating[k] ?? 0)}
           </span>

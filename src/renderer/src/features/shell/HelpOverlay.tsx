@@ -23,7 +23,7 @@ const GRID: [string, string][] = [
 ]
 
 const RATING: [string, string][] = [
-  ['Shift+digit', 'Rate the whole submission instead of the annotation'],
+  ['Shift+digit', 'The same for the whole submission'],
   ['x', 'Clear the item rating (fall back to the worker timeline)'],
   ['Ctrl+Z / Ctrl+Shift+Z', 'Undo / redo the last rating change'],
 ]
@@ -33,14 +33,19 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
   const scale = useStore(ratingScale)
   const ratingKeys: [string, string][] = keyedLevels(scale).map(({ key, level }) => [
     key,
-    `Rate the focused annotation ${ratingText(level.value, scale)}`,
+    ratingText(level.value, scale),
   ])
   return (
-    <Modal title="Keyboard shortcuts" onClose={onClose} testId="help-overlay" wide>
+    <Modal
+      title="Keyboard shortcuts"
+      onClose={onClose}
+      testId="help-overlay"
+      className="modal-help"
+    >
       <div className="help-columns">
         <KeyTable title="Everywhere" rows={GENERAL} />
         <KeyTable title="Grid and story view" rows={GRID} />
-        <KeyTable title="Ratings" rows={[...ratingKeys, ...RATING]} />
+        <KeyTable title="Rate the focused annotation" rows={[...ratingKeys, ...RATING]} />
       </div>
     </Modal>
   )

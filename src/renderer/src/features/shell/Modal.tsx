@@ -8,13 +8,14 @@ interface ModalProps {
   footer?: ReactNode
   testId?: string
   wide?: boolean
+  className?: string
 }
 
 /**
  * A modal panel. Not the native <dialog>: its top layer would hide the toasts and job tray, which
  * must stay visible while an import runs. Esc closes; focus moves in on open and back on close.
  */
-export function Modal({ title, onClose, children, footer, testId, wide }: ModalProps) {
+export function Modal({ title, onClose, children, footer, testId, wide, className }: ModalProps) {
   const panel = useRef<HTMLDivElement>(null)
   const closeRef = useLatest(onClose)
 
@@ -36,7 +37,7 @@ export function Modal({ title, onClose, children, footer, testId, wide }: ModalP
     >
       <div
         ref={panel}
-        className={`modal ${wide ? 'modal-wide' : ''}`}
+        className={`modal ${wide ? 'modal-wide' : ''} ${className ?? ''}`}
         role="dialog"
         aria-modal="true"
         aria-label={title}
@@ -51,7 +52,11 @@ export function Modal({ title, onClose, children, footer, testId, wide }: ModalP
       >
         <header className="modal-head">
           <h2>{title}</h2>
-          <button className="icon-button modal-close" aria-label="Close" onClick={() => closeRef.current()}>
+          <button
+            className="icon-button modal-close"
+            aria-label="Close"
+            onClick={() => closeRef.current()}
+          >
             ×
           </button>
         </header>

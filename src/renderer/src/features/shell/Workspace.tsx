@@ -5,11 +5,18 @@ import { onCommand } from '../../lib/commands'
 import { formatMoment } from '../../lib/format'
 import { isPrimaryModifier, isTypingTarget } from '../../lib/keys'
 import { useStore } from '../../lib/store'
+import { isEmptyFilter } from '../../../../shared/filter'
+import { openImport } from '../import/importDialogState'
 import { FilterBar } from '../grid/FilterBar'
-import { ReviewGrid } from '../grid/ReviewGrid'
+import { ReviewGrid, gridTakesAsOf } from '../grid/ReviewGrid'
 import { SelectionBar } from '../grid/SelectionBar'
-import '../grid/gridSetup'
-import { WorkspaceContext, createWorkspaceModel, goBack, goForward, useWorkspace } from '../grid/workspaceModel'
+import {
+  WorkspaceContext,
+  createWorkspaceModel,
+  goBack,
+  goForward,
+  useWorkspace,
+} from '../grid/workspaceModel'
 import { AsOfPicker } from '../ratings/AsOfPicker'
 import { HistoryPanel } from '../ratings/HistoryPanel'
 import { RatingCounts } from '../ratings/RatingCounts'
@@ -37,8 +44,10 @@ export function Workspace({ toolbarSlot, statusSlot }: WorkspaceProps) {
   useEffect(
     () =>
       onCommand((command) => {
-        if (command === 'undo') void undo()
-        else if (command === 'redo') void redo()
+        if (command !== 'undo' && command !== 'redo') return
+        // The native Edit menu owns Ctrl+Z: in a text field it means text undo, elsewhere ratings.
+        if (isTypingTarget(document.activeElement)) document.execCommand(command)
+        else void (command === 'undo' ? undo() : redo())
       }),
     [],
   )
@@ -63,7 +72,11 @@ export function Workspace({ toolbarSlot, statusSlot }: WorkspaceProps) {
         void redo()
         return
       }
-      if (e.key === 'Escape' && model.panel.get().kind !== 'none' && !document.querySelector('.modal-backdrop')) {
+      if (
+        e.key === 'Escape' &&
+        model.panel.get().kind !== 'none' &&
+        !document.querySelector('.modal-backdrop')
+      ) {
         model.panel.set({ kind: 'none' })
       }
     }
@@ -120,7 +133,9 @@ function WorkspaceTools() {
         className="toolbar-button"
         aria-pressed={panel.kind === 'history'}
         data-testid="history-button"
-        onClick={() => model.panel.set(panel.kind === 'history' ? { kind: 'none' } : { kind: 'history' })}
+        onClick={() =>
+          model.panel.set(panel.kind === 'history' ? { kind: 'none' } : { kind: 'history' })
+        }
       >
         History
       </button>
@@ -135,8 +150,10 @@ function AsOfBanner() {
   if (when === null) return null
   return (
     <div className="as-of-banner" role="status" data-testid="as-of-banner">
-      Ratings as they stood on <strong>{formatMoment(when)}</strong>. Ratings cannot be changed while looking at
-      the past.
+      {gridTakesAsOf ? 'Ratings' : 'Rating counts (status bar)'} as they stood on{' '}
+      <strong>{formatMoment(when)}</strong>
+      {gridTakesAsOf ? '.' : '; the grid still shows current ratings.'} Ratings cannot be changed
+      while looking at the past.
       <button className="small" onClick={() => asOf.set(null)}>
         Back to now
       </button>
@@ -147,10 +164,21 @@ function AsOfBanner() {
 function EmptyResult() {
   const model = useWorkspace()
   const total = useStore(model.total)
+  const filtered = !isEmptyFilter(useStore(model.filter).history.present)
   if (total !== 0) return null
   return (
     <div className="grid-empty" data-testid="grid-empty">
-      No annotations match these filters.
+      {filtered ? (
+        <p>No annotations match these filters.</p>
+      ) : (
+        <>
+          <p>No annotations in this project yet.</p>
+          <button className="primary" onClick={() => openImport()}>
+            Import data files…
+          </button>
+          <p className="note">or drop GLUCOSE CSV files anywhere on the window</p>
+        </>
+      )}
     </div>
   )
 }
@@ -188,7 +216,9 @@ function SidePanels() {
         }}
       />
       {panel.kind === 'story' && <StoryView onClose={close} />}
-      {panel.kind === 'worker' && <WorkerPanel key={panel.workerId} workerId={panel.workerId} onClose={close} />}
+      {panel.kind === 'worker' && (
+        <WorkerPanel key={panel.workerId} workerId={panel.workerId} onClose={close} />
+      )}
       {panel.kind === 'history' && <HistoryPanel onClose={close} />}
     </aside>
   )

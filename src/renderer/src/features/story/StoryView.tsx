@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react'
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import type { DimensionCells, StoryContext } from '../../../../shared/contract/review'
 import { DIMENSIONS, dimensionInfo, isDimensionNumber } from '../../../../shared/glucose/dimensions'
 import { describeFlags } from '../../../../shared/glucose/flags'
@@ -14,6 +14,7 @@ import { keyedLevels, ratingText } from '../ratings/scaleMath'
 import { moveFocus, ratingForKey, rateTarget } from '../grid/actions'
 import { ratingSource } from '../grid/cells'
 import { useWorkspace } from '../grid/workspaceModel'
+import { PanelHead } from '../shell/PanelHead'
 import { SlotChips } from './SlotChips'
 
 /**
@@ -27,7 +28,8 @@ export function StoryView({ onClose }: { onClose: () => void }) {
   const { dataVersion } = useStore(projectState)
   const row = focused?.row
   const [picked, setPicked] = useState<{ annotationId: number; dimension: number } | null>(null)
-  const dimension = picked && picked.annotationId === row?.id ? picked.dimension : (row?.dimension ?? 1)
+  const dimension =
+    picked && picked.annotationId === row?.id ? picked.dimension : (row?.dimension ?? 1)
   const [story, setStory] = useState<StoryContext | null>(null)
   const [loadedFor, setLoadedFor] = useState<string>('')
   const panel = useRef<HTMLElement>(null)
@@ -75,7 +77,8 @@ export function StoryView({ onClose }: { onClose: () => void }) {
     if (rating === undefined) return
     e.preventDefault()
     if (e.shiftKey) void rateTarget({ kind: 'submission', id: story.submission.id }, rating)
-    else if (annotationId !== null) void rateTarget({ kind: 'annotation', id: annotationId }, rating)
+    else if (annotationId !== null)
+      void rateTarget({ kind: 'annotation', id: annotationId }, rating)
   }
 
   if (!row) {
@@ -100,7 +103,8 @@ export function StoryView({ onClose }: { onClose: () => void }) {
       onKeyDown={onKeyDown}
     >
       <PanelHead
-        title={`Story ${story?.storyId ?? row.storyId}`}
+        title="Story"
+        subtitle={story?.storyId ?? row.storyId}
         onClose={onClose}
         extra={
           <span className="note">
@@ -111,7 +115,10 @@ export function StoryView({ onClose }: { onClose: () => void }) {
       />
       {story && (
         <div className={`side-body ${stale ? 'is-stale' : ''}`}>
-          <SubmissionLine story={story} onWorker={(w) => model.panel.set({ kind: 'worker', workerId: w })} />
+          <SubmissionLine
+            story={story}
+            onWorker={(w) => model.panel.set({ kind: 'worker', workerId: w })}
+          />
           <StoryText story={story} />
           <h4 className="section-title">Dimensions of this submission</h4>
           <DimensionGrid
@@ -127,19 +134,13 @@ export function StoryView({ onClose }: { onClose: () => void }) {
   )
 }
 
-export function PanelHead({ title, onClose, extra }: { title: string; onClose: () => void; extra?: ReactNode }) {
-  return (
-    <header className="side-head">
-      <h2 className="side-title">{title}</h2>
-      {extra}
-      <button className="icon-button" aria-label="Close panel (Esc)" title="Close (Esc)" onClick={onClose} data-testid="panel-close">
-        ×
-      </button>
-    </header>
-  )
-}
-
-function SubmissionLine({ story, onWorker }: { story: StoryContext; onWorker: (id: string) => void }) {
+function SubmissionLine({
+  story,
+  onWorker,
+}: {
+  story: StoryContext
+  onWorker: (id: string) => void
+}) {
   const s = story.submission
   const flags = describeFlags(s.flags)
   return (
@@ -147,7 +148,11 @@ function SubmissionLine({ story, onWorker }: { story: StoryContext; onWorker: (i
       {s.workerId && (
         <span>
           worker{' '}
-          <button className="link mono" onClick={() => onWorker(s.workerId ?? '')} data-testid="story-worker">
+          <button
+            className="link mono"
+            onClick={() => onWorker(s.workerId ?? '')}
+            data-testid="story-worker"
+          >
             {s.workerId}
           </button>
         </span>
@@ -200,7 +205,15 @@ function StoryText({ story }: { story: StoryContext }) {
   )
 }
 
-function DimensionGrid({ cells, current, onPick }: { cells: DimensionCells[]; current: number; onPick: (d: number) => void }) {
+function DimensionGrid({
+  cells,
+  current,
+  onPick,
+}: {
+  cells: DimensionCells[]
+  current: number
+  onPick: (d: number) => void
+}) {
   return (
     <div className="dimension-grid" role="list">
       {DIMENSIONS.map((d) => {
@@ -219,9 +232,9 @@ function DimensionGrid({ cells, current, onPick }: { cells: DimensionCells[]; cu
           >
             <span className="dimension-cell-head">
               <span className="dimension-number">{d.number}</span>
-              <span className="dimension-name">{d.name}</span>
               {!empty && c && <RatingBadge value={c.rating} />}
             </span>
+            <span className="dimension-cell-name">{d.name}</span>
             <span className="dimension-cell-text">{empty ? 'empty' : (c?.specificNL ?? '')}</span>
           </button>
         )
@@ -284,7 +297,8 @@ function DimensionDetail({ cells }: { cells: DimensionCells }) {
             title={`Rate this annotation ${ratingText(level.value, scale)} (key ${key})`}
             data-testid="rate-key"
             onClick={() => {
-              if (cells.annotationId !== null) void rateTarget({ kind: 'annotation', id: cells.annotationId }, level.value)
+              if (cells.annotationId !== null)
+                void rateTarget({ kind: 'annotation', id: cells.annotationId }, level.value)
             }}
           >
             <kbd>{key}</kbd>
@@ -302,7 +316,9 @@ function Peers({ story, onWorker }: { story: StoryContext; onWorker: (id: string
       <h4 className="section-title">
         Other workers on this sentence, dimension {story.dimension} ({story.peers.length})
       </h4>
-      {story.peers.length === 0 && <p className="note">No other worker annotated this sentence and dimension.</p>}
+      {story.peers.length === 0 && (
+        <p className="note">No other worker annotated this sentence and dimension.</p>
+      )}
       {story.peers.map((p) => (
         <div key={p.annotationId} className="peer" data-testid="story-peer">
           <div className="peer-head">

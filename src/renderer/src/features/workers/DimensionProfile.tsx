@@ -35,8 +35,20 @@ export function DimensionProfile({ profile }: DimensionProfileProps) {
           return (
             <g key={d.number}>
               <title>{`Dimension ${d.number} (${d.name}): worker ${pct(w[i])}, crowd ${pct(c[i])}`}</title>
-              <rect x={x} y={top + plot - wh} width={bar} height={wh} className="chart-bar-worker" />
-              <rect x={x + bar} y={top + plot - ch} width={bar} height={ch} className="chart-bar-crowd" />
+              <rect
+                x={x}
+                y={top + plot - wh}
+                width={bar}
+                height={wh}
+                className="chart-bar-worker"
+              />
+              <rect
+                x={x + bar}
+                y={top + plot - ch}
+                width={bar}
+                height={ch}
+                className="chart-bar-crowd"
+              />
               <text x={x + bar} y={height - 4} className="chart-label" textAnchor="middle">
                 {d.number}
               </text>
@@ -46,7 +58,8 @@ export function DimensionProfile({ profile }: DimensionProfileProps) {
       </svg>
       <figcaption className="chart-legend">
         <span className="legend-swatch chart-bar-worker" /> this worker
-        <span className="legend-swatch chart-bar-crowd" /> crowd · share of annotations per dimension
+        <span className="legend-swatch chart-bar-crowd" /> crowd · share of annotations per
+        dimension
       </figcaption>
     </figure>
   )

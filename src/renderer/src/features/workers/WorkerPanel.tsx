@@ -9,8 +9,9 @@ import { projectState } from '../project/project'
 import { RatingBadge } from '../ratings/RatingBadge'
 import { RateWorkerDialog } from '../ratings/RateWorkerDialog'
 import { ratingScale } from '../ratings/scale'
-import { PanelHead } from '../story/StoryView'
+import { PanelHead } from '../shell/PanelHead'
 import { setFilter, useWorkspace } from '../grid/workspaceModel'
+import { WorkerMTurk } from '../mturk/WorkerMTurk'
 import { DimensionProfile } from './DimensionProfile'
 import { RatingTimeline } from './RatingTimeline'
 
@@ -53,7 +54,12 @@ export function WorkerPanel({ workerId, onClose }: { workerId: string; onClose: 
   const rowId = current ? workerRowId(current) : null
 
   return (
-    <section className="side-panel worker-panel" data-testid="worker-panel" data-worker={workerId} aria-label={`Worker ${workerId}`}>
+    <section
+      className="side-panel worker-panel"
+      data-testid="worker-panel"
+      data-worker={workerId}
+      aria-label={`Worker ${workerId}`}
+    >
       <PanelHead title={`Worker ${workerId}`} onClose={onClose} />
       {!current && <p className="side-body note">Loading…</p>}
       {current && (
@@ -70,7 +76,11 @@ export function WorkerPanel({ workerId, onClose }: { workerId: string; onClose: 
               className="small"
               data-testid="worker-rate"
               disabled={rowId === null}
-              title={rowId === null ? 'Waiting for the worker’s project id from review.worker' : 'Rate this worker from a commit date'}
+              title={
+                rowId === null
+                  ? 'Waiting for the worker’s project id from review.worker'
+                  : 'Rate this worker from a commit date'
+              }
               onClick={() => setRating(true)}
             >
               Rate worker…
@@ -91,7 +101,11 @@ export function WorkerPanel({ workerId, onClose }: { workerId: string; onClose: 
           {timeline ? (
             <RatingTimeline timeline={timeline} scale={scale} />
           ) : (
-            <p className="note">{rowId === null ? 'The timeline needs the worker’s project id (not given yet).' : 'Loading…'}</p>
+            <p className="note">
+              {rowId === null
+                ? 'The timeline needs the worker’s project id (not given yet).'
+                : 'Loading…'}
+            </p>
           )}
 
           <h4 className="section-title">Annotations by effective rating</h4>
@@ -152,10 +166,14 @@ export function WorkerPanel({ workerId, onClose }: { workerId: string; onClose: 
               </table>
             </>
           )}
+          <WorkerMTurk workerId={workerId} />
         </div>
       )}
       {rating && rowId !== null && (
-        <RateWorkerDialog worker={{ id: rowId, externalId: workerId }} onClose={() => setRating(false)} />
+        <RateWorkerDialog
+          worker={{ id: rowId, externalId: workerId }}
+          onClose={() => setRating(false)}
+        />
       )}
     </section>
   )
@@ -170,7 +188,13 @@ function Stat({ label, value }: { label: string; value: string }) {
   )
 }
 
-function RatingBars({ ratings, total }: { ratings: ReadonlyArray<{ rating: number | null; annotations: number }>; total: number }) {
+function RatingBars({
+  ratings,
+  total,
+}: {
+  ratings: ReadonlyArray<{ rating: number | null; annotations: number }>
+  total: number
+}) {
   const scale = useStore(ratingScale)
   if (ratings.length === 0) return <p className="note">No annotations.</p>
   return (
@@ -182,7 +206,10 @@ function RatingBars({ ratings, total }: { ratings: ReadonlyArray<{ rating: numbe
           <div key={String(r.rating)} className="rating-bar-row">
             <RatingBadge value={r.rating} />
             <div className="rating-bar-track">
-              <div className="rating-bar-fill" style={{ width: `${share * 100}%`, background: color }} />
+              <div
+                className="rating-bar-fill"
+                style={{ width: `${share * 100}%`, background: color }}
+              />
             </div>
             <span className="num">{formatCount(r.annotations)}</span>
           </div>

@@ -26,7 +26,10 @@ export function dayString(n: number): string {
 }
 
 /** The days the chart spans: every volume day and every commit date, padded by one day. */
-export function timelineDomain(steps: readonly Step[], volume: readonly VolumeDay[]): [number, number] | null {
+export function timelineDomain(
+  steps: readonly Step[],
+  volume: readonly VolumeDay[],
+): [number, number] | null {
   const days: number[] = []
   for (const v of volume) days.push(dayNumber(v.day))
   for (const s of steps) {
@@ -38,7 +41,10 @@ export function timelineDomain(steps: readonly Step[], volume: readonly VolumeDa
 }
 
 /** Steps clipped to the domain, as [startDay, endDay, value] with open ends at the domain's edges. */
-export function stepSpans(steps: readonly Step[], domain: [number, number]): [number, number, number | null][] {
+export function stepSpans(
+  steps: readonly Step[],
+  domain: [number, number],
+): [number, number, number | null][] {
   return steps
     .map((s): [number, number, number | null] => [
       s.from ? Math.max(dayNumber(s.from), domain[0]) : domain[0],

@@ -1,0 +1,162 @@
+// MTurk pull speed: 10,000 assignments from the stand-in (its own process, no faults) into a fresh
+// project with the rate limit lifted, against a reference in the same run: the same pages fetched
+// with the same SDK client and concurrency, without parsing or storing. Reports assignments/s and
+// where the pull's time went: listing HITs, waiting for pages (HTTP), parsing answers, storing.
+//   npx tsx bench/mturk.bench.ts [--quick]
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { openProject } from '../src/main/db/connection'
+import { connect } from '../src/main/mturk/connect'
+import { listHITs, pullAssignments } from '../src/main/mturk/pull'
+import { runPull } from '../src/main/mturk/pullRun'
+import { seconds, table } from './lib/measure'
+
+const quick = process.argv.includes('--quick')
+const ASSIGNMENTS = quick ? 2_000 : 10_000
+/**
+ * GLUCOSE-like HITs (a few assignments each: one page per HIT), full pages of 100, and the
+ * GLUCOSE-like shape again with every answer 50 ms late, as from a distant service.
+ */
+const SHAPES = [
+  { perHit: 10, latency: 0, label: 'HITs of 10 (1 page each)' },
+  { perHit: 100, latency: 0, label: 'HITs of 100 (full pages)' },
+  { perHit: 10, latency: 50, label: 'HITs of 10, 50 ms per answer' },
+]
+const ROUNDS = quick ? 1 : 2
+const CONCURRENCY = 4
+const credentials = { accessKeyId: 'AKIDBENCHLOCAL', secretAccessKey: 'bench-local' }
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** Starts the stand-in in a child process and resolves its URL. */
+async function startStandin(
+  hits: number,
+  perHit: number,
+  latency: number,
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(root, 'src/main/mturk/standin/cli.ts'),
+      '--demo',
+      '--quiet',
+      '--port',
+      '0',
+      '--hits',
+      String(hits),
+      '--per-hit',
+      String(perHit),
+      '--latency',
+      String(latency),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.on('line', (line) => {
+      const m = /listening on (http:\/\/\S+)/.exec(line)
+      if (m?.[1]) resolve(m[1])
+    })
+    child.once('exit', (code) => reject(new Error(`stand-in exited with ${code}`)))
+  })
+  return { url, child }
+}
+
+/** The same pages, fetched and dropped. */
+async function reference(url: string): Promise<{ seconds: number; assignments: number }> {
+  const ctx = connect({ endpoint: url, credentials, lifted: true })
+  const start = process.hrtime.bigint()
+  let assignments = 0
+  for await (const batch of pullAssignments(ctx, await listHITs(ctx), {
+    concurrency: CONCURRENCY,
+  })) {
+    assignments += batch.assignments.length
+  }
+  const s = seconds(start)
+  ctx.close()
+  return { seconds: s, assignments }
+}
+
+async function ours(url: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'winnow-mturk-bench-'))
+  const db = openProject(join(dir, 'pull.winnow'), { create: true })
+  const ctx = connect({ endpoint: url, credentials, lifted: true })
+  const timing = { listMs: 0, waitMs: 0, parseMs: 0, storeMs: 0 }
+  const start = process.hrtime.bigint()
+  const result = await runPull(
+    db,
+    ctx,
+    { mode: 'all', selection: {} },
+    {
+      endpoint: ctx.url,
+      author: 'bench',
+      concurrency: CONCURRENCY,
+      timing,
+    },
+  )
+  const s = seconds(start)
+  ctx.close()
+  db.close()
+  rmSync(dir, { recursive: true, force: true })
+  if (result.new !== ASSIGNMENTS) throw new Error(`pulled ${result.new} of ${ASSIGNMENTS}`)
+  return { seconds: s, timing }
+}
+
+const pct = (ms: number, s: number): string => `${((ms / 1000 / s) * 100).toFixed(0)}%`
+const rows: (string | number)[][] = [
+  [
+    'shape',
+    'reference s',
+    'reference a/s',
+    'winnow s',
+    'winnow a/s',
+    'ratio',
+    'listing',
+    'waiting (HTTP)',
+    'parsing',
+    'storing',
+  ],
+]
+for (const shape of SHAPES) {
+  const { url, child } = await startStandin(ASSIGNMENTS / shape.perHit, shape.perHit, shape.latency)
+  try {
+    if (shape.latency === 0) await reference(url) // warm-up: JIT, keep-alive sockets, caches
+    let ref = { seconds: Infinity, assignments: 0 }
+    let win: Awaited<ReturnType<typeof ours>> | null = null
+    // A slow stand-in measures the same thing each time: one round is enough.
+    for (let round = 0; round < (shape.latency > 0 ? 1 : ROUNDS); round++) {
+      const r = await reference(url)
+      if (r.seconds < ref.seconds) ref = r
+      const w = await ours(url)
+      if (!win || w.seconds < win.seconds) win = w
+    }
+    if (!win) throw new Error('no run')
+    const t = win.timing
+    rows.push([
+      shape.label,
+      ref.seconds.toFixed(2),
+      Math.round(ref.assignments / ref.seconds),
+      win.seconds.toFixed(2),
+      Math.round(ASSIGNMENTS / win.seconds),
+      (win.seconds / ref.seconds).toFixed(2),
+      pct(t.listMs, win.seconds),
+      pct(t.waitMs, win.seconds),
+      pct(t.parseMs, win.seconds),
+      pct(t.storeMs, win.seconds),
+    ])
+    console.log(
+      `${shape.label}: reference ${ref.seconds.toFixed(2)} s, winnow ${win.seconds.toFixed(2)} s ` +
+        `(×${(win.seconds / ref.seconds).toFixed(2)}); parse ${t.parseMs.toFixed(0)} ms, store ${t.storeMs.toFixed(0)} ms, ` +
+        `wait ${t.waitMs.toFixed(0)} ms, list ${t.listMs.toFixed(0)} ms`,
+    )
+  } finally {
+    child.kill('SIGTERM')
+  }
+}
+console.log(`\n${ASSIGNMENTS} assignments, concurrency ${CONCURRENCY}, best of ${ROUNDS}\n`)
+console.log(table(rows))

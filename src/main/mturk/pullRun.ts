@@ -1,0 +1,216 @@
+/**
+ * One pull, start to finish: list the account's HITs (and note the ones that are gone), pick the
+ * selected ones, decide what to fetch, then page through their assignments a few HITs at a time,
+ * storing each page as it comes. An unfinished pull with the same mode, selection and endpoint is
+ * continued from its checkpoints instead of starting over.
+ */
+import type { HIT } from '@aws-sdk/client-mturk'
+import type { MTurkPullResult, PullSelection } from '../../shared/contract/mturk'
+import { UserError } from '../../shared/contract/errors'
+import type { Db } from '../db/connection'
+import { hitStates, markGoneExcept, upsertHits } from '../db/queries/mturkHits'
+import {
+  addCheckpoints,
+  checkpoints,
+  createPull,
+  finishPull,
+  restartPull,
+  saveCheckpoint,
+  setPullHits,
+  unfinishedPull,
+  withDeferredCheckpoints,
+} from '../db/queries/mturkPulls'
+import { CancelledError } from '../jobs/cancel'
+import { type ActionError, toActionError } from './actions'
+import type { MTurkContext } from './call'
+import type { FieldMap } from './glucose-map'
+import {
+  DONE,
+  type PullCheckpoint,
+  listHITs,
+  nearDisposal,
+  pullAssignments,
+  selectHITs,
+} from './pull'
+import { expectedAssignments, planPull, toListedHit } from './pullPlan'
+import { PullStore, type PullTiming } from './pullStore'
+
+export interface PullRequest {
+  mode: 'all' | 'new'
+  selection: PullSelection
+}
+
+export interface PullProgress {
+  done: number
+  total: number
+  detail: string
+}
+
+export interface RunPullOptions {
+  /** The endpoint URL: part of what makes two pulls "the same" for resuming. */
+  endpoint: string
+  author: string
+  /** HITs fetched at once (default 4); pages of one HIT always come in order. */
+  concurrency?: number
+  /** Epoch ms (tests move it together with the stand-in's clock). */
+  now?: () => number
+  map?: FieldMap
+  /** Accumulates where the time went (ms): listing, waiting for pages, parsing, storing. */
+  timing?: PullTiming & { listMs: number; waitMs: number }
+  progress?(p: PullProgress): void
+  /** Called after each stored page. */
+  onPage?(): void
+}
+
+export async function runPull(
+  db: Db,
+  ctx: MTurkContext,
+  request: PullRequest,
+  options: RunPullOptions,
+): Promise<MTurkPullResult> {
+  const now = options.now ?? Date.now
+  const listStart = performance.now()
+  // The whole account is listed, not just the selection: a HIT missing from a complete listing
+  // has been disposed or deleted.
+  const all = await listOrExplain(ctx)
+  if (options.timing) options.timing.listMs += performance.now() - listStart
+  const selected = selectHITs(all, request.selection)
+  const key = { mode: request.mode, selection: request.selection, endpoint: options.endpoint }
+
+  const setup = db.transaction(() => {
+    const at = now()
+    upsertHits(db, all.map(toListedHit), at)
+    const gone = markGoneExcept(
+      db,
+      all.map((h) => h.HITId ?? ''),
+      at,
+    )
+    const resumed = unfinishedPull(db, key)
+    const pullId = resumed?.id ?? createPull(db, key, at)
+    if (resumed) restartPull(db, pullId)
+    const saved = checkpoints(db, pullId)
+    const unfinished = new Set([...saved].filter(([, c]) => !c.done).map(([id]) => id))
+    const states = hitStates(
+      db,
+      selected.map((h) => h.HITId ?? ''),
+      Math.floor(at / 1000),
+    )
+    const plan = planPull(
+      request.mode,
+      selected,
+      new Map(states.map((s) => [s.hitId, s])),
+      unfinished,
+    )
+    addCheckpoints(
+      db,
+      pullId,
+      plan.fetch.map((h) => h.HITId ?? ''),
+    )
+    if (request.mode === 'new') {
+      // A HIT finished earlier in this run that changed again since is fetched again.
+      for (const hit of plan.fetch) {
+        const id = hit.HITId ?? ''
+        if (saved.get(id)?.done) saveCheckpoint(db, pullId, id, { nextToken: null, done: false })
+      }
+    }
+    setPullHits(db, pullId, selected.length)
+    return { pullId, resumed: resumed !== undefined, gone, plan, saved: checkpoints(db, pullId) }
+  })()
+
+  const checkpoint: PullCheckpoint = {}
+  for (const [id, c] of setup.saved) {
+    if (c.done) checkpoint[id] = DONE
+    else if (c.nextToken) checkpoint[id] = c.nextToken
+  }
+  const toFetch = setup.plan.fetch.filter((h) => checkpoint[h.HITId ?? ''] !== DONE)
+  const total = toFetch.reduce((n, h) => n + expectedAssignments(h), 0)
+  const result: MTurkPullResult = {
+    pullId: setup.pullId,
+    hits: selected.length,
+    assignments: 0,
+    new: 0,
+    updated: 0,
+    skipped: setup.plan.skipped,
+    gone: setup.gone,
+    nearDisposal: selected.filter((h) => nearDisposal(h, now())).length,
+    resumed: setup.resumed,
+  }
+  const store = new PullStore(db, setup.pullId, {
+    author: options.author,
+    now,
+    ...(options.map ? { map: options.map } : {}),
+    ...(options.timing ? { timing: options.timing } : {}),
+  })
+  const hitsLeft = new Set(toFetch.map((h) => h.HITId ?? ''))
+  options.progress?.({ done: 0, total, detail: describe(hitsLeft.size, toFetch.length) })
+
+  await withDeferredCheckpoints(db, async () => {
+    try {
+      let waitStart = performance.now()
+      for await (const batch of pullAssignments(ctx, toFetch, {
+        checkpoint,
+        concurrency: options.concurrency ?? 4,
+      })) {
+        if (options.timing) options.timing.waitMs += performance.now() - waitStart
+        const page = store.storePage(batch)
+        result.assignments += page.assignments
+        result.new += page.added
+        result.updated += page.updated
+        if (batch.nextToken === undefined) hitsLeft.delete(batch.hit.HITId ?? '')
+        options.progress?.({
+          done: result.assignments,
+          total: Math.max(total, result.assignments),
+          detail: describe(hitsLeft.size, toFetch.length),
+        })
+        options.onPage?.()
+        waitStart = performance.now()
+      }
+    } catch (error) {
+      if (ctx.signal?.aborted) {
+        finishPull(db, setup.pullId, 'cancelled', now())
+        throw new CancelledError(
+          `Pull cancelled after ${result.assignments} assignments; what was pulled is kept, and ` +
+            'pulling again with the same selection continues where it stopped.',
+        )
+      }
+      const failure = explain(error)
+      finishPull(db, setup.pullId, 'failed', now(), failure.message)
+      throw failure
+    }
+  })
+  finishPull(db, setup.pullId, 'done', now())
+  return result
+}
+
+function describe(left: number, of: number): string {
+  return `${of - left} of ${of} HITs`
+}
+
+async function listOrExplain(ctx: MTurkContext): Promise<HIT[]> {
+  try {
+    return await listHITs(ctx)
+  } catch (error) {
+    if (ctx.signal?.aborted) throw new CancelledError('Pull cancelled before anything was pulled.')
+    throw explain(error)
+  }
+}
+
+/**
+ * A service or network failure as the user should read it. Kept as a UserError so it is shown as
+ * it is and never logged with the request (whose signature names the access key).
+ */
+export function explain(error: unknown): UserError {
+  if (error instanceof UserError) return error
+  const e = toActionError(error)
+  const code = (error as { code?: unknown }).code
+  return explainAction({ ...e, ...(e.code ? {} : typeof code === 'string' ? { code } : {}) })
+}
+
+/** An action's recorded error, thrown where a call has no record to return. */
+export function explainAction(e: ActionError): UserError {
+  return new UserError({
+    type: 'input',
+    code: 'mturk-request',
+    message: `MTurk request failed (${e.code ?? e.name}): ${e.message}`,
+  })
+}

@@ -1,0 +1,65 @@
+/**
+ * A project's MTurk settings: which endpoint it talks to (sandbox by default, so nothing costs
+ * money until the user says so) and a stable project id that bonus tokens derive from. Neither is
+ * secret; the key pair lives in a SecretStore, never in the project file.
+ */
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import type { MTurkEndpointKind, MTurkSettings } from '../../shared/contract/mturk'
+import type { Db } from '../db/connection'
+import { readSetting, writeSetting } from '../db/queries/settings'
+import { endpointUrl } from './client'
+import type { SecretStore } from './credentials'
+
+const ENDPOINT_KEY = 'mturk.endpoint'
+const PROJECT_ID_KEY = 'mturk.projectId'
+
+export interface EndpointSetting {
+  endpoint: MTurkEndpointKind
+  customUrl: string | null
+}
+
+const stored = z.object({
+  endpoint: z.enum(['sandbox', 'production', 'custom']),
+  customUrl: z.string().nullable(),
+})
+
+export function readEndpoint(db: Db): EndpointSetting {
+  const parsed = stored.safeParse(readSetting(db, ENDPOINT_KEY))
+  return parsed.success ? parsed.data : { endpoint: 'sandbox', customUrl: null }
+}
+
+/** Saves the choice; a custom URL is checked (https, or http on this machine) before it is kept. */
+export function writeEndpoint(
+  db: Db,
+  setting: { endpoint: MTurkEndpointKind; customUrl?: string | undefined },
+): void {
+  const customUrl = setting.customUrl?.trim() || null
+  if (setting.endpoint === 'custom') endpointUrl(customUrl ?? '')
+  writeSetting(db, ENDPOINT_KEY, { endpoint: setting.endpoint, customUrl })
+}
+
+/** The URL requests go to. */
+export function resolveEndpoint(setting: EndpointSetting): string {
+  return endpointUrl(setting.endpoint === 'custom' ? (setting.customUrl ?? '') : setting.endpoint)
+}
+
+/** A random id made once per project: the same bonus in two projects gets different tokens. */
+export function projectId(db: Db): string {
+  const id = readSetting(db, PROJECT_ID_KEY)
+  if (typeof id === 'string' && id !== '') return id
+  const fresh = randomUUID()
+  writeSetting(db, PROJECT_ID_KEY, fresh)
+  return fresh
+}
+
+export function settingsView(db: Db, secrets: SecretStore): MTurkSettings {
+  const setting = readEndpoint(db)
+  let url: string
+  try {
+    url = resolveEndpoint(setting)
+  } catch {
+    url = ''
+  }
+  return { ...setting, url, credentials: secrets.describe() }
+}

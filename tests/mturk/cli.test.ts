@@ -1,0 +1,159 @@
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { runCli } from '../../src/main/cli/index'
+import { openProject } from '../../src/main/db/connection'
+import { seedDemo } from '../../src/main/mturk/standin/index'
+import { useTempDir } from '../helpers/tmp'
+import { CREDENTIALS, useStandin } from './standin-helpers'
+
+const start = useStandin()
+const tempDir = useTempDir()
+
+async function cli(
+  ...argv: string[]
+): Promise<{ code: number; stdout: string; stderr: string; json: unknown }> {
+  let stdout = ''
+  let stderr = ''
+  const code = await runCli(argv, {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    interactive: false,
+  })
+  let json: unknown = null
+  try {
+    json = JSON.parse(stdout)
+  } catch {
+    // text output
+  }
+  return { code, stdout, stderr, json }
+}
+
+describe('winnow pull and winnow worker', () => {
+  const saved = { ...process.env }
+  beforeEach(() => {
+    process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId
+    process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey
+    delete process.env.AWS_PROFILE
+  })
+  afterEach(() => {
+    process.env = { ...saved }
+  })
+
+  it('pulls, pulls only what is new, and acts on workers, printing what was sent', async () => {
+    const { standin } = await start()
+    const seed = seedDemo(standin.state, { hits: 10, assignmentsPerHit: 3 })
+    const db = join(tempDir(), 'p.winnow')
+    const common = ['--db', db, '--endpoint', standin.url, '--json']
+
+    const first = await cli('pull', '--all', ...common)
+    expect(first.code).toBe(0)
+    expect(first.json).toEqual({ hits: 10, assignments: 30, new: 30, updated: 0 })
+    const practice = seed.hits.find((h) => h.Title.includes('practice'))?.HITTypeId
+    const byType = await cli('pull', '--hit-type', practice ?? '', '--new', ...common)
+    expect(byType.json).toEqual({ hits: 1, assignments: 0, new: 0, updated: 0 })
+    const again = await cli('pull', '--title', 'GLUCOSE', '--new', ...common)
+    expect(again.json).toEqual({ hits: 10, assignments: 0, new: 0, updated: 0 })
+
+    const a = seed.assignments[0]
+    if (!a) throw new Error('no assignment')
+    const bonus = await cli(
+      'worker',
+      'bonus',
+      '--assignment',
+      a.AssignmentId,
+      '--amount',
+      '0.25',
+      '--reason',
+      'Thanks',
+      ...common,
+    )
+    expect(bonus.code).toBe(0)
+    expect(bonus.json).toMatchObject({
+      action: 'bonus',
+      succeeded: 1,
+      entries: [
+        {
+          request: {
+            WorkerId: a.WorkerId,
+            AssignmentId: a.AssignmentId,
+            BonusAmount: '0.25',
+            Reason: 'Thanks',
+          },
+          response: {},
+        },
+      ],
+    })
+    const text = await cli(
+      'worker',
+      'notify',
+      '--worker',
+      seed.workers[0] ?? '',
+      '--worker',
+      seed.workers[1] ?? '',
+      '--subject',
+      'Hi',
+      '--message',
+      'More soon',
+      '--db',
+      db,
+      '--endpoint',
+      standin.url,
+    )
+    expect(text.code).toBe(0)
+    expect(text.stdout).toMatch(
+      /notify sent \{"Subject":"Hi".*\n {2}→ \{"NotifyWorkersFailureStatuses"/,
+    )
+    for (const out of [first, bonus, text])
+      expect(out.stdout + out.stderr).not.toContain(CREDENTIALS.secretAccessKey)
+
+    const project = openProject(db)
+    const recorded = project.prepare('SELECT count(*) FROM worker_actions').pluck().get()
+    project.close()
+    expect(recorded).toBe(2)
+  })
+
+  it('exits 2 on usage errors and 1 without credentials', async () => {
+    const db = join(tempDir(), 'p.winnow')
+    expect((await cli('pull', '--db', db, '--endpoint', 'sandbox')).code).toBe(2)
+    expect(
+      (await cli('pull', '--all', '--title', 'x', '--db', db, '--endpoint', 'sandbox')).code,
+    ).toBe(2)
+    expect((await cli('pull', '--all', '--db', db, '--endpoint', 'ftp://example.com')).code).toBe(2)
+    expect((await cli('pull', '--all', '--db', db, '--endpoint', 'http://example.com')).code).toBe(
+      2,
+    )
+    expect((await cli('worker', 'frobnicate', '--db', db, '--endpoint', 'sandbox')).code).toBe(2)
+    expect(
+      (await cli('worker', 'reject', '--assignment', 'A1', '--db', db, '--endpoint', 'sandbox'))
+        .code,
+    ).toBe(2)
+    expect(
+      (
+        await cli(
+          'worker',
+          'bonus',
+          '--assignment',
+          'A1',
+          '--amount',
+          '-1',
+          '--reason',
+          'r',
+          '--worker',
+          'AW1',
+          '--db',
+          db,
+          '--endpoint',
+          'sandbox',
+        )
+      ).code,
+    ).toBe(2)
+    delete process.env.AWS_ACCESS_KEY_ID
+    process.env.AWS_SHARED_CREDENTIALS_FILE = join(db, 'none')
+    const missing = await cli('pull', '--all', '--db', db, '--endpoint', 'sandbox')
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/No MTurk access key/)
+    expect(
+      (await cli('pull', '--all', '--profile', 'x', '--db', db, '--endpoint', 'sandbox')).code,
+    ).toBe(1)
+  })
+})

@@ -1,0 +1,255 @@
+import { describe, expect, it } from 'vitest'
+import { UserError } from '../../src/shared/contract/errors'
+import { SubmissionFlag } from '../../src/shared/glucose/flags'
+import { hitRows } from '../../src/main/db/queries/mturkHits'
+import { checkpoints } from '../../src/main/db/queries/mturkPulls'
+import { runPull } from '../../src/main/mturk/pullRun'
+import { faultMix, seedDemo } from '../../src/main/mturk/standin/index'
+import { DAY_MS } from '../../src/main/mturk/standin/state'
+import { rateWorker } from '../../src/main/ratings/rate'
+import { assignmentRequests, count, useConnections, useProject } from './project-helpers'
+import { movableClock, useStandin } from './standin-helpers'
+
+const start = useStandin()
+const project = useProject()
+const connectTo = useConnections()
+const ALL = { mode: 'all', selection: {} } as const
+const NEW = { mode: 'new', selection: {} } as const
+
+describe('pulling into a project', () => {
+  it('stores every assignment exactly once under 20% injected faults (50 HITs × 9)', async () => {
+    const { standin } = await start()
+    const seed = seedDemo(standin.state, { hits: 50, assignmentsPerHit: 9, brokenEvery: 97 })
+    standin.setFaults(faultMix(0.2, 42, 1))
+    const { db } = project()
+    const ctx = connectTo(standin)
+    const result = await runPull(db, ctx, ALL, { endpoint: ctx.url, author: 'test' })
+
+    expect(result).toMatchObject({ hits: 50, new: 450, updated: 0, resumed: false })
+    expect(standin.state.requests.filter((r) => r.fault).length).toBeGreaterThan(5)
+    expect(count(db, 'SELECT count(*) FROM submissions')).toBe(450)
+    expect(count(db, 'SELECT count(DISTINCT assignment_id) FROM submissions')).toBe(450)
+    expect(count(db, 'SELECT count(*) FROM mturk_assignments')).toBe(450)
+    // Statuses, raw answers and times are the service's.
+    for (const a of seed.assignments) {
+      const row = db
+        .prepare(
+          'SELECT status, raw, submitted_at AS s, accepted_at AS a FROM submissions WHERE assignment_id = ?',
+        )
+        .get(a.AssignmentId) as { status: string; raw: string; s: number; a: number }
+      expect(row.status).toBe(a.AssignmentStatus)
+      expect(row.raw).toBe(a.Answer)
+      expect(row.s).toBe(Math.floor(a.SubmitTime / 1000))
+      expect(row.a).toBe(Math.floor(a.AcceptTime / 1000))
+    }
+    // The truncated answers are kept, flagged, without a story or annotations.
+    const broken = db
+      .prepare('SELECT story_id, flags FROM submissions WHERE flags & ? != 0')
+      .all(SubmissionFlag.AnswerUnparsed) as { story_id: number | null }[]
+    expect(broken).toHaveLength(4)
+    expect(broken.every((b) => b.story_id === null)).toBe(true)
+    expect(count(db, "SELECT count(*) FROM stories WHERE external_id = ''")).toBe(0)
+    expect(count(db, 'SELECT count(*) FROM annotations')).toBeGreaterThan(450 * 2 - 10)
+    expect(count(db, 'SELECT count(*) FROM search_backlog')).toBe(0) // text searchable at once
+    // One change set, of kind mturk.
+    expect(db.prepare('SELECT kind, description FROM change_sets').all()).toEqual([
+      { kind: 'mturk', description: expect.stringContaining('450 submissions') as unknown },
+    ])
+
+    // Pulling everything again adds nothing.
+    standin.setFaults({})
+    const again = await runPull(db, ctx, ALL, { endpoint: ctx.url, author: 'test' })
+    expect(again).toMatchObject({ assignments: 450, new: 0, updated: 0 })
+    expect(count(db, 'SELECT count(*) FROM submissions')).toBe(450)
+  })
+
+  it('resumes a cancelled pull without duplicates or refetching finished HITs', async () => {
+    const { standin } = await start()
+    const seed = seedDemo(standin.state, { hits: 12, assignmentsPerHit: 150 })
+    const { db } = project()
+    const controller = new AbortController()
+    const ctx = connectTo(standin, controller.signal)
+    let pages = 0
+    const killed = runPull(db, ctx, ALL, {
+      endpoint: ctx.url,
+      author: 'test',
+      onPage: () => {
+        if (++pages === 7) controller.abort()
+      },
+    })
+    await expect(killed).rejects.toThrow(/cancelled after/)
+    const stored = count(db, 'SELECT count(*) FROM submissions')
+    expect(stored).toBeGreaterThan(0)
+    expect(stored).toBeLessThan(1800)
+    const pull = db.prepare('SELECT id, state FROM mturk_pulls').get() as {
+      id: number
+      state: string
+    }
+    expect(pull.state).toBe('cancelled')
+    const finished = [...checkpoints(db, pull.id)].filter(([, c]) => c.done).map(([id]) => id)
+    expect(finished.length).toBeGreaterThan(0)
+
+    const before = standin.state.requests.length
+    const resumed = connectTo(standin)
+    const result = await runPull(db, resumed, ALL, { endpoint: resumed.url, author: 'test' })
+    expect(result.resumed).toBe(true)
+    expect(result.new).toBe(1800 - stored)
+    expect(assignmentRequests(standin, before).filter((id) => finished.includes(id))).toEqual([])
+    expect(count(db, 'SELECT count(*) FROM submissions')).toBe(1800)
+    expect(count(db, 'SELECT count(DISTINCT assignment_id) FROM submissions')).toBe(1800)
+    expect(new Set(seed.assignments.map((a) => a.AssignmentId)).size).toBe(1800)
+    expect(db.prepare('SELECT state FROM mturk_pulls').pluck().all()).toEqual(['done'])
+  })
+
+  it('starts a HIT over when its checkpoint token is no longer accepted', async () => {
+    const { standin } = await start()
+    seedDemo(standin.state, { hits: 2, assignmentsPerHit: 250 })
+    const { db } = project()
+    const controller = new AbortController()
+    const ctx = connectTo(standin, controller.signal)
+    let pages = 0
+    await expect(
+      runPull(db, ctx, ALL, {
+        endpoint: ctx.url,
+        author: 't',
+        concurrency: 1,
+        onPage: () => ++pages === 1 && controller.abort(),
+      }),
+    ).rejects.toThrow(/cancelled/)
+    // The service forgot the token (a resume days later).
+    db.prepare(
+      "UPDATE mturk_checkpoints SET next_token = 'eyJzIjoic3RhbGUiLCJvIjoxMDB9' WHERE done = 0 AND next_token IS NOT NULL",
+    ).run()
+    const again = connectTo(standin)
+    const result = await runPull(db, again, ALL, { endpoint: again.url, author: 't' })
+    expect(result.resumed).toBe(true)
+    expect(count(db, 'SELECT count(*) FROM submissions')).toBe(500)
+    expect(standin.state.requests.some((r) => r.errorType === 'ParameterValidationError')).toBe(
+      true,
+    )
+  })
+
+  it('"pull new" fetches only HITs with new work or due auto-approvals, and updates statuses', async () => {
+    const clock = movableClock()
+    const { standin } = await start({ clock: clock.now })
+    const seed = seedDemo(standin.state, { hits: 10, assignmentsPerHit: 5 })
+    // Unreviewed work waits a week for auto-approval, except one assignment due in an hour.
+    const submitted = seed.assignments.filter((a) => a.AssignmentStatus === 'Submitted')
+    for (const a of submitted) a.AutoApprovalTime = clock.now() + 7 * DAY_MS
+    const due = submitted[0]
+    if (!due) throw new Error('the demo has no Submitted work')
+    due.AutoApprovalTime = clock.now() + 3_600_000
+    const { db } = project()
+    const ctx = connectTo(standin)
+    const options = { endpoint: ctx.url, author: 't', now: clock.now }
+    await runPull(db, ctx, ALL, options)
+    expect(count(db, 'SELECT count(*) FROM submissions')).toBe(50)
+
+    // Nothing changed: no HIT is fetched.
+    let mark = standin.state.requests.length
+    expect(await runPull(db, ctx, NEW, options)).toMatchObject({
+      hits: 10,
+      skipped: 10,
+      assignments: 0,
+    })
+    expect(assignmentRequests(standin, mark)).toEqual([])
+
+    // One new submission on HIT 3; HIT of `due` auto-approves.
+    const target = seed.hits[3]
+    if (!target) throw new Error('no HIT 3')
+    const fresh = standin.state.addAssignment({
+      HITId: target.HITId,
+      WorkerId: 'ANEWWORKER1',
+      Answer: seed.assignments.find((a) => a.HITId === target.HITId)?.Answer ?? '',
+    })
+    target.MaxAssignments += 1
+    clock.advance(2 * 3_600_000)
+    mark = standin.state.requests.length
+    const result = await runPull(db, ctx, NEW, options)
+    expect(result).toMatchObject({ new: 1, updated: 1 })
+    expect(new Set(assignmentRequests(standin, mark))).toEqual(new Set([target.HITId, due.HITId]))
+    expect(
+      db
+        .prepare('SELECT status FROM submissions WHERE assignment_id = ?')
+        .pluck()
+        .get(due.AssignmentId),
+    ).toBe('Approved')
+    expect(
+      db
+        .prepare('SELECT status FROM submissions WHERE assignment_id = ?')
+        .pluck()
+        .get(fresh.AssignmentId),
+    ).toBe('Submitted')
+  })
+
+  it('gives pulled annotations the worker rating in force, like an import', async () => {
+    const clock = movableClock()
+    const { standin } = await start({ clock: clock.now })
+    const seed = seedDemo(standin.state, { hits: 3, assignmentsPerHit: 3 })
+    const { db } = project()
+    const ctx = connectTo(standin)
+    const options = { endpoint: ctx.url, author: 't', now: clock.now }
+    await runPull(db, ctx, ALL, options)
+    const worker = seed.assignments[0]?.WorkerId ?? ''
+    const workerRow = db
+      .prepare('SELECT id FROM workers WHERE external_id = ?')
+      .pluck()
+      .get(worker) as number
+    rateWorker(db, {
+      workerId: workerRow,
+      value: 3,
+      from: Math.floor(clock.now() / 1000) - 400 * 86_400,
+      author: 't',
+      preview: false,
+    })
+    const hit = seed.hits[1]
+    if (!hit) throw new Error('no HIT')
+    standin.state.addAssignment({
+      HITId: hit.HITId,
+      WorkerId: worker,
+      Answer: seed.assignments[3]?.Answer ?? '',
+    })
+    hit.MaxAssignments += 1
+    const result = await runPull(db, ctx, NEW, options)
+    expect(result.new).toBe(1)
+    const ratings = db
+      .prepare('SELECT DISTINCT rating FROM annotations WHERE worker_id = ?')
+      .pluck()
+      .all(workerRow)
+    expect(ratings).toEqual([3])
+  })
+
+  it('calls out HITs near disposal and marks disposed ones gone', async () => {
+    const clock = movableClock()
+    const { standin } = await start({ clock: clock.now })
+    standin.state.addHIT({ Title: 'old', CreationTime: clock.now() - 115 * DAY_MS })
+    standin.state.addHIT({ Title: 'young' })
+    const { db } = project()
+    const ctx = connectTo(standin)
+    const result = await runPull(db, ctx, ALL, { endpoint: ctx.url, author: 't', now: clock.now })
+    expect(result.nearDisposal).toBe(1)
+    const rows = hitRows(db, Math.floor(clock.now() / 1000))
+    expect(rows.map((r) => [r.title, r.nearDisposal, r.daysToDisposal])).toEqual([
+      ['young', false, 120],
+      ['old', true, 5],
+    ])
+    clock.advance(6 * DAY_MS)
+    expect(
+      (await runPull(db, ctx, NEW, { endpoint: ctx.url, author: 't', now: clock.now })).gone,
+    ).toBe(1)
+    expect(hitRows(db, Math.floor(clock.now() / 1000)).find((r) => r.title === 'old')?.gone).toBe(
+      true,
+    )
+  })
+
+  it('reports a failing service as a clear error', async () => {
+    const { standin } = await start()
+    seedDemo(standin.state, { hits: 1, assignmentsPerHit: 1 })
+    standin.setFaults({ serviceFault: 1 })
+    const { db } = project()
+    const ctx = connectTo(standin)
+    const failed = runPull(db, ctx, ALL, { endpoint: ctx.url, author: 't' })
+    await expect(failed).rejects.toBeInstanceOf(UserError)
+    await expect(failed).rejects.toThrow(/MTurk request failed \(ServiceFault\)/)
+  })
+})

@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { type Db, all, openProject, pluckAll } from '../../src/main/db/connection'
+import { countStatement, pagePlan, pageStatement } from '../../src/main/db/queries/review'
+import { resolveFilter } from '../../src/main/db/queries/reviewFilter'
+import { REVIEW_INDEXES } from '../../src/main/db/queries/reviewIndexes'
+import { sortDef } from '../../src/main/db/queries/reviewSort'
+import { type SqlFragment, sql } from '../../src/main/db/sql'
+import type { AnnotationFilter, SortSpec } from '../../src/shared/filter'
+import { useTempDir } from '../helpers/tmp'
+import { synthProject, write } from './fixture'
+import { generateSubmissions } from '../../src/main/synth/glucose'
+
+function plan(db: Db, statement: SqlFragment): string[] {
+  return all<{ detail: string }>(db, sql`EXPLAIN QUERY PLAN ${statement}`).map((r) => r.detail)
+}
+
+/** Plans must seek an index (or drive from a search), never scan the table or sort a million rows. */
+describe('query plans', () => {
+  const tempDir = useTempDir()
+  let db: Db | undefined
+  afterEach(() => db?.close())
+
+  it('migration 004 creates exactly the indexes the planner knows', () => {
+    db = openProject(join(tempDir(), 'p.winnow'), { create: true })
+    for (const [name, columns] of Object.entries(REVIEW_INDEXES)) {
+      const info = pluckAll<string>(
+        db,
+        sql`SELECT name FROM pragma_index_info(${name}) ORDER BY seqno`,
+      )
+      expect(info, name).toEqual(columns)
+    }
+    // …and the flagged one is partial.
+    expect(
+      pluckAll<string>(db, sql`SELECT sql FROM sqlite_schema WHERE name = 'ann_flagged'`)[0],
+    ).toMatch(/WHERE flags > 0$/)
+  })
+
+  it('keeps the sentence index in step with imported sentences', () => {
+    db = synthProject(tempDir(), 50)
+    const sentences = pluckAll<number>(db, sql`SELECT count(*) FROM sentences`)[0]
+    const indexed = pluckAll<number>(db, sql`SELECT count(*) FROM sentence_search`)[0]
+    expect(indexed).toBe(sentences)
+    write(db, generateSubmissions({ count: 20, seed: 99 }))
+    expect(pluckAll<number>(db, sql`SELECT count(*) FROM sentence_search`)[0]).toBe(
+      pluckAll<number>(db, sql`SELECT count(*) FROM sentences`)[0],
+    )
+  })
+
+  it('counts every filter shape through an index or a search, without a table scan', () => {
+    db = synthProject(tempDir(), 200)
+    const worker = pluckAll<string>(db, sql`SELECT external_id FROM workers LIMIT 2`)
+    const filters: AnnotationFilter[] = [
+      { dimensions: [1, 6] },
+      { ratings: [2] },
+      { ratings: [2, 'unrated'] },
+      { from: '2019-09-10', to: '2019-09-20' },
+      { workers: worker },
+      { workers: worker, ratings: [3] },
+      { ratings: [2], from: '2019-09-10' },
+      { dimensions: [2], from: '2019-09-10', to: '2019-09-20' },
+      { flagged: true },
+      { text: 'the cat' },
+      { sentence: 'went' },
+      { sentence: 'went', dimensions: [1] },
+      { submissionIds: [3, 5], dimensions: [1] },
+      { annotationIds: [49, 50] },
+    ]
+    for (const filter of filters) {
+      const statement = countStatement(db, resolveFilter(db, filter))
+      if (!statement) throw new Error('no statement')
+      const details = plan(db, statement)
+      const label = `${JSON.stringify(filter)}: ${details.join(' | ')}`
+      // A scan is fine only of the small partial index of flagged rows.
+      expect(
+        details.some((d) => /^SCAN a\b/.test(d) && !d.includes('COVERING INDEX ann_flagged')),
+        label,
+      ).toBe(false)
+      expect(
+        details.some((d) => /USING INDEX/.test(d)),
+        label,
+      ).toBe(false)
+      expect(
+        details.some((d) => /COVERING INDEX ann_|VIRTUAL TABLE/.test(d)),
+        label,
+      ).toBe(true)
+    }
+  })
+
+  it('walks the sort index for a large result instead of sorting it', () => {
+    db = synthProject(tempDir(), 200)
+    const cases: Array<[AnnotationFilter, SortSpec]> = [
+      [{}, { column: 'submittedAt', direction: 'desc' }],
+      [{ dimensions: [1, 2] }, { column: 'dimension', direction: 'asc' }],
+      [{ ratings: [2, 3] }, { column: 'workerId', direction: 'asc' }],
+      [{ ratings: [2] }, { column: 'rating', direction: 'desc' }],
+      [{}, { column: 'id', direction: 'asc' }],
+    ]
+    for (const [filter, sort] of cases) {
+      const c = resolveFilter(db, filter)
+      const def = sortDef(sort.column)
+      const statement = pageStatement(
+        pagePlan(db, c, def, 10_000_000),
+        def,
+        sort.direction,
+        null,
+        100,
+        0,
+      )
+      const details = plan(db, statement)
+      const label = `${JSON.stringify([filter, sort])}: ${details.join(' | ')}`
+      expect(
+        details.some((d) => d.includes('TEMP B-TREE')),
+        label,
+      ).toBe(false)
+    }
+  })
+})
