@@ -146,15 +146,19 @@ export function applyTargets(db: Db, { track = true }: { track?: boolean } = {})
 /** Above this many rows (and a third of the table) a write rebuilds the rating indexes instead. */
 const MANY_ROWS = 100_000
 
+/** Whether writing `rows` ratings is a bulk write: many rows and a good part of the table. */
+export function isManyRows(db: Db, rows: number, atLeast = MANY_ROWS): boolean {
+  if (rows < atLeast) return false
+  return rows >= (pluck<number>(db, sql`SELECT count(*) FROM annotations`) ?? 0) / 3
+}
+
 /**
  * Runs a write of `rows` annotations' ratings. A large one drops the indexes that hold the rating
  * and builds them again afterwards: sorting once is several times cheaper than moving each entry.
  * Inside the caller's transaction, so a failure restores them with everything else.
  */
 export function writeMany(db: Db, rows: number, write: () => number, atLeast = MANY_ROWS): number {
-  if (!db.inTransaction || rows < atLeast) return write()
-  const total = pluck<number>(db, sql`SELECT count(*) FROM annotations`) ?? 0
-  if (rows < total / 3) return write()
+  if (!db.inTransaction || !isManyRows(db, rows, atLeast)) return write()
   const indexes = all<{ name: string; sql: string }>(
     db,
     sql`SELECT s.name, s.sql FROM sqlite_schema s WHERE s.type = 'index' AND s.tbl_name = 'annotations'

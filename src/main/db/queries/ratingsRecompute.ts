@@ -1,14 +1,22 @@
 import type { Segment } from '../../ratings/timeline'
 import type { Db } from '../connection'
 import { pluck, run } from '../connection'
-import { sql } from '../sql'
+import { type SqlFragment, sql } from '../sql'
 import { NOW, inForce } from './ratingRows'
-import { SOURCE, applyTargets, ensureWorkTables, fillSegments } from './ratingsApply'
+import {
+  SOURCE,
+  applyTargets,
+  ensureWorkTables,
+  fillSegments,
+  isManyRows,
+  writeMany,
+} from './ratingsApply'
 
 /**
- * Rebuilds the whole effective-rating cache from the rating tables in two passes: find the rows
- * whose cached value is wrong, then write only those. A consistent project costs a few thousand
- * index seeks.
+ * Rebuilds the whole effective-rating cache from the rating tables. First counts the rows whose
+ * cached value is wrong (a few thousand index seeks when an index leads with `rating`); a few are
+ * then rewritten one by one, most of the table is rewritten segment by segment with the rating
+ * indexes rebuilt afterwards.
  *
  * Assumes, as every writer keeps it, that a timeline-rated row's source is 0 exactly when its
  * rating is null; item-rated rows are checked in full.
@@ -18,6 +26,67 @@ export function recomputeAllRatings(
   byWorker: ReadonlyMap<number, readonly Segment[]>,
   workers: readonly number[],
 ): number {
+  prepareWork(db, byWorker, workers)
+  const wrong = sql`SELECT count(*) FROM (${wrongTimelineRows} UNION ALL ${unreachedRows})`
+  const rows = pluck<number>(db, wrong) ?? 0
+  let changed: number
+  if (isManyRows(db, rows)) {
+    changed = writeMany(db, rows, () => rewriteSegments(db, byWorker))
+  } else {
+    run(db, sql`DELETE FROM temp.rating_target`)
+    run(db, sql`INSERT INTO temp.rating_target (id, rating, source) ${wrongTimelineRows}`)
+    run(db, sql`INSERT OR IGNORE INTO temp.rating_target (id, rating, source) ${unreachedRows}`)
+    changed = 0
+  }
+  // Item-rated rows, and rows an item rating once held but no longer does.
+  run(
+    db,
+    sql`INSERT OR REPLACE INTO temp.rating_target (id, rating, source)
+        SELECT a.id, x.value, ${SOURCE.item} FROM temp.rating_items x CROSS JOIN annotations a ON a.id = x.id
+        WHERE a.rating IS NOT x.value OR a.rating_source != ${SOURCE.item}
+        UNION ALL
+        SELECT a.id, g.value, CASE WHEN g.value IS NULL THEN ${SOURCE.unrated} ELSE ${SOURCE.worker} END
+        FROM (SELECT DISTINCT annotation_id AS id FROM item_ratings) o CROSS JOIN annotations a ON a.id = o.id
+        LEFT JOIN temp.rating_segments g ON g.worker_id = a.worker_id
+          AND g.start <= a.submitted_at AND a.submitted_at < g.until
+        WHERE a.rating_source = ${SOURCE.item} AND ${noItem}`,
+  )
+  changed += applyTargets(db, { track: false })
+  run(db, sql`DELETE FROM temp.rating_items`)
+  return changed
+}
+
+const noItem = sql`NOT EXISTS (SELECT 1 FROM temp.rating_items x WHERE x.id = a.id)`
+
+/** Timeline-rated rows whose rating is wrong, looked up per (rating held, worker, time range). */
+const wrongTimelineRows: SqlFragment = sql`
+  SELECT a.id, g.value, CASE WHEN g.value IS NULL THEN ${SOURCE.unrated} ELSE ${SOURCE.worker} END
+  FROM temp.rating_segments g CROSS JOIN temp.rating_values r CROSS JOIN annotations a
+    ON a.rating = r.value AND a.worker_id = g.worker_id
+    AND a.submitted_at >= g.start AND a.submitted_at < g.until
+  WHERE r.value IS NOT g.value AND ${noItem}
+  UNION ALL
+  SELECT a.id, g.value, ${SOURCE.worker} FROM temp.rating_segments g CROSS JOIN annotations a
+    ON a.rating IS NULL AND a.worker_id = g.worker_id
+    AND a.submitted_at >= g.start AND a.submitted_at < g.until
+  WHERE g.value IS NOT NULL AND ${noItem}`
+
+/** Rated rows no timeline reaches (no worker, no time): they must be unrated. */
+const unreachedRows: SqlFragment = sql`
+  SELECT a.id, NULL, ${SOURCE.unrated} FROM temp.rating_values r CROSS JOIN annotations a
+    ON a.rating = r.value AND a.worker_id IS NULL
+  WHERE ${noItem}
+  UNION ALL
+  SELECT a.id, NULL, ${SOURCE.unrated}
+  FROM temp.rating_workers w CROSS JOIN temp.rating_values r CROSS JOIN annotations a
+    ON a.rating = r.value AND a.worker_id = w.id AND a.submitted_at IS NULL
+  WHERE ${noItem}`
+
+function prepareWork(
+  db: Db,
+  byWorker: ReadonlyMap<number, readonly Segment[]>,
+  workers: readonly number[],
+): void {
   ensureWorkTables(db)
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS rating_items (id INTEGER PRIMARY KEY, value REAL NOT NULL);
     CREATE TEMP TABLE IF NOT EXISTS rating_workers (id INTEGER PRIMARY KEY);
@@ -40,54 +109,27 @@ export function recomputeAllRatings(
     sql`INSERT INTO temp.rating_workers (id) SELECT value FROM json_each(${JSON.stringify(workers)})`,
   )
   fillRatingValues(db)
-  const noItem = sql`NOT EXISTS (SELECT 1 FROM temp.rating_items x WHERE x.id = a.id)`
-  // Timeline-rated rows whose rating is wrong, looked up per (rating held, worker, time range):
-  // with an index that leads with rating this reads only the wrong rows.
-  run(
+}
+
+/** Most rows are wrong: rewrite each segment's range in place, then the rows no segment reaches. */
+function rewriteSegments(db: Db, byWorker: ReadonlyMap<number, readonly Segment[]>): number {
+  let changed = 0
+  for (const [workerId, segments] of byWorker) {
+    for (const s of segments) {
+      const source = s.value === null ? SOURCE.unrated : SOURCE.worker
+      changed += run(
+        db,
+        sql`UPDATE annotations AS a SET rating = ${s.value}, rating_source = ${source}
+            WHERE a.worker_id = ${workerId} AND a.submitted_at >= ${s.start} AND a.submitted_at < ${s.until}
+              AND (a.rating IS NOT ${s.value} OR a.rating_source != ${source}) AND ${noItem}`,
+      ).changes
+    }
+  }
+  changed += run(
     db,
-    sql`INSERT INTO temp.rating_target (id, rating, source)
-        SELECT a.id, g.value, CASE WHEN g.value IS NULL THEN ${SOURCE.unrated} ELSE ${SOURCE.worker} END
-        FROM temp.rating_segments g CROSS JOIN temp.rating_values r CROSS JOIN annotations a
-          ON a.rating = r.value AND a.worker_id = g.worker_id
-          AND a.submitted_at >= g.start AND a.submitted_at < g.until
-        WHERE r.value IS NOT g.value AND ${noItem}
-        UNION ALL
-        SELECT a.id, g.value, ${SOURCE.worker} FROM temp.rating_segments g CROSS JOIN annotations a
-          ON a.rating IS NULL AND a.worker_id = g.worker_id
-          AND a.submitted_at >= g.start AND a.submitted_at < g.until
-        WHERE g.value IS NOT NULL AND ${noItem}`,
-  )
-  // Rows no timeline reaches (no worker, no time) are unrated.
-  run(
-    db,
-    sql`INSERT OR IGNORE INTO temp.rating_target (id, rating, source)
-        SELECT a.id, NULL, ${SOURCE.unrated} FROM temp.rating_values r CROSS JOIN annotations a
-          ON a.rating = r.value AND a.worker_id IS NULL
-        WHERE ${noItem}
-        UNION ALL
-        SELECT a.id, NULL, ${SOURCE.unrated}
-        FROM temp.rating_workers w CROSS JOIN temp.rating_values r CROSS JOIN annotations a
-          ON a.rating = r.value AND a.worker_id = w.id AND a.submitted_at IS NULL
-        WHERE ${noItem}`,
-  )
-  // Item-rated rows, and rows an item rating once held but no longer does.
-  run(
-    db,
-    sql`INSERT OR REPLACE INTO temp.rating_target (id, rating, source)
-        SELECT a.id, x.value, ${SOURCE.item} FROM temp.rating_items x CROSS JOIN annotations a ON a.id = x.id
-        WHERE a.rating IS NOT x.value OR a.rating_source != ${SOURCE.item}`,
-  )
-  run(
-    db,
-    sql`INSERT OR REPLACE INTO temp.rating_target (id, rating, source)
-        SELECT a.id, g.value, CASE WHEN g.value IS NULL THEN ${SOURCE.unrated} ELSE ${SOURCE.worker} END
-        FROM (SELECT DISTINCT annotation_id AS id FROM item_ratings) o CROSS JOIN annotations a ON a.id = o.id
-        LEFT JOIN temp.rating_segments g ON g.worker_id = a.worker_id
-          AND g.start <= a.submitted_at AND a.submitted_at < g.until
-        WHERE a.rating_source = ${SOURCE.item} AND ${noItem}`,
-  )
-  const changed = applyTargets(db, { track: false })
-  run(db, sql`DELETE FROM temp.rating_items`)
+    sql`UPDATE annotations AS a SET rating = NULL, rating_source = ${SOURCE.unrated}
+        WHERE (a.worker_id IS NULL OR a.submitted_at IS NULL) AND a.rating IS NOT NULL AND ${noItem}`,
+  ).changes
   return changed
 }
 

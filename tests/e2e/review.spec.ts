@@ -1,0 +1,57 @@
+import { join } from 'node:path'
+import { expect, serve, stop, test } from './fixtures'
+
+const total = async (page: import('@playwright/test').Page): Promise<number> => {
+  const text = (await page.getByTestId('grid-total').textContent()) ?? ''
+  const match = /([\d,]+) annotations?/.exec(text)
+  if (!match?.[1]) throw new Error(`no total in '${text}'`)
+  return Number(match[1].replace(/,/g, ''))
+}
+
+test('filter by worker and dimension, read a story, step with j/k, keep a view across restarts', async ({ page, workDir }) => {
+  const dbPath = join(workDir, 'demo.winnow')
+  let { served, child } = await serve(['--demo', '--db', dbPath], workDir)
+  await page.goto(served.url)
+  await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
+
+  // Worker: type-ahead, pick the busiest worker.
+  await page.getByTestId('filter-worker').fill('19')
+  await page.getByTestId('worker-option').first().click()
+  await expect(page.getByTestId('filter-chip')).toHaveCount(1)
+  await expect.poll(() => total(page)).toBeLessThan(14_061)
+  const byWorker = await total(page)
+
+  // Dimension 1 on top of it: AND across filters.
+  await page.getByTestId('filter-dimension').click()
+  await page.getByTestId('filter-dimension-option').first().click()
+  await page.keyboard.press('Escape')
+  await expect.poll(() => total(page)).toBeLessThan(byWorker)
+  const both = await total(page)
+  expect(both).toBeGreaterThan(0)
+
+  // Story view: Enter on a row, the sentence highlighted, j and k move between rows.
+  await page.locator('.ag-row').first().click()
+  await page.keyboard.press('Enter')
+  const story = page.getByTestId('story-view')
+  await expect(story.getByTestId('story-sentence-highlight')).toBeVisible()
+  const first = await story.getAttribute('data-annotation')
+  await page.keyboard.press('j')
+  await expect(story).not.toHaveAttribute('data-annotation', first ?? '')
+  await page.keyboard.press('k')
+  await expect(story).toHaveAttribute('data-annotation', first ?? '')
+  await page.keyboard.press('Escape')
+
+  // Save the view, restart the server on the same project, reopen it.
+  await page.getByTestId('view-save').click()
+  await page.getByTestId('view-name').fill('worker 19, dimension 1')
+  await page.getByTestId('view-save-confirm').click()
+  await stop(child)
+  ;({ served, child } = await serve(['--db', dbPath], workDir))
+  await page.goto(served.url)
+  await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
+  await page.getByTestId('view-list').click()
+  await page.getByTestId('view-item').filter({ hasText: 'worker 19, dimension 1' }).click()
+  await expect.poll(() => total(page)).toBe(both)
+  await expect(page.getByTestId('filter-chip')).toHaveCount(2)
+  await stop(child)
+})
