@@ -4,18 +4,13 @@
 // docs/benchmarks.md ("Review queries").
 //   npx tsx bench/query.bench.ts [--quick]      (or: npm run bench query)
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Db, openProject, pluck, pluckAll } from '../src/main/db/connection'
-import { createChangeSet } from '../src/main/db/queries/changeSets'
 import { type Trace, forgetTotals, queryAnnotations } from '../src/main/db/queries/review'
-import { withIndexesRebuiltAfter } from '../src/main/db/queries/bulk'
-import { SubmissionWriter } from '../src/main/db/queries/submissions'
 import { type SqlFragment, sql } from '../src/main/db/sql'
-import { indexSearchText } from '../src/main/search/indexer'
-import { generateSubmissions } from '../src/main/synth/glucose'
 import type { ReviewCursor } from '../src/shared/contract/review'
 import {
   type AnnotationFilter,
@@ -24,6 +19,7 @@ import {
   indexedSortColumns,
 } from '../src/shared/filter'
 import { dataDir } from './lib/data'
+import { ensureProject } from './lib/project'
 import { hasCommand, quantile, table } from './lib/measure'
 
 const quick = process.argv.includes('--quick')
@@ -35,34 +31,6 @@ const SHELL = '/usr/bin/sqlite3'
 
 function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6
-}
-
-/** Built once the way an import writes (indexes rebuilt after the bulk write), then cached. */
-function ensureProject(path: string): void {
-  if (existsSync(path)) return
-  mkdirSync(dataDir, { recursive: true })
-  const partial = `${path}.partial`
-  for (const s of ['', '-wal', '-shm']) rmSync(partial + s, { force: true })
-  const db = openProject(partial, { create: true })
-  console.log(`building ${SUBMISSIONS} generated submissions (cached for later runs)…`)
-  const start = process.hrtime.bigint()
-  db.transaction(() => {
-    const changeSet = createChangeSet(db, {
-      kind: 'import',
-      author: 'bench',
-      description: 'synthetic',
-    })
-    const writer = new SubmissionWriter(db, changeSet.id, null)
-    withIndexesRebuiltAfter(db, SUBMISSIONS * 5, () => {
-      for (const s of generateSubmissions({ count: SUBMISSIONS, seed: 65521 })) writer.write(s)
-      writer.finish()
-    })
-  })()
-  indexSearchText(db)
-  console.log(`  built in ${(ms(start) / 1000).toFixed(0)} s`)
-  db.pragma('wal_checkpoint(TRUNCATE)')
-  db.close()
-  renameSync(partial, path)
 }
 
 /** mulberry32: the same combinations on every run. */
@@ -286,7 +254,7 @@ const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1))
 const ratio = (a: number, b: number) => (a / b).toFixed(2)
 
 const path = join(dataDir, quick ? 'review-100k.winnow' : 'review-1m.winnow')
-ensureProject(path)
+ensureProject(path, SUBMISSIONS)
 const db = openProject(path)
 const annotations = pluck<number>(db, sql`SELECT count(*) FROM annotations`) ?? 0
 console.log(

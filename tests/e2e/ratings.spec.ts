@@ -1,11 +1,10 @@
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
 
+/** The grid's exact total, once it has been counted. */
 async function total(page: Page): Promise<number> {
-  const text = (await page.getByTestId('grid-total').textContent()) ?? ''
-  const match = /([\d,]+) annotations?/.exec(text)
-  if (!match?.[1]) throw new Error(`no total in '${text}'`)
-  return Number(match[1].replace(/,/g, ''))
+  await expect(page.getByTestId('grid-total')).not.toHaveAttribute('data-total', '')
+  return Number(await page.getByTestId('grid-total').getAttribute('data-total'))
 }
 
 async function minusTwoFilter(page: Page, on: boolean): Promise<void> {

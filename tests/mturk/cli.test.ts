@@ -1,8 +1,9 @@
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/main/cli/index'
 import { openProject } from '../../src/main/db/connection'
-import { seedDemo } from '../../src/main/mturk/standin/index'
+import { htmlFormAnswerXml, seedDemo } from '../../src/main/mturk/standin/index'
 import { useTempDir } from '../helpers/tmp'
 import { CREDENTIALS, useStandin } from './standin-helpers'
 
@@ -110,6 +111,57 @@ describe('winnow pull and winnow worker', () => {
     const recorded = project.prepare('SELECT count(*) FROM worker_actions').pluck().get()
     project.close()
     expect(recorded).toBe(2)
+  })
+
+  it('reads HITs with other field names through a mapping file', async () => {
+    const { standin } = await start()
+    const hit = standin.state.addHIT({ Title: 'Other layout', MaxAssignments: 1 })
+    standin.state.addAssignment({
+      HITId: hit.HITId,
+      WorkerId: 'AMAPPED1',
+      Answer: htmlFormAnswerXml({
+        sid: '0b6f1c9e-0000-4000-a000-000000000001',
+        text: 'Sam woke up. Sam ate.',
+        idx: '0',
+        sent: 'Sam woke up.',
+        cause: 'Sam is tired >Causes/Enables> Sam woke up',
+        rule: 'Someone_A is tired >Causes/Enables> Someone_A wakes up',
+      }),
+    })
+    const dir = tempDir()
+    const map = join(dir, 'map.json')
+    writeFileSync(
+      map,
+      JSON.stringify({
+        sid: 'story_id',
+        text: 'story',
+        idx: 'selected_sentence_index',
+        sent: 'selected_sentence',
+        cause: '1_specificNL',
+        rule: '1_generalNL',
+      }),
+    )
+    const db = join(dir, 'p.winnow')
+    const pulled = await cli(
+      'pull',
+      '--all',
+      '--map',
+      map,
+      '--db',
+      db,
+      '--endpoint',
+      standin.url,
+      '--json',
+    )
+    expect(pulled.json).toEqual({ hits: 1, assignments: 1, new: 1, updated: 0 })
+    const project = openProject(db)
+    const annotations = project.prepare('SELECT count(*) FROM annotations').pluck().get()
+    project.close()
+    expect(annotations).toBe(1)
+    writeFileSync(map, JSON.stringify({ sid: 'story_identifier' }))
+    expect(
+      (await cli('pull', '--all', '--map', map, '--db', db, '--endpoint', standin.url)).code,
+    ).toBe(2)
   })
 
   it('exits 2 on usage errors and 1 without credentials', async () => {

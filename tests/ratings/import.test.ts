@@ -95,13 +95,18 @@ describe('ratings from imported files', () => {
   it('settles annotations a writer left pending before the next rating change', () => {
     const db = newProject(tempDir())
     writeSynthetic(db, { submissions: 60, seed: 3 })
-    const w = db.prepare('SELECT worker_id FROM annotations WHERE worker_id IS NOT NULL LIMIT 1').pluck().get() as number
+    const w = db
+      .prepare('SELECT worker_id FROM annotations WHERE worker_id IS NOT NULL LIMIT 1')
+      .pluck()
+      .get() as number
     const rated = rateWorker(db, { author: 't', workerId: w, value: 3, from: START + 200 * DAY })
     const kinds = history(db).map((c) => c.kind)
     expect(kinds.slice(0, 2)).toEqual(['manual', 'import'])
     expect(rated.changed).toBe(0)
     const mismatched = db
-      .prepare('SELECT count(*) FROM annotations WHERE file_rating IS NOT NULL AND rating IS NOT file_rating')
+      .prepare(
+        'SELECT count(*) FROM annotations WHERE file_rating IS NOT NULL AND rating IS NOT file_rating',
+      )
       .pluck()
       .get() as number
     expect(mismatched).toBe(0)
@@ -178,7 +183,7 @@ describe('ratings from imported files', () => {
           db.close()
         }
       }),
-      { numRuns: 60 },
+      { numRuns: Number(process.env.RATINGS_RUNS ?? 60) },
     )
   })
 })

@@ -246,6 +246,18 @@ describe('effective ratings over time', () => {
     expect(recomputeAll(db)).toBe(good.size)
     expect(cached(db)).toEqual(good)
     expectConsistent(db)
+    // The bulk path: rewrite by segment with the rating indexes rebuilt, in one transaction.
+    const indexes = db
+      .prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' ORDER BY name")
+      .all()
+    db.exec('UPDATE annotations SET rating = NULL, rating_source = 0')
+    const rated = [...good.values()].filter((r) => r !== null).length
+    expect(db.transaction(() => recomputeAll(db, { bulkFrom: 1 }))()).toBe(rated)
+    expect(cached(db)).toEqual(good)
+    expect(
+      db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' ORDER BY name").all(),
+    ).toEqual(indexes)
+    expectConsistent(db)
   })
 
   it('refuses ratings off the scale and unknown workers', () => {

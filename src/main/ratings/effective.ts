@@ -54,14 +54,14 @@ export function targetsWithoutItems(db: Db): void {
   computeTargets(db, NOW, { items: false })
 }
 
-/** Rebuilds the whole cache; returns how many rows were rewritten (0 when it was consistent). */
-export function recomputeAll(db: Db): number {
+/**
+ * Rebuilds the whole cache; returns how many rows were rewritten (0 when it was consistent).
+ * `bulkFrom` lowers the row count from which it rewrites in bulk (tests).
+ */
+export function recomputeAll(db: Db, options: { bulkFrom?: number } = {}): number {
   const workers = allWorkerIds(db)
-  return recomputeAllRatings(
-    db,
-    timelinesByWorker(workers, workerRatingsInForce(db, 'all')),
-    workers,
-  )
+  const timelines = timelinesByWorker(workers, workerRatingsInForce(db, 'all'))
+  return recomputeAllRatings(db, timelines, workers, options)
 }
 
 export function totalChanged(transitions: readonly Transition[]): number {

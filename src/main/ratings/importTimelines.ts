@@ -5,10 +5,11 @@ import {
   type FileRatingGroup,
   clearPending,
   fileRatingGroups,
+  annotationsBetween,
+  pendingAnnotations,
   pendingAt,
   pendingCount,
   pinMismatches,
-  reconstructionScope,
   trackPendingAsUnrated,
   unplaceablePending,
 } from '../db/queries/ratingsImport'
@@ -19,6 +20,7 @@ import {
   workerRatingsInForce,
 } from '../db/queries/ratingRows'
 import {
+  addToSelection,
   applyTargets,
   beginTracking,
   computeTargets,
@@ -28,7 +30,14 @@ import {
 } from '../db/queries/ratingsApply'
 import { sql } from '../db/sql'
 import { trackedChanges } from './effective'
-import { type TimelineRow, ratingAt, timelinesByWorker } from './timeline'
+import {
+  type Change,
+  type TimelineRow,
+  changedSegments,
+  ratingAt,
+  segments,
+  timelinesByWorker,
+} from './timeline'
 
 export interface ReconstructionResult {
   workers: number
@@ -82,9 +91,11 @@ export function reconstructImportedRatings(
   const workers = [...byWorker.keys()]
   const existing = timelineRowsByWorker(workerRatingsInForce(db, workers))
   const written = { id: changeSet.id, at: changeSet.at, author }
+  const moved: { workerId: number; changes: Change[] }[] = []
   for (const [workerId, groups] of byWorker) {
     const plan = planWorker(groups)
     const rows: TimelineRow[] = existing.get(workerId) ?? []
+    const before = segments(rows)
     for (const run of plan.runs) {
       // A run that only repeats the rating already in force adds nothing to the timeline.
       if (ratingAt(rows, run.start) === run.value) continue
@@ -103,10 +114,15 @@ export function reconstructImportedRatings(
     for (const time of plan.conflicts) {
       result.itemRatings += insertItems(db, pendingAt(workerId, time), written)
     }
+    moved.push({ workerId, changes: changedSegments(before, segments(rows)) })
   }
   result.itemRatings += insertItems(db, unplaceablePending(), written)
 
-  fillSelection(db, reconstructionScope(workers))
+  // What to recompute: every new annotation, and earlier ones only where a timeline moved.
+  fillSelection(db, pendingAnnotations)
+  for (const { workerId, changes } of moved) {
+    for (const c of changes) addToSelection(db, annotationsBetween(workerId, c.start, c.until))
+  }
   beginTracking(db)
   trackPendingAsUnrated(db)
   const scopeWorkers = selectionWorkers(db)

@@ -109,10 +109,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     session,
     async close() {
       for (const stream of streams) stream.end()
+      // Stop accepting, then drop kept-alive connections, or close() would wait for the browser.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeAllConnections()
+      await closed
+      for (const job of session.jobs.list()) session.jobs.cancel(job.id)
       await session.jobs.idle()
       session.close()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeAllConnections()
       rmSync(uploadDir, { recursive: true, force: true })
     },
   }

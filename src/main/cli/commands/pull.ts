@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { pullSelectionSchema } from '../../../shared/contract/mturk'
 import { openProject } from '../../db/connection'
+import { type FieldMap, checkFieldMap } from '../../mturk/glucose-map'
 import { runPull } from '../../mturk/pullRun'
 import { localAuthor } from '../../ratings/author'
 import { type Command, UsageError, optionalString, requireString, stringList } from '../command'
@@ -16,7 +18,8 @@ export const pullCommand: Command = {
   name: 'pull',
   summary: 'Pull MTurk assignments into a project (resumable; --new fetches only what changed)',
   usage: [
-    `winnow pull (--all | --hit-type ID... | --title TEXT) [--new] ${MTURK_USAGE_TAIL}`,
+    `winnow pull (--all | --hit-type ID... | --title TEXT) [--new] [--map FILE] ${MTURK_USAGE_TAIL}`,
+    '  --map FILE: JSON {"form field": "release column"} for HITs whose fields are named otherwise',
     '  credentials: AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY, or --profile NAME (~/.aws/credentials)',
     '  an interrupted pull with the same selection continues where it stopped',
   ].join('\n'),
@@ -26,6 +29,7 @@ export const pullCommand: Command = {
     new: { type: 'boolean' },
     'hit-type': { type: 'string', multiple: true },
     title: { type: 'string' },
+    map: { type: 'string' },
   },
   async run(values, _positionals, io) {
     const dbPath = requireString(values, 'db')
@@ -41,6 +45,8 @@ export const pullCommand: Command = {
       ...(titleContains !== undefined ? { titleContains } : {}),
     })
     const mode = values.new === true ? 'new' : 'all'
+    const mapFile = optionalString(values, 'map')
+    const map = mapFile === undefined ? undefined : readFieldMap(mapFile)
     return cancellable(async (signal) => {
       const connection = cliConnection(values, signal)
       const db = openProject(dbPath, { create: true })
@@ -53,6 +59,7 @@ export const pullCommand: Command = {
           {
             endpoint: connection.url,
             author: localAuthor(),
+            ...(map ? { map } : {}),
             ...(progress ? { progress: (p) => progress.update(p.done, p.total, p.done) } : {}),
           },
         )
@@ -76,4 +83,24 @@ export const pullCommand: Command = {
       }
     })
   },
+}
+
+/** A mapping file: a JSON object of form field → release column, every column known. */
+function readFieldMap(file: string): FieldMap {
+  let value: unknown
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new UsageError(`--map ${file}: ${(error as Error).message}`)
+  }
+  const isMap =
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string')
+  if (!isMap) throw new UsageError(`--map ${file}: expected {"form field": "column", …}`)
+  const map = value as FieldMap
+  const problems = checkFieldMap(map)
+  if (problems.length > 0) throw new UsageError(`--map ${file}: ${problems.join('; ')}`)
+  return map
 }

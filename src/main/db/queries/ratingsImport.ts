@@ -49,10 +49,13 @@ export function pendingAt(workerId: number, submittedAt: number): SqlFragment {
       AND id IN (${PENDING})`
 }
 
-/** Annotations the reconstruction recomputes: every pending one and all of the touched workers'. */
-export function reconstructionScope(workers: readonly number[]): SqlFragment {
-  return sql`SELECT annotation_id AS id FROM rating_pending
-    UNION SELECT id FROM annotations WHERE worker_id IN (SELECT value FROM json_each(${JSON.stringify(workers)}))`
+/** Every annotation waiting for the reconstruction, as a query of ids. */
+export const pendingAnnotations = sql`SELECT annotation_id AS id FROM rating_pending`
+
+/** A worker's annotations submitted in [start, until). */
+export function annotationsBetween(workerId: number, start: number, until: number): SqlFragment {
+  return sql`SELECT id FROM annotations
+    WHERE worker_id = ${workerId} AND submitted_at >= ${start} AND submitted_at < ${until}`
 }
 
 /**

@@ -25,13 +25,14 @@ export function recomputeAllRatings(
   db: Db,
   byWorker: ReadonlyMap<number, readonly Segment[]>,
   workers: readonly number[],
+  { bulkFrom }: { bulkFrom?: number } = {},
 ): number {
   prepareWork(db, byWorker, workers)
   const wrong = sql`SELECT count(*) FROM (${wrongTimelineRows} UNION ALL ${unreachedRows})`
   const rows = pluck<number>(db, wrong) ?? 0
   let changed: number
-  if (isManyRows(db, rows)) {
-    changed = writeMany(db, rows, () => rewriteSegments(db, byWorker))
+  if (isManyRows(db, rows, bulkFrom)) {
+    changed = writeMany(db, rows, () => rewriteSegments(db, byWorker), bulkFrom)
   } else {
     run(db, sql`DELETE FROM temp.rating_target`)
     run(db, sql`INSERT INTO temp.rating_target (id, rating, source) ${wrongTimelineRows}`)

@@ -1,0 +1,43 @@
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
+import { openProject } from '../../src/main/db/connection'
+import { createChangeSet } from '../../src/main/db/queries/changeSets'
+import { withIndexesRebuiltAfter } from '../../src/main/db/queries/bulk'
+import { SubmissionWriter } from '../../src/main/db/queries/submissions'
+import { indexSearchText } from '../../src/main/search/indexer'
+import { generateSubmissions } from '../../src/main/synth/glucose'
+import { dataDir } from './data'
+
+function ms(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6
+}
+
+/**
+ * A review project of `submissions` generated submissions (seed 65521; ≈ 4.7 annotations each),
+ * built once the way an import writes (indexes rebuilt after the bulk write), then cached.
+ */
+export function ensureProject(path: string, submissions: number): void {
+  if (existsSync(path)) return
+  mkdirSync(dataDir, { recursive: true })
+  const partial = `${path}.partial`
+  for (const s of ['', '-wal', '-shm']) rmSync(partial + s, { force: true })
+  const db = openProject(partial, { create: true })
+  console.log(`building ${submissions} generated submissions (cached for later runs)…`)
+  const start = process.hrtime.bigint()
+  db.transaction(() => {
+    const changeSet = createChangeSet(db, {
+      kind: 'import',
+      author: 'bench',
+      description: 'synthetic',
+    })
+    const writer = new SubmissionWriter(db, changeSet.id, null)
+    withIndexesRebuiltAfter(db, submissions * 5, () => {
+      for (const s of generateSubmissions({ count: submissions, seed: 65521 })) writer.write(s)
+      writer.finish()
+    })
+  })()
+  indexSearchText(db)
+  console.log(`  built in ${(ms(start) / 1000).toFixed(0)} s`)
+  db.pragma('wal_checkpoint(TRUNCATE)')
+  db.close()
+  renameSync(partial, path)
+}

@@ -1,0 +1,264 @@
+// The review grid in Chromium via serve mode, on a million annotations: from the last keystroke of
+// a filter edit to the new rows in the grid, beside the same `review.query` over HTTP from Node;
+// and jumps across the full million, from scroll stop until no loading or blank rows are visible.
+// Writes its figures into docs/benchmarks.md ("Review grid in the browser"). Needs `npm run build`.
+//   npx tsx bench/ui.bench.ts      (or: npm run bench ui)
+import { type ChildProcess, spawn } from 'node:child_process'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+import type { ReviewPage } from '../src/shared/contract/review'
+import { type AnnotationFilter, DEFAULT_SORT } from '../src/shared/filter'
+import { dataDir } from './lib/data'
+import { quantile, table } from './lib/measure'
+import { ensureProject } from './lib/project'
+
+const EDITS = 30
+const JUMPS = 20
+const FRAME_MS = 1000 / 60
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+/** mulberry32, as in query.bench.ts: the same edits and jumps on every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), a | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** `winnow serve --json` on a project; resolves with its address (token in the fragment). */
+async function serve(db: string, dir: string): Promise<{ url: string; token: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--db', db, '--json'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, TMPDIR: dir },
+  })
+  const first = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve)
+    child.once('exit', (code) => reject(new Error(`winnow serve exited with ${code}`)))
+  })
+  return { ...(JSON.parse(first) as { url: string; token: string }), child }
+}
+
+/** One `review.query` as the grid sends it for its first block; wall time from Node. */
+async function query(server: { url: string; token: string }, filter: AnnotationFilter, offset = 0, limit = 200) {
+  const start = process.hrtime.bigint()
+  const response = await fetch(`${new URL(server.url).origin}/api/review.query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-winnow-token': server.token },
+    body: JSON.stringify({ filter, sort: DEFAULT_SORT, page: { limit, offset } }),
+  })
+  const outcome = (await response.json()) as { ok: boolean; value: ReviewPage }
+  const ms = Number(process.hrtime.bigint() - start) / 1e6
+  if (!outcome.ok) throw new Error(`review.query failed: ${JSON.stringify(outcome)}`)
+  return { ms, page: outcome.value }
+}
+
+// In the page as plain text (tsx would add helpers a function passed to evaluate cannot see).
+// `until` resolves with performance.now() when `cond` first holds, checked on every DOM mutation and
+// every frame; NaN after a timeout. Rows still loading carry `row-loading` (ReviewGrid's getRowClass).
+const PAGE_SCRIPT = `window.__bench = (() => {
+  let lastKey = 0
+  addEventListener('keydown', () => { lastKey = performance.now() }, true)
+  const loading = (row) => row.classList.contains('row-loading') || row.classList.contains('ag-row-loading') || !row.textContent.trim()
+  const until = (cond, timeout) => new Promise((resolve) => {
+    let done = false
+    const stop = (t) => { if (done) return; done = true; observer.disconnect(); clearTimeout(timer); resolve(t) }
+    const check = () => { if (!done && cond()) stop(performance.now()) }
+    const observer = new MutationObserver(check)
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true })
+    const frame = () => { if (!done) { check(); requestAnimationFrame(frame) } }
+    requestAnimationFrame(frame)
+    const timer = setTimeout(() => stop(NaN), timeout)
+    check()
+  })
+  const total = () => document.querySelector('[data-testid=grid-total]')?.dataset.total ?? ''
+  const shows = (count, firstId) => {
+    if (total() !== String(count)) return false
+    if (count === 0) return true
+    const row = document.querySelector('.ag-center-cols-container .ag-row[row-index="0"]')
+    return !!row && row.getAttribute('row-id') === String(firstId) && !loading(row)
+  }
+  // Every pixel row of the viewport is covered by a rendered row that has its data.
+  const covered = () => {
+    const vp = document.querySelector('.ag-body-viewport')
+    if (!vp) return false
+    const top = vp.getBoundingClientRect().top, bottom = top + vp.clientHeight
+    const rows = [...document.querySelectorAll('.ag-center-cols-container .ag-row')]
+      .map((row) => ({ row, box: row.getBoundingClientRect() }))
+      .filter((r) => r.box.bottom > top + 1 && r.box.top < bottom - 1)
+      .sort((a, b) => a.box.top - b.box.top)
+    let edge = top
+    for (const r of rows) {
+      if (r.box.top > edge + 1 || loading(r.row)) return false
+      edge = Math.max(edge, r.box.bottom)
+    }
+    return edge >= bottom - 1
+  }
+  return {
+    total,
+    settled: (count, firstId) => until(() => shows(count, firstId), 30000),
+    afterKey: (count, firstId) => until(() => shows(count, firstId), 30000).then((t) => t - lastKey),
+    jump: (fraction) => {
+      const vp = document.querySelector('.ag-body-viewport')
+      vp.scrollTop = fraction * (vp.scrollHeight - vp.clientHeight)
+      const stopped = performance.now()
+      return until(covered, 15000).then((t) => t - stopped)
+    },
+  }
+})()`
+
+const source = join(dataDir, 'review-1m.winnow')
+ensureProject(source, 213_000)
+// A copy, so opening it in the app leaves the cached project as query.bench.ts reads it.
+const dir = mkdtempSync(join(tmpdir(), 'winnow-ui-bench-'))
+const db = join(dir, 'review.winnow')
+copyFileSync(source, db)
+// Two servers on the file: the page's, and the reference's, so each sees every filter first (cold
+// totals; Winnow caches a filter's exact total per connection).
+const app = await serve(db, dir)
+const reference = await serve(db, dir)
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+})
+try {
+  const all = await query(reference, {})
+  const full = all.page.total
+  console.log(`${full} annotations; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+
+  // Seeded edits from seeded rows: a statement word, a sentence word, the row's worker, in turn.
+  const r = rng(20191128)
+  type Kind = 'text' | 'sentence' | 'worker'
+  const kinds: Kind[] = ['text', 'sentence', 'worker']
+  const edits: Array<{ kind: Kind; value: string }> = []
+  while (edits.length < EDITS) {
+    const kind = kinds[edits.length % 3]!
+    const row = (await query(reference, {}, Math.floor(r() * full), 1)).page.rows[0]!
+    const pick = (text: string) => {
+      const words = text.split(/[^A-Za-z]+/).filter((w) => w.length >= 5)
+      return words[Math.floor(r() * words.length)]
+    }
+    const value = kind === 'worker' ? row.workerId : pick(kind === 'text' ? row.specificNL : row.sentence)
+    if (value) edits.push({ kind, value: kind === 'worker' ? value : value.toLowerCase() })
+  }
+
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+  await page.addInitScript(PAGE_SCRIPT)
+  await page.goto(app.url)
+  const settle = async (count: number, firstId: number) => {
+    const t = await page.evaluate<number>(`window.__bench.settled(${count}, ${firstId})`)
+    if (Number.isNaN(t)) throw new Error(`the grid did not show ${count} rows`)
+  }
+  await page.getByTestId('grid').waitFor()
+  await settle(full, all.page.rows[0]!.id)
+
+  // 1. Keystroke → rows painted.
+  const rows: (string | number)[][] = [['#', 'edit', 'total', 'page ms', 'HTTP ms']]
+  const pageMs: number[] = []
+  const httpMs: number[] = []
+  for (const [i, edit] of edits.entries()) {
+    const filter: AnnotationFilter = edit.kind === 'worker' ? { workers: [edit.value] } : { [edit.kind]: edit.value }
+    const expected = await query(reference, filter)
+    const input = page.getByTestId(edit.kind === 'text' ? 'filter-text' : edit.kind === 'sentence' ? 'filter-sentence' : 'filter-worker')
+    await input.click()
+    const typed = edit.kind === 'worker' ? edit.value : edit.value.slice(0, -1)
+    await page.keyboard.type(typed, { delay: 25 })
+    if (edit.kind === 'worker') await page.getByTestId('worker-option').filter({ hasText: edit.value }).first().waitFor()
+    const firstId = expected.page.rows[0]?.id ?? 0
+    const waiting = page.evaluate<number>(`window.__bench.afterKey(${expected.page.total}, ${firstId})`)
+    await page.keyboard.press(edit.kind === 'worker' ? 'Enter' : edit.value.slice(-1))
+    const ms = await waiting
+    if (Number.isNaN(ms)) throw new Error(`edit ${i + 1} (${edit.kind} “${edit.value}”) never showed its rows`)
+    pageMs.push(ms)
+    httpMs.push(expected.ms)
+    rows.push([i + 1, `${edit.kind} “${edit.value}”`, expected.page.total, ms.toFixed(0), expected.ms.toFixed(0)])
+    // Back to the whole project before the next edit.
+    const chips = page.getByTestId('filter-chip-remove')
+    while ((await chips.count()) > 0) await chips.first().click()
+    await settle(full, all.page.rows[0]!.id)
+    await page.waitForTimeout(250)
+    await settle(full, all.page.rows[0]!.id)
+  }
+
+  // 2. Jumps across the full million.
+  const jumps: number[] = []
+  for (let i = 0; i < JUMPS; i++) {
+    jumps.push(await page.evaluate<number>(`window.__bench.jump(${r() * 0.98})`))
+    await page.waitForTimeout(300)
+  }
+  const done = jumps.filter((t) => !Number.isNaN(t))
+  const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1))
+
+  const report = [
+    '## Review grid in the browser',
+    '',
+    `\`npx tsx bench/ui.bench.ts\` on ${full.toLocaleString('en')} generated annotations (the project of ` +
+      `"Review queries"), ${new Date().toISOString().slice(0, 10)}, load average ${loadavg()[0]?.toFixed(1)} ` +
+      `on ${process.platform}; headless Chromium (playwright-core, \`--disable-gpu\`), 1400×900, via \`winnow serve\`.`,
+    'Page = the last key event of a filter edit (the final character; Enter for a worker picked in the',
+    'type-ahead) to the grid showing the new exact total and the new first row rendered with its data,',
+    'timed in the page (`performance.now()`, MutationObserver and every frame). HTTP = the same',
+    '`review.query` (first block of 200, exact total) POSTed from Node to a second server on the same',
+    'file, so both see the filter first. The page includes the 70 ms typing debounce and the grid’s',
+    '40 ms block-load debounce. Jumps set `.ag-body-viewport` scrollTop to seeded positions across the',
+    'million; timed from then until every pixel row of the viewport shows a rendered, loaded row.',
+    '',
+    table([
+      ['measure', 'n', 'page p50 ms', 'page p95 ms', 'HTTP p50 ms', 'HTTP p95 ms', 'page / HTTP (p95)'],
+      [
+        'filter edit → rows',
+        pageMs.length,
+        fmt(quantile(pageMs, 0.5)),
+        fmt(quantile(pageMs, 0.95)),
+        fmt(quantile(httpMs, 0.5)),
+        fmt(quantile(httpMs, 0.95)),
+        (quantile(pageMs, 0.95) / quantile(httpMs, 0.95)).toFixed(1),
+      ],
+    ]),
+    '',
+    table([
+      ['measure', 'n', 'p50 ms', 'p95 ms', 'max ms', `blank > 1 frame (${FRAME_MS.toFixed(1)} ms)`],
+      [
+        'jump → no blank or loading rows',
+        jumps.length,
+        fmt(quantile(done, 0.5)),
+        fmt(quantile(done, 0.95)),
+        fmt(Math.max(...done)),
+        `${jumps.filter((t) => !(t <= FRAME_MS)).length} of ${jumps.length}`,
+      ],
+    ]),
+    '',
+    '<details><summary>The 30 edits</summary>',
+    '',
+    table(rows),
+    '',
+    '</details>',
+    '',
+  ].join('\n')
+  console.log(report)
+
+  const docs = join(root, 'docs', 'benchmarks.md')
+  const before = existsSync(docs) ? readFileSync(docs, 'utf8') : '# Benchmarks\n\n'
+  const start = before.indexOf('## Review grid in the browser')
+  const end = start < 0 ? -1 : before.indexOf('\n## ', start + 1)
+  const updated =
+    start < 0
+      ? `${before.trimEnd()}\n\n${report}`
+      : `${before.slice(0, start)}${report}${end < 0 ? '' : before.slice(end + 1)}`
+  writeFileSync(docs, updated.endsWith('\n') ? updated : `${updated}\n`)
+} finally {
+  await browser.close()
+  for (const server of [app, reference]) {
+    const exited = new Promise((resolve) => server.child.once('exit', resolve))
+    server.child.kill('SIGTERM')
+    await exited
+  }
+  rmSync(dir, { recursive: true, force: true })
+}
