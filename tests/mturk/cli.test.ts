@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { runCli } from '../../src/main/cli/index'
+import { cli } from '../helpers/cli'
 import { openProject } from '../../src/main/db/connection'
 import { htmlFormAnswerXml, seedDemo } from '../../src/main/mturk/standin/index'
 import { useTempDir } from '../helpers/tmp'
@@ -9,25 +9,6 @@ import { CREDENTIALS, useStandin } from './standin-helpers'
 
 const start = useStandin()
 const tempDir = useTempDir()
-
-async function cli(
-  ...argv: string[]
-): Promise<{ code: number; stdout: string; stderr: string; json: unknown }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await runCli(argv, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    interactive: false,
-  })
-  let json: unknown = null
-  try {
-    json = JSON.parse(stdout)
-  } catch {
-    // text output
-  }
-  return { code, stdout, stderr, json }
-}
 
 describe('winnow pull and winnow worker', () => {
   const saved = { ...process.env }

@@ -1,28 +1,9 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../../src/main/cli/index'
+import { cli } from '../helpers/cli'
 import { openProject } from '../../src/main/db/connection'
 import { useTempDir } from '../helpers/tmp'
 import { day, importSubmissions, newProject } from './helpers'
-
-async function cli(
-  ...argv: string[]
-): Promise<{ code: number; stdout: string; stderr: string; json: unknown }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await runCli(argv, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    interactive: false,
-  })
-  let json: unknown = null
-  try {
-    json = JSON.parse(stdout)
-  } catch {
-    // text output
-  }
-  return { code, stdout, stderr, json }
-}
 
 /** `{"changeSet":id,"changed":n}` and nothing else. */
 function expectRated(json: unknown, changed: number): void {

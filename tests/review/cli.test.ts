@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../../src/main/cli/index'
+import { cli } from '../helpers/cli'
 import { useTempDir } from '../helpers/tmp'
 import { handProject } from './fixture'
-
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await runCli(argv, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    interactive: false,
-  })
-  return { code, stdout, stderr }
-}
 
 interface Out {
   total: number

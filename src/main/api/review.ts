@@ -7,16 +7,17 @@ import { rowsToTsv } from '../review/tsv'
 import type { Handlers } from './handlers'
 
 export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
-  'review.query': ({ filter, sort, page }, { session }) =>
+  'review.query': ({ filter, sort, page, asOf }, { session }) =>
     queryAnnotations(session.project().db, {
       filter,
       sort,
       limit: page.limit,
       ...(page.after ? { after: page.after } : {}),
       ...(page.offset !== undefined ? { offset: page.offset } : {}),
+      ...(asOf !== undefined ? { asOf } : {}),
     }),
-  'review.count': ({ filter }, { session }) => ({
-    total: countAnnotations(session.project().db, filter),
+  'review.count': ({ filter, asOf }, { session }) => ({
+    total: countAnnotations(session.project().db, filter, asOf),
   }),
   'review.story': ({ annotationId, dimension }, { session }) =>
     storyContext(session.project().db, annotationId, dimension),

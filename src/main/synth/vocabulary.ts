@@ -1,5 +1,7 @@
 /** Word lists and event templates for synthetic GLUCOSE stories. */
 
+import { EMOTIONS_AND_DRIVES } from '../../shared/glucose/dimensions'
+
 export const NAMES: readonly (readonly [string, 'he' | 'she'])[] = [
   ['Tom', 'he'],
   ['Sam', 'he'],
@@ -137,23 +139,8 @@ export const LOCATION_PREPOSITIONS = [
   'between',
 ]
 
-/** Drives go with want(s), emotions with feel(s) (dims 2, 7). */
-export const DRIVES = [
-  'curiosity',
-  'independence',
-  'competition',
-  'honor',
-  'approval',
-  'power',
-  'status',
-  'romance',
-  'success',
-  'friendship',
-  'belonging',
-  'health',
-  'safety',
-  'livelihood',
-]
+/** Drives go with want(s), emotions with feel(s) (dims 2, 7): the first 14 of the UI's list. */
+export const DRIVES: readonly string[] = EMOTIONS_AND_DRIVES.slice(0, EMOTIONS_AND_DRIVES.indexOf('happy'))
 export const EMOTIONS = [
   'happy',
   'stressed',

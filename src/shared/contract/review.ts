@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { annotationFilterSchema, DEFAULT_SORT, sortSpecSchema } from '../filter'
 import { call } from './define'
+import { asOfSchema } from './ratings'
 
 /**
  * One grid row: one annotation with what a reviewer reads beside it. Flat, numbers where they
@@ -72,6 +73,8 @@ export const reviewQuerySchema = z.object({
   filter: annotationFilterSchema.default({}),
   sort: sortSpecSchema.default(DEFAULT_SORT),
   page: pageSchema.default({ limit: 100 }),
+  /** Epoch ms: show and filter ratings as they stood then (rating rows recorded by it). */
+  asOf: asOfSchema,
 })
 
 /** The four cells of one dimension of a submission; null cells when the worker escaped it. */
@@ -181,7 +184,9 @@ export interface TsvResult {
 export const reviewCalls = {
   /** One page of the grid plus the exact total. */
   'review.query': call(reviewQuerySchema).returns<ReviewPage>(),
-  'review.count': call(z.object({ filter: annotationFilterSchema.default({}) })).returns<{
+  'review.count': call(
+    z.object({ filter: annotationFilterSchema.default({}), asOf: asOfSchema }),
+  ).returns<{
     total: number
   }>(),
   /** The story view of one annotation: story, its submission's ten dimensions, peers. */

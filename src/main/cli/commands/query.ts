@@ -22,6 +22,7 @@ import {
   requireString,
   stringList,
 } from '../command'
+import { parseAsOfOption } from './rate'
 
 /** The filter options of `winnow query` (the same vocabulary as the grid). */
 export const filterOptionSpec: OptionSpec = {
@@ -133,14 +134,15 @@ export const queryCommand: Command = {
   summary: 'List annotations matching filters (the review grid’s query), with the exact total',
   usage:
     'winnow query --db P [--worker W]... [--story S]... [--dimension N]... [--sentence TEXT] [--text TEXT] ' +
-    '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--rating R|unrated]... [--flagged] [--sort COL[:desc]] ' +
-    '[--limit N] [--offset N] [--json]   (negative ratings attached: --rating=-1)',
+    '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--rating R|unrated]... [--flagged] [--as-of TIMESTAMP] ' +
+    '[--sort COL[:desc]] [--limit N] [--offset N] [--json]   (negative ratings attached: --rating=-1)',
   options: {
     ...dbOption,
     ...filterOptionSpec,
     sort: { type: 'string' },
     limit: { type: 'string' },
     offset: { type: 'string' },
+    'as-of': { type: 'string' },
   },
   run(values) {
     const dbPath = requireString(values, 'db')
@@ -148,6 +150,8 @@ export const queryCommand: Command = {
     const sort = parseSort(optionalString(values, 'sort'))
     const limit = count(values, 'limit', 100)
     const offset = count(values, 'offset', 0)
+    const asOf = parseAsOfOption(values)
+    const past = asOf === undefined ? {} : { asOf }
     const db = openProject(dbPath)
     try {
       // The first read jumps to the offset; the rest continue after the last row's key.
@@ -156,6 +160,7 @@ export const queryCommand: Command = {
         sort,
         limit: Math.max(1, Math.min(READ, limit)),
         offset,
+        ...past,
       })
       const rows = limit === 0 ? [] : [...first.rows]
       let after: ReviewCursor | null = first.next
@@ -165,6 +170,7 @@ export const queryCommand: Command = {
           sort,
           limit: Math.min(READ, limit - rows.length),
           after,
+          ...past,
         })
         rows.push(...page.rows)
         after = page.next

@@ -10,9 +10,16 @@ import type { Db } from '../connection'
 import { all } from '../connection'
 import { type SqlFragment, sql } from '../sql'
 import { annotationRows, annotationRowsStatement } from './annotations'
-import { constraintsOf, countResolved, knownTotal, rememberTotal } from './reviewCount'
+import {
+  constraintsOf,
+  countPast,
+  countResolved,
+  knownTotal,
+  pastRelation,
+  rememberTotal,
+} from './reviewCount'
 import { type Constraints, hasConstraints } from './reviewFilter'
-import { type Plan, drivingPlan, walkPlan } from './reviewPlan'
+import { type Plan, asOfPlan, drivingPlan, walkPlan } from './reviewPlan'
 import { type SortDef, afterCursor, cursorOf, keyColumns, orderBy, sortDef } from './reviewSort'
 
 export { countAnnotations, countStatement, forgetTotals } from './reviewCount'
@@ -31,6 +38,8 @@ export interface PageRequest {
   limit: number
   after?: ReviewCursor
   offset?: number
+  /** Epoch ms: ratings (shown and filtered) as they stood then; absent for the present. */
+  asOf?: number
 }
 
 function sortJoin(def: SortDef): SqlFragment {
@@ -145,8 +154,18 @@ function readKeys(
   c: Constraints,
   def: SortDef,
   sort: SortSpec,
+  past: SqlFragment | null,
   trace?: Trace,
 ): { keys: Array<Record<string, unknown>>; total: number } {
+  if (past) {
+    // A past view: no index plans (its ratings are not indexed), the whole result sorted.
+    const total = countPast(db, past, c, trace)
+    refuseLargeUnindexedSort(def, sort.column, total)
+    return {
+      keys: total === 0 ? [] : readPages(db, request, asOfPlan(past, c), def, sort, trace),
+      total,
+    }
+  }
   let total = knownTotal(db, request.filter)
   const first = !request.after && !request.offset
   if (total === undefined && first && !c.none && (c.fts !== undefined || c.sentence)) {
@@ -161,9 +180,20 @@ function readKeys(
   }
   total ??= countResolved(db, request.filter, c, trace)
   refuseLargeUnindexedSort(def, sort.column, total)
-  const plan = pagePlan(db, c, def, total)
+  if (total === 0) return { keys: [], total }
+  return { keys: readPages(db, request, pagePlan(db, c, def, total), def, sort, trace), total }
+}
+
+/** The ids and sort keys of the requested page, read with `plan`. */
+function readPages(
+  db: Db,
+  request: PageRequest,
+  plan: Plan,
+  def: SortDef,
+  sort: SortSpec,
+  trace?: Trace,
+): Array<Record<string, unknown>> {
   const keys: Array<Record<string, unknown>> = []
-  if (total === 0) return { keys, total }
   const segments = request.after
     ? afterCursor(def, sort.direction, request.after, plan.idExpr)
     : [null]
@@ -173,18 +203,23 @@ function readKeys(
     const offset = request.after ? 0 : (request.offset ?? 0)
     keys.push(...run(db, pageStatement(plan, def, sort.direction, segment, need, offset), trace))
   }
-  return { keys, total }
+  return keys
 }
 
-/** One page of the grid and the exact total; `trace` collects the statements it ran. */
+/**
+ * One page of the grid and the exact total; `trace` collects the statements it ran. With `asOf`
+ * the ratings shown and filtered on are those that stood then.
+ */
 export function queryAnnotations(db: Db, request: PageRequest, trace?: Trace): ReviewPage {
   const sort = request.sort ?? DEFAULT_SORT
   const c = constraintsOf(db, request.filter)
   const def = sortDef(sort.column)
-  const { keys, total } = readKeys(db, request, c, def, sort, trace)
+  const past = pastRelation(db, request.asOf)
+  const { keys, total } = readKeys(db, request, c, def, sort, past, trace)
   const ids = keys.map((k) => k.id as number)
-  if (ids.length > 0) trace?.push(annotationRowsStatement(ids))
-  const rows = annotationRows(db, ids)
+  const relation = past ?? undefined
+  if (ids.length > 0) trace?.push(annotationRowsStatement(ids, relation))
+  const rows = annotationRows(db, ids, relation)
   const last = keys[keys.length - 1]
   const next = keys.length === request.limit && last ? cursorOf(def, last) : null
   return { rows, total, next, highlight: c.highlight }

@@ -361,3 +361,15 @@ export function walkPlan(db: Db, c: Constraints, index: IndexName | 'table'): Pl
   }
   return seekInto(index, c, context(db), true).plan
 }
+
+/**
+ * A plan over a past view of annotations (`annotationsAsOf`): no index to seek, every field
+ * tested per row. Slower than the live plans; only for looking at ratings as they stood.
+ */
+export function asOfPlan(relation: SqlFragment, c: Constraints): Plan {
+  return {
+    from: sql`${relation} AS a`,
+    branches: [where(checkFragments(c, remainingChecks(c, new Set())))],
+    driver: 'as-of',
+  }
+}
