@@ -4,7 +4,15 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.data/**'] },
+  {
+    ignores: [
+      'out/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'bench/.data/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -19,7 +27,10 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-restricted-syntax': [
         'error',
         {
@@ -40,7 +51,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'electron', message: 'Use the contract; Electron lives in src/main/electron and src/preload.' }] },
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'Use the contract; Electron lives in src/main/electron and src/preload.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -52,7 +70,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'better-sqlite3', 'electron', '**/main/**'], message: 'The page and shared code stay free of node, electron and main.' },
+            {
+              group: ['node:*', 'better-sqlite3', 'electron', '**/main/**'],
+              message: 'The page and shared code stay free of node, electron and main.',
+            },
           ],
         },
       ],

@@ -10,13 +10,25 @@ import { hasCommand, table, timeCommand } from './lib/measure'
 const quick = process.argv.includes('--quick')
 const sizes = quick ? [10_000, 65_521] : [10_000, 65_521, 655_210]
 if (!hasCommand('sqlite3')) {
-  console.error('the import benchmark needs the sqlite3 shell (apt-get install sqlite3) as its reference')
+  console.error(
+    'the import benchmark needs the sqlite3 shell (apt-get install sqlite3) as its reference',
+  )
   process.exit(1)
 }
 const child = join(dirname(fileURLToPath(import.meta.url)), 'lib', 'import-child.ts')
 
 const rows: (string | number)[][] = [
-  ['rows', 'MB', 'sqlite3 .import s', 'winnow import s', 'ratio', 'rows/s', 'MB/s', 'annotations', 'peak RSS MB'],
+  [
+    'rows',
+    'MB',
+    'sqlite3 .import s',
+    'winnow import s',
+    'ratio',
+    'rows/s',
+    'MB/s',
+    'annotations',
+    'peak RSS MB',
+  ],
 ]
 for (const size of sizes) {
   const csv = releaseCsv(size)
@@ -24,11 +36,14 @@ for (const size of sizes) {
   const flat = join(dataDir, `flat-${size}.db`)
   const project = join(dataDir, `import-${size}.winnow`)
   const clean = () => {
-    for (const f of [flat, project]) for (const s of ['', '-wal', '-shm']) rmSync(f + s, { force: true })
+    for (const f of [flat, project])
+      for (const s of ['', '-wal', '-shm']) rmSync(f + s, { force: true })
   }
   clean()
   const reference = timeCommand('sqlite3', [flat, '.mode csv', `.import ${csv} flat`])
-  const run = spawnSync(process.execPath, ['--import', 'tsx', child, csv, project], { encoding: 'utf8' })
+  const run = spawnSync(process.execPath, ['--import', 'tsx', child, csv, project], {
+    encoding: 'utf8',
+  })
   if (run.status !== 0) throw new Error(`import failed: ${run.stderr}`)
   const ours = JSON.parse(run.stdout) as { seconds: number; maxRssMb: number; annotations: number }
   clean()
@@ -43,6 +58,8 @@ for (const size of sizes) {
     ours.annotations,
     ours.maxRssMb.toFixed(0),
   ])
-  console.log(`${size} rows: sqlite3 ${reference.toFixed(2)} s, winnow ${ours.seconds.toFixed(2)} s (×${(ours.seconds / reference).toFixed(2)}), peak ${ours.maxRssMb.toFixed(0)} MB`)
+  console.log(
+    `${size} rows: sqlite3 ${reference.toFixed(2)} s, winnow ${ours.seconds.toFixed(2)} s (×${(ours.seconds / reference).toFixed(2)}), peak ${ours.maxRssMb.toFixed(0)} MB`,
+  )
 }
 console.log(`\n${table(rows)}`)

@@ -19,7 +19,7 @@ import {
   indexedSortColumns,
 } from '../src/shared/filter'
 import { dataDir } from './lib/data'
-import { ensureProject } from './lib/project'
+import { NOT_SEARCHED, ensureProject } from './lib/project'
 import { hasCommand, quantile, table } from './lib/measure'
 
 const quick = process.argv.includes('--quick')
@@ -43,13 +43,6 @@ function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
-
-/** Words every statement or rule carries (connectors, variables, function words): not searches. */
-const NOT_SEARCHED = new Set(
-  'causes enables motivates results someone something somewhere people that this with from have into feel feels possess possesses wants the and was were his her their for'.split(
-    ' ',
-  ),
-)
 
 function combinations(db: Db): Array<{ filter: AnnotationFilter; sort: SortSpec }> {
   const r = rng(20191128)

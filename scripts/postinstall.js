@@ -26,7 +26,9 @@ const electronBinary = (() => {
   }
 })()
 if (typeof electronBinary !== 'string' || !existsSync(electronBinary)) {
-  console.log('winnow: Electron binary not installed; skipping the Electron build of better-sqlite3 (npm test and serve mode do not need it).')
+  console.log(
+    'winnow: Electron binary not installed; skipping the Electron build of better-sqlite3 (npm test and serve mode do not need it).',
+  )
   process.exit(0)
 }
 
@@ -37,16 +39,42 @@ if (existsSync(target)) process.exit(0)
 
 // Build in a copy so the Node build that tests use stays untouched.
 const work = mkdtempSync(join(tmpdir(), 'winnow-sqlite-electron-'))
-cpSync(sqliteDir, work, { recursive: true, filter: (p) => !p.includes(`${join(sqliteDir, 'build')}`) })
-const env = { ...process.env, npm_config_runtime: 'electron', npm_config_target: electronVersion, npm_config_disturl: 'https://electronjs.org/headers' }
+cpSync(sqliteDir, work, {
+  recursive: true,
+  filter: (p) => !p.includes(`${join(sqliteDir, 'build')}`),
+})
+const env = {
+  ...process.env,
+  npm_config_runtime: 'electron',
+  npm_config_target: electronVersion,
+  npm_config_disturl: 'https://electronjs.org/headers',
+}
 const built =
-  run('npx', ['--no-install', 'prebuild-install', '--runtime', 'electron', '--target', electronVersion], { cwd: work, env }) ||
-  run('npx', ['--yes', 'node-gyp', 'rebuild', '--release', `--target=${electronVersion}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'], { cwd: work, env })
+  run(
+    'npx',
+    ['--no-install', 'prebuild-install', '--runtime', 'electron', '--target', electronVersion],
+    { cwd: work, env },
+  ) ||
+  run(
+    'npx',
+    [
+      '--yes',
+      'node-gyp',
+      'rebuild',
+      '--release',
+      `--target=${electronVersion}`,
+      '--runtime=electron',
+      '--dist-url=https://electronjs.org/headers',
+    ],
+    { cwd: work, env },
+  )
 if (built && existsSync(join(work, 'build', 'Release', 'better_sqlite3.node'))) {
   mkdirSync(dirname(target), { recursive: true })
   cpSync(join(work, 'build', 'Release', 'better_sqlite3.node'), target)
   console.log(`winnow: built better-sqlite3 for Electron ${electronVersion}.`)
 } else {
-  console.warn('winnow: could not build better-sqlite3 for Electron; `npm start` will fall back to serve mode.')
+  console.warn(
+    'winnow: could not build better-sqlite3 for Electron; `npm start` will fall back to serve mode.',
+  )
 }
 rmSync(work, { recursive: true, force: true })

@@ -10,5 +10,9 @@ const result = importFiles(db, [{ path: csv }])
 const seconds = Number(process.hrtime.bigint() - start) / 1e9
 db.close()
 process.stdout.write(
-  JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, annotations: result.annotations }),
+  JSON.stringify({
+    seconds,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    annotations: result.annotations,
+  }),
 )

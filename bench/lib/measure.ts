@@ -7,7 +7,10 @@ export function seconds(start: bigint): number {
 /** Wall time of a command (the reference tools run as the user would run them). */
 export function timeCommand(command: string, args: string[], input?: string): number {
   const start = process.hrtime.bigint()
-  const result = spawnSync(command, args, { input, stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'inherit'] })
+  const result = spawnSync(command, args, {
+    input,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'inherit'],
+  })
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`)
   return seconds(start)
 }

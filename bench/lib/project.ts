@@ -7,6 +7,13 @@ import { indexSearchText } from '../../src/main/search/indexer'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import { dataDir } from './data'
 
+/** Words every statement or rule carries (connectors, variables, function words): not searches. */
+export const NOT_SEARCHED = new Set(
+  'causes enables motivates results someone something somewhere people that this with from have into feel feels possess possesses wants the and was were his her their for'.split(
+    ' ',
+  ),
+)
+
 function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6
 }

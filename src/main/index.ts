@@ -25,7 +25,11 @@ const recents = recentProjects(join(app.getPath('userData'), 'recent.json'))
 const session = new Session(
   'electron',
   (name: EventName, payload: unknown) => window?.webContents.send(EVENT_CHANNEL, name, payload),
-  { demoPath, recents, secrets: safeStorageSecrets(join(app.getPath('userData'), 'mturk-credentials.bin')) },
+  {
+    demoPath,
+    recents,
+    secrets: safeStorageSecrets(join(app.getPath('userData'), 'mturk-credentials.bin')),
+  },
 )
 const dialogs = nativeDialogs(() => window)
 
@@ -34,7 +38,10 @@ app.on('web-contents-created', (_event, contents) => lockDownContents(contents))
 void app.whenReady().then(() => {
   denyAllPermissions()
   registerIpc(
-    (event) => window !== null && event.sender === window.webContents && event.senderFrame === window.webContents.mainFrame,
+    (event) =>
+      window !== null &&
+      event.sender === window.webContents &&
+      event.senderFrame === window.webContents.mainFrame,
     () => ({ session, dialogs }),
   )
   installMenu((command) => window?.webContents.send(EVENT_CHANNEL, 'app.menu', { command }))
@@ -64,4 +71,3 @@ app.on('window-all-closed', () => {
   session.close()
   app.quit()
 })
-

@@ -11,13 +11,24 @@ const events = new Set<string>(eventNameList)
 const bridge: Bridge = {
   invoke(name: CallName, args: unknown): Promise<Outcome<unknown>> {
     if (!calls.has(name)) {
-      return Promise.resolve({ ok: false, error: { type: 'invalid-argument', code: 'unknown-call', message: `Unknown call ${String(name)}` } })
+      return Promise.resolve({
+        ok: false,
+        error: {
+          type: 'invalid-argument',
+          code: 'unknown-call',
+          message: `Unknown call ${String(name)}`,
+        },
+      })
     }
     return ipcRenderer.invoke(`winnow:call:${name}`, args) as Promise<Outcome<unknown>>
   },
   on(name: EventName, listener: (payload: unknown) => void): () => void {
     if (!events.has(name)) return () => undefined
-    const handler = (_event: Electron.IpcRendererEvent, eventName: string, payload: unknown): void => {
+    const handler = (
+      _event: Electron.IpcRendererEvent,
+      eventName: string,
+      payload: unknown,
+    ): void => {
       if (eventName === name) listener(payload)
     }
     ipcRenderer.on('winnow:event', handler)

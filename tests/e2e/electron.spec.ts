@@ -13,10 +13,16 @@ const binary = (() => {
     return ''
   }
 })()
-const runnable = typeof binary === 'string' && existsSync(binary) && Boolean(process.env.DISPLAY || process.platform !== 'linux')
+const runnable =
+  typeof binary === 'string' &&
+  existsSync(binary) &&
+  Boolean(process.env.DISPLAY || process.platform !== 'linux')
 
 test('the desktop app opens on the demo project with a hardened window', async () => {
-  test.skip(!runnable, 'No Electron binary or no display here (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1); serve-mode tests cover the same page.')
+  test.skip(
+    !runnable,
+    'No Electron binary or no display here (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1); serve-mode tests cover the same page.',
+  )
   const app = await electron.launch({ args: ['.'] })
   const window = await app.firstWindow()
   await expect(window.getByTestId('status-counts')).toContainText('submissions')

@@ -13,7 +13,10 @@ export interface Served {
 }
 
 /** Starts `winnow serve` (the built app) on a project in a fresh folder; stops it after the test. */
-export async function serve(args: string[], dir: string): Promise<{ served: Omit<Served, 'dir' | 'dbPath'>; child: ChildProcess }> {
+export async function serve(
+  args: string[],
+  dir: string,
+): Promise<{ served: Omit<Served, 'dir' | 'dbPath'>; child: ChildProcess }> {
   const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--json', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, TMPDIR: dir },

@@ -10,14 +10,20 @@ function count(text: string | null, label: string): number {
   return Number(match[1].replace(/,/g, ''))
 }
 
-test('starts on the demo project, imports a file with progress, and counts it', async ({ page, demo }) => {
+test('starts on the demo project, imports a file with progress, and counts it', async ({
+  page,
+  demo,
+}) => {
   await page.goto(demo.url)
   const status = page.getByTestId('status-counts')
   await expect(status).toContainText('3,000 submissions')
   const before = count(await status.textContent(), 'submissions')
 
   const csv = join(demo.dir, 'new-batch.csv')
-  writeReleaseCsv(csv, generateSubmissions({ count: 4000, seed: 77 }), { workerStyle: 'mturk', ratingStyle: 'float' })
+  writeReleaseCsv(csv, generateSubmissions({ count: 4000, seed: 77 }), {
+    workerStyle: 'mturk',
+    ratingStyle: 'float',
+  })
 
   await page.getByTestId('import-button').click()
   await page.getByTestId('import-file-input').setInputFiles(csv)
@@ -31,14 +37,20 @@ test('starts on the demo project, imports a file with progress, and counts it', 
   await expect(status).toContainText(`${(before + 4000).toLocaleString('en-US')} submissions`)
 })
 
-test('a broken file gets one clear message with its location and changes nothing', async ({ page, demo }) => {
+test('a broken file gets one clear message with its location and changes nothing', async ({
+  page,
+  demo,
+}) => {
   await page.goto(demo.url)
   const status = page.getByTestId('status-counts')
   await expect(status).toContainText('3,000 submissions')
   const before = await status.textContent()
 
   const good = join(demo.dir, 'good.csv')
-  writeReleaseCsv(good, generateSubmissions({ count: 60, seed: 5 }), { workerStyle: 'int', ratingStyle: 'int' })
+  writeReleaseCsv(good, generateSubmissions({ count: 60, seed: 5 }), {
+    workerStyle: 'int',
+    ratingStyle: 'int',
+  })
   const lines = readFileSync(good, 'utf8').split('\n')
   lines[41] = `${lines[41]},"unterminated`
   const broken = join(demo.dir, 'broken.csv')
@@ -58,7 +70,8 @@ test('a broken file gets one clear message with its location and changes nothing
 test('crowd text is shown as text, never as HTML', async ({ page, demo }) => {
   const [submission] = [...generateSubmissions({ count: 1, seed: 12 })]
   if (!submission) throw new Error('nothing generated')
-  const attack = '<img src=x onerror="window.__pwned=1"> goes home >Causes/Enables> Someone_A sleeps'
+  const attack =
+    '<img src=x onerror="window.__pwned=1"> goes home >Causes/Enables> Someone_A sleeps'
   submission.annotations[0] = { ...submission.annotations[0]!, specificNL: attack }
   const csv = join(demo.dir, 'attack.csv')
   writeReleaseCsv(csv, [submission], { workerStyle: 'mturk', ratingStyle: 'float' })
@@ -73,7 +86,9 @@ test('crowd text is shown as text, never as HTML', async ({ page, demo }) => {
   await page.getByTestId('filter-text').fill('onerror')
   await page.getByTestId('filter-text').press('Enter')
   await expect(page.getByTestId('grid-total')).toContainText('1')
-  await expect(page.getByTestId('grid').getByText('<img src=x onerror=', { exact: false }).first()).toBeVisible()
+  await expect(
+    page.getByTestId('grid').getByText('<img src=x onerror=', { exact: false }).first(),
+  ).toBeVisible()
   expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined()
   expect(await page.locator('[data-testid="grid"] img').count()).toBe(0)
 })

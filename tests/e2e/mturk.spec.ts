@@ -3,9 +3,15 @@ import { createStandin, seedDemo } from '../../src/main/mturk/standin/index'
 import { expect, serve, stop, test } from './fixtures'
 
 // `winnow serve` reads the key pair from the standard AWS variables; the stand-in accepts any pair.
-const KEYS = { AWS_ACCESS_KEY_ID: 'AKIDE2ESTANDINKEY01', AWS_SECRET_ACCESS_KEY: 'e2e/secret+never-shown-0123456789' }
+const KEYS = {
+  AWS_ACCESS_KEY_ID: 'AKIDE2ESTANDINKEY01',
+  AWS_SECRET_ACCESS_KEY: 'e2e/secret+never-shown-0123456789',
+}
 
-test('connects to the stand-in, pulls, bonuses a worker and shows the record', async ({ page, workDir }) => {
+test('connects to the stand-in, pulls, bonuses a worker and shows the record', async ({
+  page,
+  workDir,
+}) => {
   const standin = await createStandin()
   const seed = seedDemo(standin.state, { hits: 12, assignmentsPerHit: 5, brokenEvery: 0 })
   Object.assign(process.env, KEYS)
@@ -31,7 +37,9 @@ test('connects to the stand-in, pulls, bonuses a worker and shows the record', a
     await expect(page.getByTestId('mturk-pull-progress')).toBeVisible()
     await expect(page.getByTestId('mturk-pull-result')).toContainText('60 new', { timeout: 30_000 })
     await expect(page.getByTestId('mturk-status-counts')).toContainText('Approved')
-    await expect(page.getByTestId('mturk-disposal-warning')).toContainText('1 HIT is within 10 days')
+    await expect(page.getByTestId('mturk-disposal-warning')).toContainText(
+      '1 HIT is within 10 days',
+    )
     await page.getByTestId('mturk-close').click()
 
     await expect(status).toContainText('60 submissions')

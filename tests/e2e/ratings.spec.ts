@@ -31,7 +31,10 @@ async function minusTwoAround(page: Page, commit: string, dayBefore: string) {
   return { before, from }
 }
 
-test('rate a worker from a date: only later work changes, and undo restores it', async ({ page, demo }) => {
+test('rate a worker from a date: only later work changes, and undo restores it', async ({
+  page,
+  demo,
+}) => {
   await page.goto(demo.url)
   await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
   await page.getByTestId('filter-worker').fill('19')
@@ -55,11 +58,15 @@ test('rate a worker from a date: only later work changes, and undo restores it',
   await page.getByTestId('panel-close').first().click()
   await minusTwoFilter(page, true)
 
-  await expect.poll(async () => (await minusTwoAround(page, commit, dayBefore)).from).toBeGreaterThan(start.from)
+  await expect
+    .poll(async () => (await minusTwoAround(page, commit, dayBefore)).from)
+    .toBeGreaterThan(start.from)
   const rated = await minusTwoAround(page, commit, dayBefore)
   expect(rated.before).toBe(start.before)
 
   await page.getByTestId('undo').click()
-  await expect.poll(async () => (await minusTwoAround(page, commit, dayBefore)).from).toBe(start.from)
+  await expect
+    .poll(async () => (await minusTwoAround(page, commit, dayBefore)).from)
+    .toBe(start.from)
   expect((await minusTwoAround(page, commit, dayBefore)).before).toBe(start.before)
 })

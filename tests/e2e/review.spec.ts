@@ -7,7 +7,10 @@ const total = async (page: import('@playwright/test').Page): Promise<number> => 
   return value ? Number(value) : NaN
 }
 
-test('filter by worker and dimension, read a story, step with j/k, keep a view across restarts', async ({ page, workDir }) => {
+test('filter by worker and dimension, read a story, step with j/k, keep a view across restarts', async ({
+  page,
+  workDir,
+}) => {
   const dbPath = join(workDir, 'demo.winnow')
   let { served, child } = await serve(['--demo', '--db', dbPath], workDir)
   await page.goto(served.url)

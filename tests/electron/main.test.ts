@@ -5,7 +5,10 @@ import { callNames } from '../../src/shared/contract'
 // main registers and how it builds the window.
 const registered = new Map<string, (event: unknown, ...args: unknown[]) => unknown>()
 const windows: { options: Record<string, unknown> }[] = []
-const contentsHandlers = new Map<string, (event: { preventDefault(): void }, url?: string) => void>()
+const contentsHandlers = new Map<
+  string,
+  (event: { preventDefault(): void }, url?: string) => void
+>()
 let windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null
 const openExternal = vi.fn()
 
@@ -29,7 +32,9 @@ vi.mock('electron', () => ({
     }
   },
   app: { isPackaged: true },
-  session: { defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() } },
+  session: {
+    defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() },
+  },
   shell: { openExternal },
 }))
 
@@ -46,7 +51,10 @@ describe('Electron main', () => {
   it('registers one validated channel per contract call and ignores foreign senders', async () => {
     const session = new Session('electron', () => undefined)
     const trusted = { id: 'ours' }
-    registerIpc((event) => (event as { sender: unknown }).sender === trusted, () => ({ session }))
+    registerIpc(
+      (event) => (event as { sender: unknown }).sender === trusted,
+      () => ({ session }),
+    )
     for (const name of callNames) expect(registered.has(CALL_CHANNEL_PREFIX + name)).toBe(true)
 
     const open = registered.get(CALL_CHANNEL_PREFIX + 'project.open')!
@@ -58,7 +66,9 @@ describe('Electron main', () => {
       ok: false,
       error: { type: 'invalid-argument', field: 'path' },
     })
-    await expect(open({ sender: trusted }, { path: '/no/such/file.winnow' })).resolves.toMatchObject({
+    await expect(
+      open({ sender: trusted }, { path: '/no/such/file.winnow' }),
+    ).resolves.toMatchObject({
       ok: false,
       error: { code: 'no-such-project' },
     })

@@ -39,7 +39,11 @@ describe('importFiles', () => {
     const result = importFiles(db, [{ path: csv }])
     const expectedAnnotations = generated.reduce((n, s) => n + s.annotations.length, 0)
     expect(result).toMatchObject({ submissions: 300, annotations: expectedAnnotations })
-    expect(result.files[0]).toMatchObject({ file: 'release.csv', format: 'glucose-release', records: 300 })
+    expect(result.files[0]).toMatchObject({
+      file: 'release.csv',
+      format: 'glucose-release',
+      records: 300,
+    })
 
     const stats = projectStats(db)
     const byRating: Record<string, number> = { unrated: 0 }
@@ -56,7 +60,10 @@ describe('importFiles', () => {
   it('adds nothing when the same file is imported again, and leaves no empty change set', () => {
     const dir = tempDir()
     const csv = join(dir, 'release.csv')
-    writeReleaseCsv(csv, generateSubmissions({ count: 120, seed: 3 }), { workerStyle: 'mturk', ratingStyle: 'float' })
+    writeReleaseCsv(csv, generateSubmissions({ count: 120, seed: 3 }), {
+      workerStyle: 'mturk',
+      ratingStyle: 'float',
+    })
     const db = project(dir)
     importFiles(db, [{ path: csv }])
     const before = counts(db)
@@ -114,9 +121,15 @@ describe('importFiles', () => {
     const result = importFiles(db, [{ path: fixture }])
     expect(result.files[0]?.format).toBe('glucose-test')
     expect(result.submissions).toBeGreaterThan(0)
-    const refs = db.prepare('SELECT worker_ref FROM submissions WHERE worker_ref IS NOT NULL LIMIT 1').pluck().get() as string
+    const refs = db
+      .prepare('SELECT worker_ref FROM submissions WHERE worker_ref IS NOT NULL LIMIT 1')
+      .pluck()
+      .get() as string
     expect(refs.split('****').length).toBeGreaterThanOrEqual(3)
-    const cells = db.prepare("SELECT specific_nl FROM annotation_texts WHERE specific_nl LIKE '%****%'").pluck().all()
+    const cells = db
+      .prepare("SELECT specific_nl FROM annotation_texts WHERE specific_nl LIKE '%****%'")
+      .pluck()
+      .all()
     expect(cells.length).toBeGreaterThan(0)
     db.close()
   })
@@ -124,7 +137,10 @@ describe('importFiles', () => {
   it('changes nothing when one file of several is broken, and names file, line and column', () => {
     const dir = tempDir()
     const good = join(dir, 'good.csv')
-    writeReleaseCsv(good, generateSubmissions({ count: 50, seed: 1 }), { workerStyle: 'int', ratingStyle: 'int' })
+    writeReleaseCsv(good, generateSubmissions({ count: 50, seed: 1 }), {
+      workerStyle: 'int',
+      ratingStyle: 'int',
+    })
     const bad = join(dir, 'bad.csv')
     const lines = writeAndBreak(good, bad)
     const db = project(dir)
@@ -144,15 +160,23 @@ describe('importFiles', () => {
   it('rolls everything back when cancelled', () => {
     const dir = tempDir()
     const csv = join(dir, 'release.csv')
-    writeReleaseCsv(csv, generateSubmissions({ count: 5000, seed: 2 }), { workerStyle: 'int', ratingStyle: 'int' })
+    writeReleaseCsv(csv, generateSubmissions({ count: 5000, seed: 2 }), {
+      workerStyle: 'int',
+      ratingStyle: 'int',
+    })
     const db = project(dir)
     const before = counts(db)
     let progressed = 0
     expect(() =>
-      importFiles(db, [{ path: csv }], {}, {
-        progress: () => progressed++,
-        cancelled: () => progressed > 0,
-      }),
+      importFiles(
+        db,
+        [{ path: csv }],
+        {},
+        {
+          progress: () => progressed++,
+          cancelled: () => progressed > 0,
+        },
+      ),
     ).toThrowError(/Cancelled/)
     expect(progressed).toBeGreaterThan(0)
     expect(counts(db)).toEqual(before)
@@ -164,13 +188,17 @@ describe('importFiles', () => {
     const csv = join(dir, 'dirty.csv')
     const [first] = [...generateSubmissions({ count: 1, seed: 4 })]
     if (!first) throw new Error('no submission generated')
-    const dirty = 'Someone_A  goes  ((to)) Somewhere A >Causes/Enables> Someone_A  is <img src=x onerror=alert(1)>'
+    const dirty =
+      'Someone_A  goes  ((to)) Somewhere A >Causes/Enables> Someone_A  is <img src=x onerror=alert(1)>'
     const a = first.annotations[0]!
     first.annotations[0] = { ...a, specificNL: dirty }
     writeReleaseCsv(csv, [first], { workerStyle: 'int', ratingStyle: 'int' })
     const db = project(dir)
     importFiles(db, [{ path: csv }])
-    const stored = db.prepare('SELECT specific_nl FROM annotation_texts ORDER BY annotation_id LIMIT 1').pluck().get()
+    const stored = db
+      .prepare('SELECT specific_nl FROM annotation_texts ORDER BY annotation_id LIMIT 1')
+      .pluck()
+      .get()
     expect(stored).toBe(dirty)
     db.close()
   })

@@ -14,14 +14,20 @@ describe('full-text index after an import', () => {
   function imported() {
     const dir = tempDir()
     const csv = join(dir, 'release.csv')
-    writeReleaseCsv(csv, generateSubmissions({ count: 2000, seed: 21 }), { workerStyle: 'int', ratingStyle: 'int' })
+    writeReleaseCsv(csv, generateSubmissions({ count: 2000, seed: 21 }), {
+      workerStyle: 'int',
+      ratingStyle: 'int',
+    })
     const db = openProject(join(dir, 'p.winnow'), { create: true })
     const result = importFiles(db, [{ path: csv }])
     return { db, result }
   }
 
   const matches = (db: ReturnType<typeof imported>['db'], word: string) =>
-    db.prepare('SELECT count(*) FROM annotation_search WHERE annotation_search MATCH ?').pluck().get(word) as number
+    db
+      .prepare('SELECT count(*) FROM annotation_search WHERE annotation_search MATCH ?')
+      .pluck()
+      .get(word) as number
 
   it('commits the rows first and indexes every annotation right after', () => {
     const { db, result } = imported()
@@ -30,7 +36,9 @@ describe('full-text index after an import', () => {
     expect(indexSearchText(db, { progress: (done) => steps.push(done) })).toBe(result.annotations)
     expect(searchBacklogSize(db)).toBe(0)
     expect(steps.at(-1)).toBe(result.annotations)
-    const word = (db.prepare('SELECT specific_nl FROM annotation_texts LIMIT 1').pluck().get() as string).split(' ')[0]!
+    const word = (
+      db.prepare('SELECT specific_nl FROM annotation_texts LIMIT 1').pluck().get() as string
+    ).split(' ')[0]!
     expect(matches(db, `"${word}"`)).toBeGreaterThan(0)
     db.close()
   })

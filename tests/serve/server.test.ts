@@ -6,17 +6,26 @@ import { type RunningServer, startServer } from '../../src/main/serve/server'
 import { useTempDir } from '../helpers/tmp'
 
 /** A raw request, so the Host header can be set like a rebinding attacker would. */
-function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (body += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }))
-    })
-    req.on('error', reject)
-    req.end(options.body)
-  })
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+) {
+  return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>(
+    (resolve, reject) => {
+      const req = request(
+        url,
+        { method: options.method ?? 'GET', headers: options.headers },
+        (res) => {
+          let body = ''
+          res.setEncoding('utf8')
+          res.on('data', (chunk: string) => (body += chunk))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }))
+        },
+      )
+      req.on('error', reject)
+      req.end(options.body)
+    },
+  )
 }
 
 describe('serve mode', () => {
@@ -51,7 +60,10 @@ describe('serve mode', () => {
     const call = (token?: string) =>
       raw(`${server.url}api/app.info`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { 'x-winnow-token': token } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { 'x-winnow-token': token } : {}),
+        },
         body: '{}',
       })
     expect((await call()).status).toBe(401)
@@ -79,7 +91,10 @@ describe('serve mode', () => {
       headers: { 'content-type': 'application/json', 'x-winnow-token': server.token },
       body: JSON.stringify({ path: ['not', 'a', 'string'] }),
     })
-    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { type: 'invalid-argument', field: 'path' } })
+    expect(JSON.parse(res.body)).toMatchObject({
+      ok: false,
+      error: { type: 'invalid-argument', field: 'path' },
+    })
   })
 
   it('accepts uploads and lets only those be named for import', async () => {
@@ -89,8 +104,14 @@ describe('serve mode', () => {
       headers: { 'x-winnow-token': server.token },
       body: 'a,b\n1,2\n',
     })
-    const outcome = JSON.parse(res.body) as { ok: boolean; value: { ref: { kind: string; id: string }; name: string; bytes: number } }
-    expect(outcome).toMatchObject({ ok: true, value: { name: 'x.csv', bytes: 8, ref: { kind: 'upload' } } })
+    const outcome = JSON.parse(res.body) as {
+      ok: boolean
+      value: { ref: { kind: string; id: string }; name: string; bytes: number }
+    }
+    expect(outcome).toMatchObject({
+      ok: true,
+      value: { name: 'x.csv', bytes: 8, ref: { kind: 'upload' } },
+    })
     expect(server.session.resolveFile(outcome.value.ref as never).name).toBe('x.csv')
   })
 })

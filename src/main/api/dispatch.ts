@@ -16,7 +16,11 @@ export async function dispatch(
   if (!isCallName(name)) {
     return {
       ok: false,
-      error: { type: 'invalid-argument', code: 'unknown-call', message: `Unknown call ${String(name)}` },
+      error: {
+        type: 'invalid-argument',
+        code: 'unknown-call',
+        message: `Unknown call ${String(name)}`,
+      },
     }
   }
   try {

@@ -13,11 +13,18 @@ export function toErrorInfo(error: unknown): ApiErrorInfo {
     return {
       type: 'invalid-argument',
       code: 'invalid-argument',
-      message: field ? `${field}: ${issue?.message ?? 'invalid'}` : (issue?.message ?? 'invalid argument'),
+      message: field
+        ? `${field}: ${issue?.message ?? 'invalid'}`
+        : (issue?.message ?? 'invalid argument'),
       ...(field ? { field } : {}),
     }
   }
-  if (typeof error === 'object' && error !== null && 'info' in error && isApiErrorInfo(error.info)) {
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    'info' in error &&
+    isApiErrorInfo(error.info)
+  ) {
     return { ...error.info }
   }
   const message = error instanceof Error ? error.message : String(error)

@@ -22,7 +22,11 @@ export interface Command {
   options: OptionSpec
   /** Whether positional arguments are accepted. */
   positionals?: boolean
-  run(values: ParsedValues, positionals: string[], io: CommandIo): Promise<CommandOutput> | CommandOutput
+  run(
+    values: ParsedValues,
+    positionals: string[],
+    io: CommandIo,
+  ): Promise<CommandOutput> | CommandOutput
 }
 
 export interface CommandOutput {

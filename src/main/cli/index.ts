@@ -53,7 +53,11 @@ async function execute(
 ): Promise<number> {
   try {
     const output = await command.run(values, positionals, io)
-    io.stdout(values.json ? JSON.stringify(output.json) + '\n' : output.text + (output.text.endsWith('\n') ? '' : '\n'))
+    io.stdout(
+      values.json
+        ? JSON.stringify(output.json) + '\n'
+        : output.text + (output.text.endsWith('\n') ? '' : '\n'),
+    )
     return 0
   } catch (error) {
     if (error instanceof UsageError) {
@@ -62,8 +66,11 @@ async function execute(
     }
     const info = toErrorInfo(error)
     const at = formatLocation(info)
-    io.stderr(`winnow ${command.name}: ${at && !info.message.startsWith(at) ? `${at}: ` : ''}${info.message}\n`)
-    if (info.type === 'internal' && process.env.WINNOW_DEBUG) io.stderr(`${(error as Error).stack ?? ''}\n`)
+    io.stderr(
+      `winnow ${command.name}: ${at && !info.message.startsWith(at) ? `${at}: ` : ''}${info.message}\n`,
+    )
+    if (info.type === 'internal' && process.env.WINNOW_DEBUG)
+      io.stderr(`${(error as Error).stack ?? ''}\n`)
     return 1
   }
 }

@@ -13,7 +13,9 @@ export function progressLine(io: CommandIo, unit: 'bytes' | 'items') {
       const share = total ? done / total : 0
       const bar = '#'.repeat(Math.round(share * 30)).padEnd(30, '.')
       const amount = unit === 'bytes' ? `${(done / 1e6).toFixed(1)} MB` : String(done)
-      io.stderr(`\r[${bar}] ${(share * 100).toFixed(0).padStart(3)}% ${amount} ${Math.round(records / seconds)} rows/s `)
+      io.stderr(
+        `\r[${bar}] ${(share * 100).toFixed(0).padStart(3)}% ${amount} ${Math.round(records / seconds)} rows/s `,
+      )
     },
     done() {
       io.stderr('\r' + ' '.repeat(79) + '\r')

@@ -38,7 +38,9 @@ export class BatchInsert {
     let statement = this.statements.get(rows)
     if (!statement) {
       const row = `(${Array.from({ length: this.width }, () => '?').join(', ')})`
-      statement = this.db.prepare(`${this.head} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`)
+      statement = this.db.prepare(
+        `${this.head} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`,
+      )
       this.statements.set(rows, statement)
     }
     return statement

@@ -85,7 +85,11 @@ const statementCache = new WeakMap<Db, Map<string, Database.Statement>>()
  * A prepared statement for a fragment's text, cached per connection. Plucking statements are
  * cached apart because `pluck()` changes the statement itself.
  */
-export function prepare(db: Db, fragment: SqlFragment, mode: 'rows' | 'pluck' = 'rows'): Database.Statement {
+export function prepare(
+  db: Db,
+  fragment: SqlFragment,
+  mode: 'rows' | 'pluck' = 'rows',
+): Database.Statement {
   let cache = statementCache.get(db)
   if (!cache) {
     cache = new Map()

@@ -8,13 +8,17 @@ export function nativeDialogs(window: () => BrowserWindow | null): Dialogs {
     async openProject() {
       const parent = window()
       const options = { properties: ['openFile' as const], filters: [projectFilter] }
-      const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options)
+      const result = parent
+        ? await dialog.showOpenDialog(parent, options)
+        : await dialog.showOpenDialog(options)
       return result.canceled ? null : (result.filePaths[0] ?? null)
     },
     async createProject() {
       const parent = window()
       const options = { title: 'New Winnow project', filters: [projectFilter] }
-      const result = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options)
+      const result = parent
+        ? await dialog.showSaveDialog(parent, options)
+        : await dialog.showSaveDialog(options)
       return result.canceled || !result.filePath ? null : result.filePath
     },
     async openDataFiles() {
@@ -22,9 +26,14 @@ export function nativeDialogs(window: () => BrowserWindow | null): Dialogs {
       const options = {
         title: 'Import data files',
         properties: ['openFile' as const, 'multiSelections' as const],
-        filters: [{ name: 'CSV files', extensions: ['csv', 'tsv', 'txt'] }, { name: 'All files', extensions: ['*'] }],
+        filters: [
+          { name: 'CSV files', extensions: ['csv', 'tsv', 'txt'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
       }
-      const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options)
+      const result = parent
+        ? await dialog.showOpenDialog(parent, options)
+        : await dialog.showOpenDialog(options)
       return result.canceled ? [] : result.filePaths
     },
   }

@@ -19,7 +19,10 @@ export function registerIpc(
   for (const name of callNames) {
     ipcMain.handle(CALL_CHANNEL_PREFIX + name, async (event, args: unknown) => {
       if (!isTrustedSender(event)) {
-        return { ok: false, error: { type: 'invalid-argument', code: 'untrusted-sender', message: 'refused' } }
+        return {
+          ok: false,
+          error: { type: 'invalid-argument', code: 'untrusted-sender', message: 'refused' },
+        }
       }
       return await dispatch(name, args, context())
     })

@@ -3,7 +3,11 @@ import type { MenuCommand } from '../../shared/contract/project'
 
 /** The native menu; each item asks the page to carry out the command, so both paths stay one. */
 export function installMenu(send: (command: MenuCommand) => void): void {
-  const item = (label: string, command: MenuCommand, accelerator?: string): MenuItemConstructorOptions => ({
+  const item = (
+    label: string,
+    command: MenuCommand,
+    accelerator?: string,
+  ): MenuItemConstructorOptions => ({
     label,
     ...(accelerator ? { accelerator } : {}),
     click: () => send(command),

@@ -50,6 +50,8 @@ export function lockDownContents(contents: WebContents): void {
 }
 
 export function denyAllPermissions(): void {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
+    callback(false),
+  )
   session.defaultSession.setPermissionCheckHandler(() => false)
 }

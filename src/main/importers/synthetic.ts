@@ -20,11 +20,15 @@ export function writeSynthetic(
 ): WriteCounts {
   const counts = db.transaction(() => {
     const description =
-      options.description ?? `Synthetic data: ${options.submissions} submissions, seed ${options.seed}`
+      options.description ??
+      `Synthetic data: ${options.submissions} submissions, seed ${options.seed}`
     const changeSet = createChangeSet(db, { kind: 'import', author: 'synth', description })
     const writer = new SubmissionWriter(db, changeSet.id, null)
     let done = 0
-    for (const submission of generateSubmissions({ count: options.submissions, seed: options.seed })) {
+    for (const submission of generateSubmissions({
+      count: options.submissions,
+      seed: options.seed,
+    })) {
       writer.write(submission)
       if (++done % 2000 === 0) {
         if (hooks.cancelled?.()) throw new CancelledError()

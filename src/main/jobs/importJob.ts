@@ -6,7 +6,12 @@ import type { JobProgress } from '../../shared/contract/jobs'
 import { UserError, isApiErrorInfo } from '../../shared/contract/errors'
 import { openProject } from '../db/connection'
 import { getDefaultNativeBinding } from '../db/connection'
-import { type ImportFile, type ImportHooks, type ImportOptions, importFiles } from '../importers/run'
+import {
+  type ImportFile,
+  type ImportHooks,
+  type ImportOptions,
+  importFiles,
+} from '../importers/run'
 import { indexSearchText } from '../search/indexer'
 import type { Session } from '../session'
 import type { JobContext } from './manager'
@@ -24,7 +29,8 @@ export function startImportJob(
   files: readonly ImportFile[],
   options: ImportOptions,
 ): JobProgress {
-  const title = files.length === 1 ? `Importing ${files[0]?.name ?? ''}` : `Importing ${files.length} files`
+  const title =
+    files.length === 1 ? `Importing ${files[0]?.name ?? ''}` : `Importing ${files.length} files`
   return session.jobs.start<ImportResult>({
     kind: 'import',
     title,
@@ -48,7 +54,13 @@ function hooksFor(context: JobContext, cancelled: () => boolean): ImportHooks {
 }
 
 function reportIndexing(context: JobContext, done: number, total: number): void {
-  context.report({ done, total, records: done, unit: 'annotations', detail: 'Indexing text for search' })
+  context.report({
+    done,
+    total,
+    records: done,
+    unit: 'annotations',
+    detail: 'Indexing text for search',
+  })
 }
 
 /** Used where there is no built worker (unit tests run the sources). */
@@ -61,7 +73,12 @@ async function importInProcess(
   await Promise.resolve()
   const db = openProject(dbPath)
   try {
-    const result = importFiles(db, files, options, hooksFor(context, () => context.signal.aborted))
+    const result = importFiles(
+      db,
+      files,
+      options,
+      hooksFor(context, () => context.signal.aborted),
+    )
     indexSearchText(db, {
       progress: (done, total) => reportIndexing(context, done, total),
       cancelled: () => context.signal.aborted,
@@ -106,7 +123,9 @@ function importOnWorker(
       } else if (message.type === 'done') {
         resolve(message.result)
       } else {
-        reject(isApiErrorInfo(message.error) ? new UserError(message.error) : new Error('import failed'))
+        reject(
+          isApiErrorInfo(message.error) ? new UserError(message.error) : new Error('import failed'),
+        )
       }
     })
     worker.on('error', reject)

@@ -62,7 +62,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       console.error('serve: request failed', error)
-      if (!res.headersSent) send(res, 500, { ok: false, error: { type: 'internal', code: 'internal', message: 'internal error' } })
+      if (!res.headersSent)
+        send(res, 500, {
+          ok: false,
+          error: { type: 'internal', code: 'internal', message: 'internal error' },
+        })
       else res.end()
     })
   })
@@ -70,17 +74,37 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostAllowed(req)) return send(res, 403, { error: 'forbidden host' })
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`)
-    if (url.pathname.startsWith('/api/') || url.pathname === '/events' || url.pathname === '/upload') {
-      if (!authorised(req)) return send(res, 401, { ok: false, error: { type: 'invalid-argument', code: 'token', message: 'missing or wrong token' } })
+    if (
+      url.pathname.startsWith('/api/') ||
+      url.pathname === '/events' ||
+      url.pathname === '/upload'
+    ) {
+      if (!authorised(req))
+        return send(res, 401, {
+          ok: false,
+          error: { type: 'invalid-argument', code: 'token', message: 'missing or wrong token' },
+        })
     }
     if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
       const name = decodeURIComponent(url.pathname.slice('/api/'.length))
       const body = await readJson(req)
-      if (body === undefined) return send(res, 400, { ok: false, error: { type: 'invalid-argument', code: 'bad-json', message: 'request body is not JSON' } })
+      if (body === undefined)
+        return send(res, 400, {
+          ok: false,
+          error: {
+            type: 'invalid-argument',
+            code: 'bad-json',
+            message: 'request body is not JSON',
+          },
+        })
       return send(res, 200, await dispatch(name, body, { session }))
     }
     if (req.method === 'GET' && url.pathname === '/events') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      })
       res.write(': connected\n\n')
       streams.add(res)
       req.on('close', () => streams.delete(res))
@@ -92,7 +116,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await pipeline(req, createWriteStream(path))
       return send(res, 200, { ok: true, value: session.registerUpload(path, name) })
     }
-    if (req.method === 'GET' || req.method === 'HEAD') return serveStatic(options.rendererDir, url.pathname, res)
+    if (req.method === 'GET' || req.method === 'HEAD')
+      return serveStatic(options.rendererDir, url.pathname, res)
     send(res, 405, { error: 'method not allowed' })
   }
 

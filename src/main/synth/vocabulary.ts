@@ -140,7 +140,10 @@ export const LOCATION_PREPOSITIONS = [
 ]
 
 /** Drives go with want(s), emotions with feel(s) (dims 2, 7): the first 14 of the UI's list. */
-export const DRIVES: readonly string[] = EMOTIONS_AND_DRIVES.slice(0, EMOTIONS_AND_DRIVES.indexOf('happy'))
+export const DRIVES: readonly string[] = EMOTIONS_AND_DRIVES.slice(
+  0,
+  EMOTIONS_AND_DRIVES.indexOf('happy'),
+)
 export const EMOTIONS = [
   'happy',
   'stressed',

@@ -49,7 +49,10 @@ function buildApi(): WinnowApi {
 /** The page's API, the same in the desktop app and in serve mode. */
 export const api = buildApi()
 
-export function onEvent<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void {
+export function onEvent<E extends EventName>(
+  name: E,
+  listener: (payload: EventPayload<E>) => void,
+): () => void {
   return bridge.on(name, listener as (payload: unknown) => void)
 }
 

@@ -4,7 +4,14 @@ import { type ImportFormat, glucoseFormats } from '../../../shared/contract/impo
 import { openProject } from '../../db/connection'
 import { importFiles } from '../../importers/run'
 import { indexSearchText } from '../../search/indexer'
-import { type Command, UsageError, dbOption, optionalString, parseNumber, requireString } from '../command'
+import {
+  type Command,
+  UsageError,
+  dbOption,
+  optionalString,
+  parseNumber,
+  requireString,
+} from '../command'
 import { progressLine } from '../progress'
 
 export const importCommand: Command = {
@@ -21,7 +28,8 @@ export const importCommand: Command = {
       throw new UsageError(`--format must be one of ${glucoseFormats.join(', ')}`)
     }
     const yearText = optionalString(values, 'year')
-    const year = yearText === undefined ? undefined : parseNumber(yearText, 'year', { integer: true })
+    const year =
+      yearText === undefined ? undefined : parseNumber(yearText, 'year', { integer: true })
     for (const file of files) {
       if (!existsSync(file)) throw new UsageError(`no such file: ${file}`)
     }
@@ -31,12 +39,19 @@ export const importCommand: Command = {
       const result = importFiles(
         db,
         files.map((f) => ({ path: resolve(f) })),
-        { ...(format ? { format: format as ImportFormat } : {}), ...(year ? { year } : {}), author: 'cli' },
+        {
+          ...(format ? { format: format as ImportFormat } : {}),
+          ...(year ? { year } : {}),
+          author: 'cli',
+        },
         progress ? { progress: (p) => progress.update(p.bytes, p.totalBytes, p.records) } : {},
       )
       progress?.done()
       const indexing = io.interactive ? progressLine(io, 'items') : undefined
-      indexSearchText(db, indexing ? { progress: (done, total) => indexing.update(done, total, done) } : {})
+      indexSearchText(
+        db,
+        indexing ? { progress: (done, total) => indexing.update(done, total, done) } : {},
+      )
       indexing?.done()
       const lines = result.files.map(
         (f) =>

@@ -10,8 +10,14 @@ import { type Command, UsageError, dbOption, optionalString, parseNumber } from 
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve the app on 127.0.0.1 for a browser (prints the address with its token)',
-  usage: 'winnow serve (--db P | --demo) [--port N] [--profile NAME] [--json]  (MTurk keys: AWS_* env or --profile)',
-  options: { ...dbOption, port: { type: 'string' }, demo: { type: 'boolean' }, profile: { type: 'string' } },
+  usage:
+    'winnow serve (--db P | --demo) [--port N] [--profile NAME] [--json]  (MTurk keys: AWS_* env or --profile)',
+  options: {
+    ...dbOption,
+    port: { type: 'string' },
+    demo: { type: 'boolean' },
+    profile: { type: 'string' },
+  },
   async run(values, _positionals, io) {
     const dbOption = optionalString(values, 'db')
     const demo = values.demo === true
@@ -41,7 +47,11 @@ export const serveCommand: Command = {
       server.session.open(path, { create: !existsSync(path) })
     }
     const info = { url: server.openUrl, token: server.token }
-    io.stdout(values.json ? `${JSON.stringify(info)}\n` : `Winnow is serving ${server.session.info()?.path ?? ''}\nOpen ${server.openUrl}\nPress Ctrl+C to stop.\n`)
+    io.stdout(
+      values.json
+        ? `${JSON.stringify(info)}\n`
+        : `Winnow is serving ${server.session.info()?.path ?? ''}\nOpen ${server.openUrl}\nPress Ctrl+C to stop.\n`,
+    )
     await new Promise<void>((done) => {
       const stop = (): void => {
         void server.close().then(done)

@@ -15,8 +15,12 @@ export const statsCommand: Command = {
       const stats = projectStats(db, asOf === undefined ? {} : { asOf })
       const text = [
         `${stats.submissions} submissions, ${stats.annotations} annotations, ${stats.workers} workers, ${stats.stories} stories`,
-        `by dimension: ${Object.entries(stats.byDimension).map(([d, n]) => `${d}: ${n}`).join(', ')}`,
-        `by rating: ${Object.entries(stats.byRating).map(([r, n]) => `${r}: ${n}`).join(', ')}`,
+        `by dimension: ${Object.entries(stats.byDimension)
+          .map(([d, n]) => `${d}: ${n}`)
+          .join(', ')}`,
+        `by rating: ${Object.entries(stats.byRating)
+          .map(([r, n]) => `${r}: ${n}`)
+          .join(', ')}`,
       ].join('\n')
       return { json: stats, text }
     } finally {

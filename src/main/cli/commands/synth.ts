@@ -9,7 +9,9 @@ export const synthCommand: Command = {
   usage: 'winnow synth --db P --submissions N [--seed S] [--json]',
   options: { ...dbOption, submissions: { type: 'string' }, seed: { type: 'string' } },
   run(values, _positionals, io) {
-    const count = parseNumber(requireString(values, 'submissions'), 'submissions', { integer: true })
+    const count = parseNumber(requireString(values, 'submissions'), 'submissions', {
+      integer: true,
+    })
     const seedText = values.seed
     const seed = typeof seedText === 'string' ? parseNumber(seedText, 'seed', { integer: true }) : 1
     const db = openProject(requireString(values, 'db'), { create: true })

@@ -11,15 +11,17 @@ export function searchBacklogSize(db: Db): number {
  * of its own; returns how many it indexed.
  */
 export function indexSearchBacklog(db: Db, limit: number): number {
-  return db.transaction(() => {
-    const first = sql`SELECT annotation_id FROM search_backlog ORDER BY annotation_id LIMIT ${limit}`
-    const indexed = run(
-      db,
-      sql`INSERT INTO annotation_search (rowid, specific_nl, general_nl)
+  return db
+    .transaction(() => {
+      const first = sql`SELECT annotation_id FROM search_backlog ORDER BY annotation_id LIMIT ${limit}`
+      const indexed = run(
+        db,
+        sql`INSERT INTO annotation_search (rowid, specific_nl, general_nl)
           SELECT t.annotation_id, t.specific_nl, t.general_nl
           FROM annotation_texts AS t WHERE t.annotation_id IN (${first})`,
-    ).changes
-    run(db, sql`DELETE FROM search_backlog WHERE annotation_id IN (${first})`)
-    return indexed
-  }).immediate()
+      ).changes
+      run(db, sql`DELETE FROM search_backlog WHERE annotation_id IN (${first})`)
+      return indexed
+    })
+    .immediate()
 }

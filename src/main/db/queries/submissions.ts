@@ -38,7 +38,10 @@ export class SubmissionWriter {
   private nextSubmissionId: number
   private readonly find: Record<'worker' | 'story' | 'submission' | 'dimensions', Statement>
   private readonly insert: Record<'worker' | 'story' | 'storyIndex' | 'sentence', Statement>
-  private readonly batches: Record<'submissions' | 'annotations' | 'texts' | 'searchBacklog', BatchInsert>
+  private readonly batches: Record<
+    'submissions' | 'annotations' | 'texts' | 'searchBacklog',
+    BatchInsert
+  >
   readonly counts: WriteCounts = { submissions: 0, annotations: 0 }
   /** Workers whose submissions this writer added to (for rating timelines). */
   readonly touchedWorkers = new Set<number>()
@@ -71,7 +74,9 @@ export class SubmissionWriter {
       worker: p('INSERT INTO workers (external_id) VALUES (?)'),
       story: p('INSERT INTO stories (external_id, text) VALUES (?, ?)'),
       storyIndex: p('INSERT INTO story_search (rowid, text) VALUES (?, ?)'),
-      sentence: p('INSERT INTO sentences (story_id, idx, text) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
+      sentence: p(
+        'INSERT INTO sentences (story_id, idx, text) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+      ),
     }
     const submissions = new BatchInsert(
       db,
@@ -106,8 +111,13 @@ export class SubmissionWriter {
       submission.workerExternalId === null ? null : this.workerId(submission.workerExternalId)
     // A pulled answer that names no story is stored without one; it can have no annotations.
     const storyId =
-      submission.storyExternalId === null ? null : this.storyId(submission.storyExternalId, submission.storyText)
-    if (storyId === null && (submission.annotations.length > 0 || submission.sentences.length > 0)) {
+      submission.storyExternalId === null
+        ? null
+        : this.storyId(submission.storyExternalId, submission.storyText)
+    if (
+      storyId === null &&
+      (submission.annotations.length > 0 || submission.sentences.length > 0)
+    ) {
       throw new Error(`${submission.sourceKey}: annotations need a story`)
     }
     for (const sentence of submission.sentences) {
@@ -138,7 +148,13 @@ export class SubmissionWriter {
         submission.fileRating === null ? 0 : 1,
         a.flags,
       )
-      this.batches.texts.add(id, a.specificNL, a.specificStructured, a.generalNL, a.generalStructured)
+      this.batches.texts.add(
+        id,
+        a.specificNL,
+        a.specificStructured,
+        a.generalNL,
+        a.generalStructured,
+      )
       this.batches.searchBacklog.add(id)
       this.counts.annotations++
       if (workerId !== null) this.touchedWorkers.add(workerId)

@@ -22,7 +22,11 @@ export function httpBridge(token: string): Bridge & { upload(file: File): Promis
     } catch (error) {
       return {
         ok: false,
-        error: { type: 'internal', code: 'network', message: `Winnow is not answering: ${String(error)}` },
+        error: {
+          type: 'internal',
+          code: 'network',
+          message: `Winnow is not answering: ${String(error)}`,
+        },
       }
     }
   }
@@ -45,7 +49,10 @@ export function httpBridge(token: string): Bridge & { upload(file: File): Promis
             buffer = buffer.slice(end + 2)
             const data = chunk.split('\n').find((l) => l.startsWith('data: '))
             if (!data) continue
-            const { name, payload } = JSON.parse(data.slice(6)) as { name: EventName; payload: unknown }
+            const { name, payload } = JSON.parse(data.slice(6)) as {
+              name: EventName
+              payload: unknown
+            }
             listeners.get(name)?.forEach((listener) => listener(payload))
           }
         }
