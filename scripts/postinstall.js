@@ -5,16 +5,22 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
-const root = dirname(dirname(new URL(import.meta.url).pathname))
+const root = dirname(dirname(fileURLToPath(import.meta.url)))
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, ...options })
   return result.status === 0
 }
 
-if (!run(process.execPath, [require.resolve('electron-vite/bin/electron-vite.js'), 'build'])) {
+if (
+  !run(process.execPath, [
+    join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'),
+    'build',
+  ])
+) {
   process.exit(1)
 }
 

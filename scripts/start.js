@@ -4,12 +4,13 @@ import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
-const root = dirname(dirname(new URL(import.meta.url).pathname))
+const root = dirname(dirname(fileURLToPath(import.meta.url)))
 const build = spawnSync(
   process.execPath,
-  [require.resolve('electron-vite/bin/electron-vite.js'), 'build'],
+  [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
   { stdio: 'inherit', cwd: root },
 )
 if (build.status !== 0) process.exit(build.status ?? 1)

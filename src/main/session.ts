@@ -20,6 +20,8 @@ export interface OpenProject {
   isDemo: boolean
 }
 
+const CHECKPOINT_INTERVAL_MS = 2_000
+
 export interface SessionOptions {
   /** Where the demo project lives (created on first use). */
   demoPath?: string
@@ -35,6 +37,7 @@ export interface SessionOptions {
  */
 export class Session {
   private current: OpenProject | null = null
+  private checkpoints: NodeJS.Timeout | null = null
   readonly jobs: JobManager
   /** Paths handed out by a dialog or a drop, with the name shown: the only files the page may name. */
   private readonly grantedFiles = new Map<string, string>()
@@ -60,6 +63,7 @@ export class Session {
     const db = openProject(path, { create })
     this.close()
     this.current = { path, db, isDemo }
+    if (this.mode !== 'cli') this.checkpointWhenIdle(db)
     const info = this.info()
     if (info) {
       if (!isDemo) this.options.recents?.add(info)
@@ -70,8 +74,23 @@ export class Session {
   }
 
   close(): void {
+    if (this.checkpoints) clearInterval(this.checkpoints)
+    this.checkpoints = null
     this.current?.db.close()
     this.current = null
+  }
+
+  /**
+   * An interactive write (a rating change) should not pay for copying the WAL into the file:
+   * the app's connection checkpoints on a timer instead of at commit. Other connections (the
+   * import worker, the command line) keep SQLite's automatic checkpoints.
+   */
+  private checkpointWhenIdle(db: Db): void {
+    db.pragma('wal_autocheckpoint = 0')
+    this.checkpoints = setInterval(() => {
+      if (db.open && !db.inTransaction) db.pragma('wal_checkpoint(PASSIVE)')
+    }, CHECKPOINT_INTERVAL_MS)
+    this.checkpoints.unref()
   }
 
   info(): ProjectInfo | null {

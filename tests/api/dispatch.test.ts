@@ -41,6 +41,18 @@ describe('dispatch', () => {
     s.close()
   })
 
+  it('leaves WAL checkpoints of the app to a timer, and of the command line to SQLite', async () => {
+    const app = new Session('serve', () => undefined)
+    const cliSession = session()
+    const dir = tempDir()
+    await dispatch('project.create', { path: join(dir, 'a') }, { session: app })
+    await dispatch('project.create', { path: join(dir, 'b') }, { session: cliSession })
+    expect(app.project().db.pragma('wal_autocheckpoint', { simple: true })).toBe(0)
+    expect(cliSession.project().db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
+    app.close()
+    cliSession.close()
+  })
+
   it('refuses files the user did not choose', async () => {
     const s = session()
     await dispatch('project.create', { path: join(tempDir(), 'p') }, { session: s })
