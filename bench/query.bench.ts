@@ -20,7 +20,7 @@ import {
 } from '../src/shared/filter'
 import { dataDir } from './lib/data'
 import { NOT_SEARCHED, ensureProject } from './lib/project'
-import { hasCommand, quantile, table } from './lib/measure'
+import { hasCommand, quantile, seededRandom, table } from './lib/measure'
 
 const quick = process.argv.includes('--quick')
 // ≈ 4.7 annotations per submission: 213k submissions give about a million annotations.
@@ -33,19 +33,8 @@ function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6
 }
 
-/** mulberry32: the same combinations on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 function combinations(db: Db): Array<{ filter: AnnotationFilter; sort: SortSpec }> {
-  const r = rng(20191128)
+  const r = seededRandom(20191128)
   const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)] as T
   const maxSubmission = pluck<number>(db, sql`SELECT max(id) FROM submissions`) ?? 1
   const randomSubmission = () =>

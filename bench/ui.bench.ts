@@ -13,24 +13,13 @@ import { chromium } from 'playwright-core'
 import type { ReviewPage } from '../src/shared/contract/review'
 import { type AnnotationFilter, DEFAULT_SORT } from '../src/shared/filter'
 import { dataDir } from './lib/data'
-import { quantile, table } from './lib/measure'
+import { quantile, seededRandom, table } from './lib/measure'
 import { NOT_SEARCHED, ensureProject } from './lib/project'
 
 const EDITS = 30
 const JUMPS = 20
 const FRAME_MS = 1000 / 60
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-
-/** mulberry32, as in query.bench.ts: the same edits and jumps on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** `winnow serve --json` on a project; resolves with its address (token in the fragment). */
 async function serve(
@@ -153,7 +142,7 @@ try {
   )
 
   // Seeded edits from seeded rows: a statement word, a sentence word, the row's worker, in turn.
-  const r = rng(20191128)
+  const r = seededRandom(20191128)
   type Kind = 'text' | 'sentence' | 'worker'
   const kinds: Kind[] = ['text', 'sentence', 'worker']
   const edits: Array<{ kind: Kind; value: string }> = []

@@ -31,3 +31,14 @@ export function table(rows: (string | number)[][]): string {
   const line = (r: (string | number)[]) => `| ${r.join(' | ')} |`
   return [line(head), line(head.map(() => '---')), ...body.map(line)].join('\n')
 }
+
+/** mulberry32: the same seeded filters and jumps on every run of every benchmark. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), a | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}

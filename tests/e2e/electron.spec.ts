@@ -19,6 +19,7 @@ const runnable =
   Boolean(process.env.DISPLAY || process.platform !== 'linux')
 
 test('the desktop app opens on the demo project with a hardened window', async () => {
+  // Skipped only where the window cannot exist; the reason below is printed with the result.
   test.skip(
     !runnable,
     'No Electron binary or no display here (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1); serve-mode tests cover the same page.',

@@ -39,6 +39,7 @@ describe('the desktop key store', () => {
     expect(existsSync(file)).toBe(false)
   })
 
+  // Electron reports the `basic_text` backend only on Linux; elsewhere the case cannot arise.
   it.skipIf(process.platform !== 'linux')(
     'refuses to save where the keychain is a fixed key (Linux basic_text)',
     () => {

@@ -1,28 +1,19 @@
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/main/api/dispatch'
 import { Session } from '../../src/main/session'
 import { useTempDir } from '../helpers/tmp'
-import { day, importSubmissions, newProject, workerId } from './helpers'
+import { workerA1Project } from './helpers'
 
 describe('ratings calls', () => {
   const tempDir = useTempDir()
 
   function open() {
-    const dir = tempDir()
-    const db = newProject(dir)
-    importSubmissions(db, [
-      { worker: 'A1', at: day('2019-09-01'), fileRating: -1 },
-      { worker: 'A1', at: day('2019-09-03'), fileRating: -1 },
-      { worker: 'A1', at: day('2019-09-10'), fileRating: 2 },
-    ])
-    const w = workerId(db, 'A1')
-    db.close()
+    const { path, workerId: w } = workerA1Project(tempDir())
     const events: string[] = []
     const session = new Session('cli', (name, payload) =>
       events.push(`${name}:${(payload as { reason?: string }).reason ?? ''}`),
     )
-    session.open(join(dir, 'p.winnow'))
+    session.open(path)
     events.length = 0
     const call = async (name: string, args: unknown) => {
       const outcome = await dispatch(name, args, { session })

@@ -137,3 +137,16 @@ export function asOfRatings(db: Db, relation: string): Map<number, number | null
   }[]
   return new Map(rows.map((r) => [r.id, r.rating]))
 }
+
+/** Worker A1 with three submissions: −1 on Sep 1 and Sep 3, 2 on Sep 10 (2019), from a file. */
+export function workerA1Project(dir: string): { path: string; workerId: number } {
+  const db = newProject(dir)
+  importSubmissions(db, [
+    { worker: 'A1', at: day('2019-09-01'), fileRating: -1 },
+    { worker: 'A1', at: day('2019-09-03'), fileRating: -1 },
+    { worker: 'A1', at: day('2019-09-10'), fileRating: 2 },
+  ])
+  const id = workerId(db, 'A1')
+  db.close()
+  return { path: join(dir, 'p.winnow'), workerId: id }
+}

@@ -1,11 +1,10 @@
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/main/api/dispatch'
 import { runCli } from '../../src/main/cli/index'
 import { Session } from '../../src/main/session'
 import type { ReviewPage } from '../../src/shared/contract/review'
 import { useTempDir } from '../helpers/tmp'
-import { day, importSubmissions, newProject, workerId } from '../ratings/helpers'
+import { workerA1Project } from '../ratings/helpers'
 
 /** Waits until the clock has moved past `t` (epoch ms), so rating rows get later stamps. */
 async function after(t: number): Promise<void> {
@@ -16,16 +15,7 @@ describe('the grid as of a moment', () => {
   const tempDir = useTempDir()
 
   function open() {
-    const dir = tempDir()
-    const db = newProject(dir)
-    importSubmissions(db, [
-      { worker: 'A1', at: day('2019-09-01'), fileRating: -1 },
-      { worker: 'A1', at: day('2019-09-03'), fileRating: -1 },
-      { worker: 'A1', at: day('2019-09-10'), fileRating: 2 },
-    ])
-    const w = workerId(db, 'A1')
-    db.close()
-    const path = join(dir, 'p.winnow')
+    const { path, workerId: w } = workerA1Project(tempDir())
     const session = new Session('cli', () => undefined)
     session.open(path)
     const call = async <T>(name: string, args: unknown): Promise<T> => {
