@@ -258,6 +258,13 @@ describe('effective ratings over time', () => {
       db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' ORDER BY name").all(),
     ).toEqual(indexes)
     expectConsistent(db)
+    // Every row wrong, one of them still marked as item-rated though no item rating holds it.
+    db.exec('UPDATE annotations SET rating = 7, rating_source = 1')
+    const stale = [...good.keys()].find((id) => id !== sep1[1]) as number
+    db.prepare('UPDATE annotations SET rating = -1, rating_source = 2 WHERE id = ?').run(stale)
+    expect(db.transaction(() => recomputeAll(db, { bulkFrom: 1 }))()).toBe(good.size)
+    expect(cached(db)).toEqual(good)
+    expectConsistent(db)
   })
 
   it('refuses ratings off the scale and unknown workers', () => {

@@ -18,8 +18,8 @@ export function ensureWorkTables(db: Db): void {
   db.exec(`
     CREATE TEMP TABLE IF NOT EXISTS rating_selection (id INTEGER PRIMARY KEY);
     CREATE TEMP TABLE IF NOT EXISTS rating_segments (
-      worker_id INTEGER NOT NULL, start INTEGER NOT NULL, until INTEGER NOT NULL, value REAL);
-    CREATE INDEX IF NOT EXISTS temp.rating_segments_worker ON rating_segments(worker_id, start);
+      worker_id INTEGER NOT NULL, start INTEGER NOT NULL, until INTEGER NOT NULL, value REAL,
+      PRIMARY KEY (worker_id, start)) WITHOUT ROWID;
     CREATE TEMP TABLE IF NOT EXISTS rating_target (id INTEGER PRIMARY KEY, rating REAL, source INTEGER);
     CREATE TEMP TABLE IF NOT EXISTS rating_before (id INTEGER PRIMARY KEY, rating REAL, source INTEGER);
   `)

@@ -15,8 +15,8 @@ import {
 /**
  * Rebuilds the whole effective-rating cache from the rating tables. First counts the rows whose
  * cached value is wrong (a few thousand index seeks when an index leads with `rating`); a few are
- * then rewritten one by one, most of the table is rewritten segment by segment with the rating
- * indexes rebuilt afterwards.
+ * then rewritten one by one; when most of the table is wrong it is rewritten in one pass in row
+ * order, with the rating indexes rebuilt afterwards.
  *
  * Assumes, as every writer keeps it, that a timeline-rated row's source is 0 exactly when its
  * rating is null; item-rated rows are checked in full.
@@ -32,7 +32,7 @@ export function recomputeAllRatings(
   const rows = pluck<number>(db, wrong) ?? 0
   let changed: number
   if (isManyRows(db, rows, bulkFrom)) {
-    changed = writeMany(db, rows, () => rewriteSegments(db, byWorker), bulkFrom)
+    changed = writeMany(db, rows, () => rewriteTimelineRows(db, rows), bulkFrom)
   } else {
     run(db, sql`DELETE FROM temp.rating_target`)
     run(db, sql`INSERT INTO temp.rating_target (id, rating, source) ${wrongTimelineRows}`)
@@ -112,26 +112,24 @@ function prepareWork(
   fillRatingValues(db)
 }
 
-/** Most rows are wrong: rewrite each segment's range in place, then the rows no segment reaches. */
-function rewriteSegments(db: Db, byWorker: ReadonlyMap<number, readonly Segment[]>): number {
-  let changed = 0
-  for (const [workerId, segments] of byWorker) {
-    for (const s of segments) {
-      const source = s.value === null ? SOURCE.unrated : SOURCE.worker
-      changed += run(
-        db,
-        sql`UPDATE annotations AS a SET rating = ${s.value}, rating_source = ${source}
-            WHERE a.worker_id = ${workerId} AND a.submitted_at >= ${s.start} AND a.submitted_at < ${s.until}
-              AND (a.rating IS NOT ${s.value} OR a.rating_source != ${source}) AND ${noItem}`,
-      ).changes
-    }
-  }
-  changed += run(
+/**
+ * Most rows are wrong: one pass over the table in row order, each row looking up its worker's
+ * segment (segments cover the whole time axis, so the last one starting at or before the
+ * submission holds). Rows without a worker or a time find none and become unrated. Rows with an
+ * item rating in force are left to the item pass. Returns `wrong`, the count taken beforehand of
+ * the rows whose rating this pass changes; the others keep the rating they hold.
+ */
+function rewriteTimelineRows(db: Db, wrong: number): number {
+  run(
     db,
-    sql`UPDATE annotations AS a SET rating = NULL, rating_source = ${SOURCE.unrated}
-        WHERE (a.worker_id IS NULL OR a.submitted_at IS NULL) AND a.rating IS NOT NULL AND ${noItem}`,
-  ).changes
-  return changed
+    sql`UPDATE annotations AS a SET (rating, rating_source) = (
+          SELECT v, CASE WHEN v IS NULL THEN ${SOURCE.unrated} ELSE ${SOURCE.worker} END FROM (
+            SELECT (SELECT g.value FROM temp.rating_segments g
+                    WHERE g.worker_id = a.worker_id AND g.start <= a.submitted_at
+                    ORDER BY g.start DESC LIMIT 1) AS v))
+        WHERE a.rating_source != ${SOURCE.item} OR ${noItem}`,
+  )
+  return wrong
 }
 
 /** The distinct ratings the cache holds, one index seek each (a skip scan by hand). */
