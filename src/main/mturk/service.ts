@@ -151,7 +151,7 @@ export function startPullJob(session: Session, request: PullRequest): JobProgres
           endpoint: connection.url,
           author: localAuthor(),
           progress: (p) => job.report({ done: p.done, total: p.total, detail: p.detail }),
-          onPage: () => {
+          onCommit: () => {
             if (Date.now() - lastNotice < DATA_CHANGED_EVERY_MS) return
             lastNotice = Date.now()
             session.dataChanged()
