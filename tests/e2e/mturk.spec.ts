@@ -95,7 +95,10 @@ test('connects to the stand-in, pulls, bonuses a worker and shows the record', a
   }
 })
 
-test('the native menu’s Settings ▸ Mechanical Turk opens the panel', async ({ page, demo }) => {
+test('the native menu’s Settings ▸ Mechanical Turk opens the panel; a mapping file is checked and remembered', async ({
+  page,
+  demo,
+}) => {
   // In the desktop app main sends `app.menu` on the event channel; here the first event stream is
   // answered with that event, and the page reconnects to the real one afterwards.
   let sendMenu = (): void => undefined
@@ -118,4 +121,33 @@ test('the native menu’s Settings ▸ Mechanical Turk opens the panel', async (
   sendMenu()
   await expect(page.getByTestId('mturk-dialog')).toBeVisible()
   await expect(page.getByTestId('mturk-endpoint')).toBeVisible()
+
+  // A mapping file with problems is refused, naming the file and the fields; a good one is
+  // remembered for the project (shown again after a reload).
+  const mapping = page.getByTestId('mturk-mapping')
+  await expect(page.getByTestId('mturk-mapping-name')).toContainText('release columns')
+  await page.getByTestId('mturk-mapping-input').setInputFiles({
+    name: 'layout.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ sid: 'story_identifier', cause: '1_specificNL' })),
+  })
+  await expect(page.getByTestId('mturk-mapping-error')).toContainText('layout.json')
+  await expect(page.getByTestId('mturk-mapping-error')).toContainText(
+    'sid: unknown column story_identifier',
+  )
+  await expect(page.getByTestId('mturk-mapping-name')).toContainText('release columns')
+  await page.getByTestId('mturk-mapping-input').setInputFiles({
+    name: 'layout.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ sid: 'story_id', cause: '1_specificNL' })),
+  })
+  await expect(page.getByTestId('mturk-mapping-name')).toHaveText('layout.json (2 fields mapped)')
+  await expect(page.getByTestId('mturk-mapping-error')).toBeHidden()
+  await mapping.getByText('Which field fills which column').click()
+  await expect(page.getByTestId('mturk-mapping-fields')).toContainText('cause → 1_specificNL')
+  await page.reload()
+  await page.getByTestId('mturk-open').click()
+  await expect(page.getByTestId('mturk-mapping-name')).toHaveText('layout.json (2 fields mapped)')
+  await page.getByTestId('mturk-mapping-clear').click()
+  await expect(page.getByTestId('mturk-mapping-name')).toContainText('release columns')
 })

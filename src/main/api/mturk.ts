@@ -7,6 +7,12 @@ import { queryTargetCounts } from '../db/queries/mturkTargets'
 import { hitRows, upsertHits } from '../db/queries/mturkHits'
 import { lastPull } from '../db/queries/mturkPulls'
 import { accountBalance, countQualifiedWorkers, qualificationTypes } from '../mturk/actions'
+import {
+  fieldMappingView,
+  projectFieldMap,
+  readFieldMapFile,
+  rememberFieldMap,
+} from '../mturk/fieldMapFile'
 import { listHITs } from '../mturk/pull'
 import { toListedHit } from '../mturk/pullPlan'
 import { explain, explainAction } from '../mturk/pullRun'
@@ -101,6 +107,23 @@ export const mturkHandlers: Handlers<keyof typeof mturkCalls> = {
     workerAssignments(session.project().db, workerId),
   'mturk.workerActions': ({ workerId }, { session }) =>
     workerActionEntries(session.project().db, workerId),
+  'mturk.fieldMapping': (_args, { session }) =>
+    fieldMappingView(projectFieldMap(session.project().db)),
+  'mturk.pickFieldMapping': async (_args, context) => {
+    const path = (await context.dialogs?.openMappingFile()) ?? null
+    return path === null ? null : context.session.grantFile(path)
+  },
+  'mturk.setFieldMapping': ({ file }, { session }) => {
+    const { db } = session.project()
+    if (file === null) {
+      rememberFieldMap(db, null)
+      return null
+    }
+    const chosen = session.resolveFile(file)
+    const mapping = readFieldMapFile(chosen.path, chosen.name)
+    rememberFieldMap(db, mapping)
+    return fieldMappingView(mapping)
+  },
   'mturk.queryTargets': ({ filter }, { session }) =>
     queryTargetCounts(session.project().db, filter),
   'mturk.approve': (args, { session }) => act(session, WORKER_ACTIONS.approve, args),

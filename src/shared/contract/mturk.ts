@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { annotationFilterSchema } from '../filter'
 import { call } from './define'
+import { type PickedFile, fileRefSchema } from './imports'
 
 /** Calls and types of the Mechanical Turk domain: connection, pulls, and actions on workers. */
 
@@ -201,6 +202,13 @@ export interface QueryTargetCounts {
   sampleWorkers: string[]
 }
 
+/** A mapping file's form fields onto release columns, remembered for the project. */
+export interface MTurkFieldMapping {
+  /** The file it was read from. */
+  name: string
+  fields: { field: string; column: string }[]
+}
+
 export type PullSelection = z.infer<typeof pullSelectionSchema>
 
 /** Most targets one action may have, named one by one or through a query. */
@@ -268,6 +276,17 @@ export const mturkCalls = {
   'mturk.pull': call(pullSelectionSchema.extend({ mode: z.enum(['all', 'new']) })).returns<{
     jobId: string
   }>(),
+  /** The project's field mapping for pulls; null: fields carry the release column names. */
+  'mturk.fieldMapping': call(z.object({})).returns<MTurkFieldMapping | null>(),
+  /** Electron only: the native Open dialog for a JSON mapping file. Null when cancelled. */
+  'mturk.pickFieldMapping': call(z.object({})).returns<PickedFile | null>(),
+  /**
+   * Checks a chosen mapping file and remembers it for the project's pulls (null: back to the
+   * release column names). A file with problems is refused, naming its fields; nothing changes.
+   */
+  'mturk.setFieldMapping': call(z.object({ file: fileRefSchema.nullable() })).returns<
+    MTurkFieldMapping | null
+  >(),
   'mturk.workerAssignments': call(z.object({ workerId: z.string().min(1).max(200) })).returns<
     WorkerAssignment[]
   >(),
