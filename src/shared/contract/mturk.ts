@@ -284,9 +284,9 @@ export const mturkCalls = {
    * Checks a chosen mapping file and remembers it for the project's pulls (null: back to the
    * release column names). A file with problems is refused, naming its fields; nothing changes.
    */
-  'mturk.setFieldMapping': call(z.object({ file: fileRefSchema.nullable() })).returns<
-    MTurkFieldMapping | null
-  >(),
+  'mturk.setFieldMapping': call(
+    z.object({ file: fileRefSchema.nullable() }),
+  ).returns<MTurkFieldMapping | null>(),
   'mturk.workerAssignments': call(z.object({ workerId: z.string().min(1).max(200) })).returns<
     WorkerAssignment[]
   >(),
