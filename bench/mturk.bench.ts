@@ -1,7 +1,8 @@
 // MTurk pull speed: 10,000 assignments from the stand-in (its own process, no faults) into a fresh
 // project with the rate limit lifted, against a reference in the same run: the same pages fetched
 // with the same SDK client and concurrency, without parsing or storing. Reports assignments/s and
-// where the pull's time went: listing HITs, waiting for pages (HTTP), parsing answers, storing.
+// where the pull's time went: listing HITs, waiting for pages (HTTP), parsing answers, storing
+// (the grouped commits) and indexing the text at the end.
 //   npx tsx bench/mturk.bench.ts [--quick]
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -19,12 +20,14 @@ const quick = process.argv.includes('--quick')
 const ASSIGNMENTS = quick ? 2_000 : 10_000
 /**
  * GLUCOSE-like HITs (a few assignments each: one page per HIT), full pages of 100, and the
- * GLUCOSE-like shape again with every answer 50 ms late, as from a distant service.
+ * GLUCOSE-like shape again with every answer 150 ms late: an assumed round trip to the real
+ * service with a page of answers (the stand-in's slow-answer fault), to show the split a real
+ * pull would have.
  */
 const SHAPES = [
   { perHit: 10, latency: 0, label: 'HITs of 10 (1 page each)' },
   { perHit: 100, latency: 0, label: 'HITs of 100 (full pages)' },
-  { perHit: 10, latency: 50, label: 'HITs of 10, 50 ms per answer' },
+  { perHit: 10, latency: 150, label: 'HITs of 10, 150 ms per answer' },
 ]
 const ROUNDS = quick ? 1 : 2
 const CONCURRENCY = 4
@@ -86,7 +89,7 @@ async function ours(url: string) {
   const dir = mkdtempSync(join(tmpdir(), 'winnow-mturk-bench-'))
   const db = openProject(join(dir, 'pull.winnow'), { create: true })
   const ctx = connect({ endpoint: url, credentials, lifted: true })
-  const timing = { listMs: 0, waitMs: 0, parseMs: 0, storeMs: 0 }
+  const timing = { listMs: 0, waitMs: 0, parseMs: 0, storeMs: 0, indexMs: 0 }
   const start = process.hrtime.bigint()
   const result = await runPull(
     db,
@@ -120,6 +123,8 @@ const rows: (string | number)[][] = [
     'waiting (HTTP)',
     'parsing',
     'storing',
+    'indexing',
+    'parse + store + index',
   ],
 ]
 for (const shape of SHAPES) {
@@ -148,10 +153,12 @@ for (const shape of SHAPES) {
       pct(t.waitMs, win.seconds),
       pct(t.parseMs, win.seconds),
       pct(t.storeMs, win.seconds),
+      pct(t.indexMs, win.seconds),
+      pct(t.parseMs + t.storeMs + t.indexMs, win.seconds),
     ])
     console.log(
       `${shape.label}: reference ${ref.seconds.toFixed(2)} s, winnow ${win.seconds.toFixed(2)} s ` +
-        `(×${(win.seconds / ref.seconds).toFixed(2)}); parse ${t.parseMs.toFixed(0)} ms, store ${t.storeMs.toFixed(0)} ms, ` +
+        `(×${(win.seconds / ref.seconds).toFixed(2)}); parse ${t.parseMs.toFixed(0)} ms, store ${t.storeMs.toFixed(0)} ms, index ${t.indexMs.toFixed(0)} ms, ` +
         `wait ${t.waitMs.toFixed(0)} ms, list ${t.listMs.toFixed(0)} ms`,
     )
   } finally {

@@ -64,8 +64,90 @@ test('connects to the stand-in, pulls, bonuses a worker and shows the record', a
     await expect(record).toContainText('$0.75 — Thorough explanations')
     await expect(record).toContainText('done')
     expect(standin.state.bonuses).toMatchObject([{ WorkerId: workerId, BonusAmount: '0.75' }])
+
+    // The whole query selected (Ctrl+A in the grid): a bonus per worker of the query, counted
+    // and paid by main; the confirmation states how many and the total against the balance.
+    await page.getByTestId('panel-close').click()
+    await page.locator('.ag-row').first().click()
+    await page.keyboard.press('ControlOrMeta+a')
+    await expect(page.getByTestId('selection-count')).toContainText(/All \d+ rows of this query/)
+    await page.getByTestId('selection-mturk').click()
+    const bonusItem = page.getByTestId('selection-mturk-bonus')
+    await expect(bonusItem).toHaveText(/Bonus per worker… \(\d+\)/)
+    const workers = Number(/\((\d+)\)/.exec((await bonusItem.textContent()) ?? '')?.[1])
+    expect(workers).toBeGreaterThan(1)
+    await bonusItem.click()
+    await expect(page.getByTestId('mturk-action-targets')).toContainText(
+      `${workers} assignments: one per worker`,
+    )
+    await page.getByTestId('bonus-amount').fill('0.10')
+    await page.getByTestId('bonus-reason').fill('Whole batch')
+    await expect(page.getByTestId('bonus-total')).toHaveText(`$${(workers * 0.1).toFixed(2)}`)
+    await expect(page.getByTestId('bonus-balance')).toHaveText('$9,999.25')
+    await page.getByTestId('bonus-confirm').click()
+    await expect(page.getByTestId('mturk-action-dialog')).toBeHidden()
+    const batch = standin.state.bonuses.filter((b) => b.Reason === 'Whole batch')
+    expect(batch).toHaveLength(workers)
+    expect(new Set(batch.map((b) => b.WorkerId)).size).toBe(workers)
   } finally {
     await stop(child)
     await standin.close()
   }
+})
+
+test('the native menu’s Settings ▸ Mechanical Turk opens the panel; a mapping file is checked and remembered', async ({
+  page,
+  demo,
+}) => {
+  // In the desktop app main sends `app.menu` on the event channel; here the first event stream is
+  // answered with that event, and the page reconnects to the real one afterwards.
+  let sendMenu = (): void => undefined
+  const menuClicked = new Promise<void>((resolve) => (sendMenu = resolve))
+  await page.route(
+    '**/events',
+    async (route) => {
+      await menuClicked
+      await route.fulfill({
+        status: 200,
+        contentType: 'text/event-stream',
+        body: `data: ${JSON.stringify({ name: 'app.menu', payload: { command: 'mturkSettings' } })}\n\n`,
+      })
+    },
+    { times: 1 },
+  )
+  await page.goto(demo.url)
+  await expect(page.getByTestId('project-name')).toBeVisible()
+  await expect(page.getByTestId('mturk-dialog')).toBeHidden()
+  sendMenu()
+  await expect(page.getByTestId('mturk-dialog')).toBeVisible()
+  await expect(page.getByTestId('mturk-endpoint')).toBeVisible()
+
+  // A mapping file with problems is refused, naming the file and the fields; a good one is
+  // remembered for the project (shown again after a reload).
+  const mapping = page.getByTestId('mturk-mapping')
+  await expect(page.getByTestId('mturk-mapping-name')).toContainText('release columns')
+  await page.getByTestId('mturk-mapping-input').setInputFiles({
+    name: 'layout.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ sid: 'story_identifier', cause: '1_specificNL' })),
+  })
+  await expect(page.getByTestId('mturk-mapping-error')).toContainText('layout.json')
+  await expect(page.getByTestId('mturk-mapping-error')).toContainText(
+    'sid: unknown column story_identifier',
+  )
+  await expect(page.getByTestId('mturk-mapping-name')).toContainText('release columns')
+  await page.getByTestId('mturk-mapping-input').setInputFiles({
+    name: 'layout.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ sid: 'story_id', cause: '1_specificNL' })),
+  })
+  await expect(page.getByTestId('mturk-mapping-name')).toHaveText('layout.json (2 fields mapped)')
+  await expect(page.getByTestId('mturk-mapping-error')).toBeHidden()
+  await mapping.getByText('Which field fills which column').click()
+  await expect(page.getByTestId('mturk-mapping-fields')).toContainText('cause → 1_specificNL')
+  await page.reload()
+  await page.getByTestId('mturk-open').click()
+  await expect(page.getByTestId('mturk-mapping-name')).toHaveText('layout.json (2 fields mapped)')
+  await page.getByTestId('mturk-mapping-clear').click()
+  await expect(page.getByTestId('mturk-mapping-name')).toContainText('release columns')
 })

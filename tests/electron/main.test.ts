@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { callNames } from '../../src/shared/contract'
+import type { MenuCommand } from '../../src/shared/contract/project'
 
 // A stand-in for the `electron` module: the real binary cannot run here, so this records what
 // main registers and how it builds the window.
@@ -11,6 +12,15 @@ const contentsHandlers = new Map<
 >()
 let windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null
 const openExternal = vi.fn()
+let menuTemplate: MenuItem[] = []
+
+interface MenuItem {
+  label?: string
+  role?: string
+  accelerator?: string
+  submenu?: MenuItem[]
+  click?: () => void
+}
 
 vi.mock('electron', () => ({
   ipcMain: {
@@ -36,11 +46,19 @@ vi.mock('electron', () => ({
     defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() },
   },
   shell: { openExternal },
+  Menu: {
+    buildFromTemplate: (template: MenuItem[]) => {
+      menuTemplate = template
+      return { template }
+    },
+    setApplicationMenu: vi.fn(),
+  },
 }))
 
 const { registerIpc, CALL_CHANNEL_PREFIX } = await import('../../src/main/electron/ipc')
 const { createMainWindow, lockDownContents } = await import('../../src/main/electron/window')
 const { Session } = await import('../../src/main/session')
+const { installMenu } = await import('../../src/main/electron/menu')
 
 describe('Electron main', () => {
   beforeEach(() => {
@@ -108,5 +126,24 @@ describe('Electron main', () => {
     expect(windowOpenHandler?.({ url: 'https://example.com/' })).toEqual({ action: 'deny' })
     expect(windowOpenHandler?.({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' })
     expect(openExternal).toHaveBeenCalledTimes(1)
+  })
+
+  it('sends the page one command per menu item, Settings ▸ Mechanical Turk included', () => {
+    const sent: MenuCommand[] = []
+    installMenu((command) => sent.push(command))
+    const find = (menu: string, label: string): MenuItem | undefined =>
+      menuTemplate.find((m) => m.label === menu)?.submenu?.find((i) => i.label === label)
+
+    find('Settings', 'Mechanical Turk…')?.click?.()
+    find('File', 'Import Files…')?.click?.()
+    expect(sent).toEqual(['mturkSettings', 'import'])
+
+    // Every item with a click sends exactly one command, and every command is sent by one item.
+    const clickable = menuTemplate.flatMap((m) => m.submenu ?? []).filter((i) => i.click)
+    sent.length = 0
+    for (const i of clickable) i.click?.()
+    expect(sent).toHaveLength(clickable.length)
+    expect(new Set(sent).size).toBe(sent.length)
+    expect(sent).toEqual(expect.arrayContaining(['new', 'open', 'import', 'mturkSettings', 'help']))
   })
 })

@@ -126,7 +126,7 @@ describe('winnow pull and winnow worker', () => {
     const pulled = await cli(
       'pull',
       '--all',
-      '--map',
+      '--mapping',
       map,
       '--db',
       db,
@@ -139,10 +139,42 @@ describe('winnow pull and winnow worker', () => {
     const annotations = project.prepare('SELECT count(*) FROM annotations').pluck().get()
     project.close()
     expect(annotations).toBe(1)
-    writeFileSync(map, JSON.stringify({ sid: 'story_identifier' }))
-    expect(
-      (await cli('pull', '--all', '--map', map, '--db', db, '--endpoint', standin.url)).code,
-    ).toBe(2)
+    // A mapping with problems: the file and each field at fault are named, and nothing is pulled.
+    const requests = standin.state.requests.length
+    writeFileSync(map, JSON.stringify({ sid: 'story_identifier', text: 'story', idx: 'story' }))
+    const refused = await cli(
+      'pull',
+      '--all',
+      '--mapping',
+      map,
+      '--db',
+      db,
+      '--endpoint',
+      standin.url,
+    )
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain(`--mapping ${map}: sid: unknown column story_identifier`)
+    expect(refused.stderr).toContain('idx and text both map to story')
+    writeFileSync(map, '{"sid": 7}')
+    const notText = await cli(
+      'pull',
+      '--all',
+      '--mapping',
+      map,
+      '--db',
+      db,
+      '--endpoint',
+      standin.url,
+    )
+    expect(notText.stderr).toContain(`${map}: sid: the column must be a name in quotes`)
+    writeFileSync(map, '{"sid": "story_id",')
+    expect((await cli('pull', '--all', '--mapping', map, '--db', db)).stderr).toContain(
+      `${map}: not JSON`,
+    )
+    expect(standin.state.requests.length).toBe(requests)
+    const after = openProject(db)
+    expect(after.prepare('SELECT count(*) FROM submissions').pluck().get()).toBe(1)
+    after.close()
   })
 
   it('exits 2 on usage errors and 1 without credentials', async () => {

@@ -50,7 +50,7 @@ describe('pulling into a project', () => {
     expect(broken.every((b) => b.story_id === null)).toBe(true)
     expect(count(db, "SELECT count(*) FROM stories WHERE external_id = ''")).toBe(0)
     expect(count(db, 'SELECT count(*) FROM annotations')).toBeGreaterThan(450 * 2 - 10)
-    expect(count(db, 'SELECT count(*) FROM search_backlog')).toBe(0) // text searchable at once
+    expect(count(db, 'SELECT count(*) FROM search_backlog')).toBe(0) // indexed when the pull ends
     // One change set, of kind mturk.
     expect(db.prepare('SELECT kind, description FROM change_sets').all()).toEqual([
       { kind: 'mturk', description: expect.stringContaining('450 submissions') as unknown },
@@ -61,6 +61,40 @@ describe('pulling into a project', () => {
     const again = await runPull(db, ctx, ALL, { endpoint: ctx.url, author: 'test' })
     expect(again).toMatchObject({ assignments: 450, new: 0, updated: 0 })
     expect(count(db, 'SELECT count(*) FROM submissions')).toBe(450)
+  })
+
+  it('commits pages in groups, each with its checkpoints, and indexes the text at the end', async () => {
+    const { standin } = await start()
+    seedDemo(standin.state, { hits: 30, assignmentsPerHit: 5, brokenEvery: 0 })
+    const { db } = project()
+    const ctx = connectTo(standin)
+    const seen: { pages: number; stored: number; done: number; backlog: number }[] = []
+    let pages = 0
+    const result = await runPull(db, ctx, ALL, {
+      endpoint: ctx.url,
+      author: 'test',
+      commit: { commitAssignments: 50, commitAfterMs: 60_000 },
+      onPage: () => pages++,
+      onCommit: () =>
+        seen.push({
+          pages,
+          stored: count(db, 'SELECT count(*) FROM submissions'),
+          done: count(db, 'SELECT count(*) FROM mturk_checkpoints WHERE done = 1'),
+          backlog: count(db, 'SELECT count(*) FROM search_backlog'),
+        }),
+    })
+    expect(result.new).toBe(150)
+    // Ten pages of five per commit; a page's HIT is checkpointed done in the commit that stores it.
+    expect(seen.map(({ pages, stored, done }) => ({ pages, stored, done }))).toEqual([
+      { pages: 10, stored: 50, done: 10 },
+      { pages: 20, stored: 100, done: 20 },
+      { pages: 30, stored: 150, done: 30 },
+    ])
+    expect(seen.every((s) => s.backlog > 0)).toBe(true)
+    expect(count(db, 'SELECT count(*) FROM search_backlog')).toBe(0)
+    expect(
+      count(db, "SELECT count(*) FROM annotation_search WHERE annotation_search MATCH 'the'"),
+    ).toBeGreaterThan(0)
   })
 
   it('resumes a cancelled pull without duplicates or refetching finished HITs', async () => {

@@ -12,6 +12,8 @@ export interface Dialogs {
   openProject(): Promise<string | null>
   createProject(): Promise<string | null>
   openDataFiles(): Promise<string[]>
+  /** A JSON mapping file for pulls (form field → release column). */
+  openMappingFile(): Promise<string | null>
 }
 
 export type Handler<K extends CallName> = (

@@ -1,10 +1,18 @@
 import { UserError } from '../../shared/contract/errors'
-import type { mturkCalls } from '../../shared/contract/mturk'
+import type { ParsedArgs } from '../../shared/contract'
+import type { ActionOutcome, mturkCalls } from '../../shared/contract/mturk'
 import { workerActionEntries } from '../db/queries/mturkActions'
 import { statusCounts, workerAssignments } from '../db/queries/mturkAssignments'
+import { queryTargetCounts } from '../db/queries/mturkTargets'
 import { hitRows, upsertHits } from '../db/queries/mturkHits'
 import { lastPull } from '../db/queries/mturkPulls'
 import { accountBalance, countQualifiedWorkers, qualificationTypes } from '../mturk/actions'
+import {
+  fieldMappingView,
+  projectFieldMap,
+  readFieldMapFile,
+  rememberFieldMap,
+} from '../mturk/fieldMapFile'
 import { listHITs } from '../mturk/pull'
 import { toListedHit } from '../mturk/pullPlan'
 import { explain, explainAction } from '../mturk/pullRun'
@@ -17,16 +25,7 @@ import {
   withConnection,
 } from '../mturk/service'
 import { settingsView, writeEndpoint } from '../mturk/settings'
-import {
-  approveAssignments,
-  blockWorkers,
-  disqualifyWorkers,
-  notifyWorkers,
-  payBonuses,
-  qualifyWorkers,
-  rejectAssignments,
-  unblockWorkers,
-} from '../mturk/workerActions'
+import { WORKER_ACTIONS, type WorkerActionSpec } from '../mturk/workerActionTable'
 import type { Session } from '../session'
 import type { Handlers } from './handlers'
 
@@ -44,10 +43,15 @@ function editableSecrets(session: Session) {
   return { save: store.save.bind(store), clear: store.clear.bind(store) }
 }
 
-/** Every call that records an action tells the page its data changed (statuses, records). */
-function changed<T>(session: Session, result: T): T {
+/** Runs an action; every call that records one tells the page its data changed. */
+async function act<K extends WorkerActionSpec['call']>(
+  session: Session,
+  spec: WorkerActionSpec<K>,
+  args: ParsedArgs<K>,
+): Promise<ActionOutcome> {
+  const outcome = await withActions(session, (ac) => spec.run(ac, args))
   session.dataChanged()
-  return result
+  return outcome
 }
 
 export const mturkHandlers: Handlers<keyof typeof mturkCalls> = {
@@ -103,22 +107,33 @@ export const mturkHandlers: Handlers<keyof typeof mturkCalls> = {
     workerAssignments(session.project().db, workerId),
   'mturk.workerActions': ({ workerId }, { session }) =>
     workerActionEntries(session.project().db, workerId),
-  'mturk.approve': async (args, { session }) =>
-    changed(session, await withActions(session, (ac) => approveAssignments(ac, args))),
-  'mturk.reject': async (args, { session }) =>
-    changed(session, await withActions(session, (ac) => rejectAssignments(ac, args))),
-  'mturk.bonus': async (args, { session }) =>
-    changed(session, await withActions(session, (ac) => payBonuses(ac, args))),
-  'mturk.notify': async (args, { session }) =>
-    changed(session, await withActions(session, (ac) => notifyWorkers(ac, args))),
-  'mturk.qualify': async (args, { session }) =>
-    changed(session, await withActions(session, (ac) => qualifyWorkers(ac, args))),
-  'mturk.disqualify': async (args, { session }) =>
-    changed(session, await withActions(session, (ac) => disqualifyWorkers(ac, args))),
-  'mturk.block': async (args, { session }) =>
-    changed(session, await withActions(session, (ac) => blockWorkers(ac, args))),
-  'mturk.unblock': async (args, { session }) =>
-    changed(session, await withActions(session, (ac) => unblockWorkers(ac, args))),
+  'mturk.fieldMapping': (_args, { session }) =>
+    fieldMappingView(projectFieldMap(session.project().db)),
+  'mturk.pickFieldMapping': async (_args, context) => {
+    const path = (await context.dialogs?.openMappingFile()) ?? null
+    return path === null ? null : context.session.grantFile(path)
+  },
+  'mturk.setFieldMapping': ({ file }, { session }) => {
+    const { db } = session.project()
+    if (file === null) {
+      rememberFieldMap(db, null)
+      return null
+    }
+    const chosen = session.resolveFile(file)
+    const mapping = readFieldMapFile(chosen.path, chosen.name)
+    rememberFieldMap(db, mapping)
+    return fieldMappingView(mapping)
+  },
+  'mturk.queryTargets': ({ filter }, { session }) =>
+    queryTargetCounts(session.project().db, filter),
+  'mturk.approve': (args, { session }) => act(session, WORKER_ACTIONS.approve, args),
+  'mturk.reject': (args, { session }) => act(session, WORKER_ACTIONS.reject, args),
+  'mturk.bonus': (args, { session }) => act(session, WORKER_ACTIONS.bonus, args),
+  'mturk.notify': (args, { session }) => act(session, WORKER_ACTIONS.notify, args),
+  'mturk.qualify': (args, { session }) => act(session, WORKER_ACTIONS.qualify, args),
+  'mturk.disqualify': (args, { session }) => act(session, WORKER_ACTIONS.disqualify, args),
+  'mturk.block': (args, { session }) => act(session, WORKER_ACTIONS.block, args),
+  'mturk.unblock': (args, { session }) => act(session, WORKER_ACTIONS.unblock, args),
   'mturk.qualificationTypes': ({ counts }, { session }) =>
     withConnection(session, async (ctx) => {
       const types = await qualificationTypes(ctx)

@@ -36,5 +36,20 @@ export function nativeDialogs(window: () => BrowserWindow | null): Dialogs {
         : await dialog.showOpenDialog(options)
       return result.canceled ? [] : result.filePaths
     },
+    async openMappingFile() {
+      const parent = window()
+      const options = {
+        title: 'Choose a field mapping (JSON)',
+        properties: ['openFile' as const],
+        filters: [
+          { name: 'JSON files', extensions: ['json'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      }
+      const result = parent
+        ? await dialog.showOpenDialog(parent, options)
+        : await dialog.showOpenDialog(options)
+      return result.canceled ? null : (result.filePaths[0] ?? null)
+    },
   }
 }

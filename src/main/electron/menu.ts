@@ -49,6 +49,7 @@ export function installMenu(send: (command: MenuCommand) => void): void {
         ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]),
       ],
     },
+    { label: 'Settings', submenu: [item('Mechanical Turk…', 'mturkSettings')] },
     { label: 'Help', submenu: [item('Keyboard Shortcuts', 'help', 'Shift+/')] },
   ]
   Menu.setApplicationMenu(Menu.buildFromTemplate(template))

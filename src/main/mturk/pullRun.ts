@@ -1,8 +1,9 @@
 /**
  * One pull, start to finish: list the account's HITs (and note the ones that are gone), pick the
  * selected ones, decide what to fetch, then page through their assignments a few HITs at a time,
- * storing each page as it comes. An unfinished pull with the same mode, selection and endpoint is
- * continued from its checkpoints instead of starting over.
+ * parsing each page as it comes and committing pages in groups; the text is indexed at the end.
+ * An unfinished pull with the same mode, selection and endpoint is continued from its checkpoints
+ * instead of starting over.
  */
 import type { HIT } from '@aws-sdk/client-mturk'
 import type { MTurkPullResult, PullSelection } from '../../shared/contract/mturk'
@@ -21,6 +22,7 @@ import {
   withDeferredCheckpoints,
 } from '../db/queries/mturkPulls'
 import { CancelledError } from '../jobs/cancel'
+import { indexSearchText } from '../search/indexer'
 import { type ActionError, toActionError } from './actions'
 import type { MTurkContext } from './call'
 import type { FieldMap } from './glucose-map'
@@ -33,7 +35,7 @@ import {
   selectHITs,
 } from './pull'
 import { expectedAssignments, planPull, toListedHit } from './pullPlan'
-import { PullStore, type PullTiming } from './pullStore'
+import { PullStore, type PullStoreOptions, type PullTiming } from './pullStore'
 
 export interface PullRequest {
   mode: 'all' | 'new'
@@ -55,11 +57,15 @@ export interface RunPullOptions {
   /** Epoch ms (tests move it together with the stand-in's clock). */
   now?: () => number
   map?: FieldMap
-  /** Accumulates where the time went (ms): listing, waiting for pages, parsing, storing. */
-  timing?: PullTiming & { listMs: number; waitMs: number }
+  /** Accumulates where the time went (ms): listing, waiting, parsing, storing, indexing. */
+  timing?: PullTiming & { listMs: number; waitMs: number; indexMs: number }
+  /** Commit policy of the store (tests make it commit every page). */
+  commit?: Pick<PullStoreOptions, 'commitAssignments' | 'commitAfterMs'>
   progress?(p: PullProgress): void
-  /** Called after each stored page. */
+  /** Called after each page received (parsed and queued for the next commit). */
   onPage?(): void
+  /** Called after each commit of queued pages. */
+  onCommit?(): void
 }
 
 export async function runPull(
@@ -140,10 +146,18 @@ export async function runPull(
     now,
     ...(options.map ? { map: options.map } : {}),
     ...(options.timing ? { timing: options.timing } : {}),
+    ...options.commit,
   })
   const hitsLeft = new Set(toFetch.map((h) => h.HITId ?? ''))
   options.progress?.({ done: 0, total, detail: describe(hitsLeft.size, toFetch.length) })
 
+  const commit = (): void => {
+    const stored = store.commit()
+    if (stored.pages === 0) return
+    result.new += stored.added
+    result.updated += stored.updated
+    options.onCommit?.()
+  }
   await withDeferredCheckpoints(db, async () => {
     try {
       let waitStart = performance.now()
@@ -152,20 +166,22 @@ export async function runPull(
         concurrency: options.concurrency ?? 4,
       })) {
         if (options.timing) options.timing.waitMs += performance.now() - waitStart
-        const page = store.storePage(batch)
-        result.assignments += page.assignments
-        result.new += page.added
-        result.updated += page.updated
+        result.assignments += store.take(batch)
+        options.onPage?.()
+        if (store.due()) commit()
         if (batch.nextToken === undefined) hitsLeft.delete(batch.hit.HITId ?? '')
         options.progress?.({
           done: result.assignments,
           total: Math.max(total, result.assignments),
           detail: describe(hitsLeft.size, toFetch.length),
         })
-        options.onPage?.()
         waitStart = performance.now()
       }
+      commit()
     } catch (error) {
+      // What was fetched before the failure is good: keep it (a commit that itself failed left
+      // nothing queued, so this adds nothing twice).
+      commit()
       if (ctx.signal?.aborted) {
         finishPull(db, setup.pullId, 'cancelled', now())
         throw new CancelledError(
@@ -177,8 +193,18 @@ export async function runPull(
       finishPull(db, setup.pullId, 'failed', now(), failure.message)
       throw failure
     }
+    finishPull(db, setup.pullId, 'done', now())
+    // The text becomes searchable in a few large steps after the pull; a full-text query before
+    // then indexes what is still waiting first.
+    const indexStart = performance.now()
+    options.progress?.({
+      done: result.assignments,
+      total: Math.max(total, result.assignments),
+      detail: 'Indexing text for search',
+    })
+    indexSearchText(db, { cancelled: () => ctx.signal?.aborted === true })
+    if (options.timing) options.timing.indexMs += performance.now() - indexStart
   })
-  finishPull(db, setup.pullId, 'done', now())
   return result
 }
 

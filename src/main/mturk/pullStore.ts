@@ -1,9 +1,11 @@
 /**
- * Stores a pull page by page, each page in its own small transaction together with its HIT's
- * checkpoint: a kill loses at most the page in flight, and a resumed pull starts after the last
- * stored page. New assignments go through SubmissionWriter (raw answer verbatim, status, times)
- * and the ratings reconstruction, as an import does, so effective ratings stay consistent; known
- * ones only get their status updated. Each page's text is indexed for search in its transaction.
+ * Stores a pull a group of pages at a time. Each page is parsed as soon as it arrives (while the
+ * next requests are in flight) and queued; the queue is committed in one transaction when enough
+ * assignments or enough time have gathered, together with the checkpoints of the pages in it, so
+ * a kill loses at most the queued pages and a resumed pull fetches them again. New assignments go
+ * through SubmissionWriter (raw answer verbatim, status, times) and the ratings reconstruction, as
+ * an import does, once per commit, so effective ratings are consistent at every commit; known ones
+ * only get their status updated. Full-text indexing is left to the chunked indexer after the pull.
  */
 import type { Assignment } from '@aws-sdk/client-mturk'
 import type { AssignmentStatus } from '../../shared/contract/mturk'
@@ -25,24 +27,26 @@ import {
   saveCheckpoint,
 } from '../db/queries/mturkPulls'
 import { pendingCount } from '../db/queries/ratingsImport'
-import { indexSearchBacklog } from '../db/queries/search'
 import { SubmissionWriter } from '../db/queries/submissions'
+import type { StoredSubmission } from '../importers/types'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
 import { type FieldMap, mapAssignment } from './glucose-map'
 import type { PullBatch } from './pull'
 import { hitSignature } from './pullPlan'
 
-export interface PageResult {
-  /** Assignments on the page. */
+export interface CommitResult {
+  /** Assignments on the committed pages. */
   assignments: number
   /** Submissions added. */
   added: number
   annotations: number
   /** Known assignments whose status changed. */
   updated: number
+  /** Pages committed. */
+  pages: number
 }
 
-/** Where a page's time went, in ms (the benchmark reads these). */
+/** Where a pull's time went, in ms (the benchmark reads these). */
 export interface PullTiming {
   parseMs: number
   storeMs: number
@@ -54,6 +58,10 @@ export interface PullStoreOptions {
   now: () => number
   map?: FieldMap
   timing?: PullTiming
+  /** Commit once this many assignments are queued (default 2,000)… */
+  commitAssignments?: number
+  /** …or once the oldest queued page has waited this long, in ms (default 250). */
+  commitAfterMs?: number
 }
 
 const STATUSES: ReadonlySet<string> = new Set<AssignmentStatus>([
@@ -61,6 +69,16 @@ const STATUSES: ReadonlySet<string> = new Set<AssignmentStatus>([
   'Approved',
   'Rejected',
 ])
+
+/** A page parsed and waiting for its commit. */
+interface QueuedPage {
+  batch: PullBatch
+  fresh: Assignment[]
+  mapped: StoredSubmission[]
+  /** Known assignments whose status differs from the project's. */
+  changes: { assignmentId: string; status: AssignmentStatus; reviewedAt: number | null }[]
+  present: number
+}
 
 export class PullStore {
   /** The change set this pull writes into, while no other change set has come after it. */
@@ -71,6 +89,11 @@ export class PullStore {
    */
   private writer: SubmissionWriter | null = null
   private readonly written = { submissions: 0, annotations: 0 }
+  private queue: QueuedPage[] = []
+  /** Assignment ids on queued pages: a page seen twice (a HIT started over) adds nothing twice. */
+  private readonly queuedIds = new Set<string>()
+  private queuedAssignments = 0
+  private oldestQueuedAt = 0
 
   constructor(
     private readonly db: Db,
@@ -78,87 +101,131 @@ export class PullStore {
     private readonly options: PullStoreOptions,
   ) {}
 
-  storePage(batch: PullBatch): PageResult {
+  /** Assignments on the page; the page waits in the queue until `commit`. */
+  take(batch: PullBatch): number {
     const { db, options } = this
-    const hitId = batch.hit.HITId ?? ''
+    const parseStart = performance.now()
     const present = batch.assignments.filter((a) => a.AssignmentId && a.WorkerId)
     const known = knownAssignments(
       db,
       present.map((a) => a.AssignmentId ?? ''),
     )
-    const fresh = present.filter((a) => !known.has(a.AssignmentId ?? ''))
-
-    const parseStart = performance.now()
+    const fresh: Assignment[] = []
+    const changes: QueuedPage['changes'] = []
+    for (const a of present) {
+      const id = a.AssignmentId ?? ''
+      const before = known.get(id)
+      if (before === undefined) {
+        if (!this.queuedIds.has(id)) fresh.push(a)
+        this.queuedIds.add(id)
+        continue
+      }
+      const status = statusOf(a)
+      if (status === null || before === status) continue
+      changes.push({
+        assignmentId: id,
+        status,
+        reviewedAt: epochSeconds(a.ApprovalTime ?? a.RejectionTime),
+      })
+    }
     const mapped = fresh.map((a) =>
       mapAssignment(batch.hit, a, options.map ? { map: options.map } : {}),
     )
-    const storeStart = performance.now()
+    if (this.queue.length === 0) this.oldestQueuedAt = performance.now()
+    this.queue.push({ batch, fresh, mapped, changes, present: present.length })
+    this.queuedAssignments += present.length
+    if (options.timing) options.timing.parseMs += performance.now() - parseStart
+    return present.length
+  }
 
-    const store = db.transaction((): PageResult & { changeSetId: number | null } => {
-      const at = options.now()
-      let added = 0
-      let annotations = 0
-      let changeSetId: number | null = null
-      if (mapped.length > 0) {
-        const changeSet = this.changeSetFor()
-        changeSetId = changeSet.id
-        const writer = (this.writer ??= new SubmissionWriter(db, changeSet.id, null))
-        const before = { ...writer.counts }
-        for (const submission of mapped) writer.write(submission)
-        writer.finish()
-        linkAssignments(
-          db,
-          fresh.map((a, i) => link(hitId, a, mapped[i]?.sourceKey ?? '')),
-          at,
-        )
-        added = writer.counts.submissions - before.submissions
-        annotations = writer.counts.annotations - before.annotations
-        // The page's text is searchable as soon as the page is stored.
-        if (annotations > 0) indexSearchBacklog(db, annotations)
-        this.written.submissions += added
-        this.written.annotations += annotations
-        this.reconstructRatings(changeSet)
-        describeChangeSet(
-          db,
-          changeSet.id,
-          `Pulled from MTurk: ${this.written.submissions} submissions, ${this.written.annotations} annotations`,
-        )
-      }
-      let updated = 0
-      for (const a of present) {
-        const before = known.get(a.AssignmentId ?? '')
-        const status = statusOf(a)
-        if (before === undefined || status === null || before === status) continue
-        const reviewedAt = epochSeconds(a.ApprovalTime ?? a.RejectionTime)
-        if (
-          setAssignmentStatus(db, { assignmentId: a.AssignmentId ?? '', status, reviewedAt, at })
-        ) {
-          updated++
-        }
-      }
-      const done = batch.nextToken === undefined
-      saveCheckpoint(db, this.pullId, hitId, { nextToken: batch.nextToken ?? null, done })
-      if (batch.gone) markHitGone(db, hitId, at)
-      else if (done) markHitPulled(db, hitId, hitSignature(batch.hit), at)
-      addPullCounts(db, this.pullId, { assignments: present.length, added, updated, changeSetId })
-      return { assignments: present.length, added, annotations, updated, changeSetId }
-    })
-    let result: ReturnType<typeof store>
+  /** True when the queue should be committed now. */
+  due(): boolean {
+    if (this.queue.length === 0) return false
+    return (
+      this.queuedAssignments >= (this.options.commitAssignments ?? 2_000) ||
+      performance.now() - this.oldestQueuedAt >= (this.options.commitAfterMs ?? 250)
+    )
+  }
+
+  /** Stores every queued page and its checkpoint in one transaction; the queue is empty after. */
+  commit(): CommitResult {
+    const pages = this.queue
+    this.queue = []
+    this.queuedIds.clear()
+    this.queuedAssignments = 0
+    if (pages.length === 0)
+      return { assignments: 0, added: 0, annotations: 0, updated: 0, pages: 0 }
+    const storeStart = performance.now()
+    let result: CommitResult
     try {
-      result = store()
+      result = this.db.transaction(() => this.store(pages))()
     } catch (error) {
       // Rolled back: a change set or writer state made in it no longer matches the file.
       this.changeSet = null
       this.writer = null
       throw error
     }
+    if (this.options.timing) this.options.timing.storeMs += performance.now() - storeStart
+    return result
+  }
 
-    if (options.timing) {
-      options.timing.parseMs += storeStart - parseStart
-      options.timing.storeMs += performance.now() - storeStart
+  private store(pages: readonly QueuedPage[]): CommitResult {
+    const { db, options } = this
+    const at = options.now()
+    const result: CommitResult = {
+      assignments: 0,
+      added: 0,
+      annotations: 0,
+      updated: 0,
+      pages: pages.length,
     }
-    const { changeSetId: _changeSetId, ...counts } = result
-    return counts
+    const mapped = pages.flatMap((p) => p.mapped)
+    let changeSetId: number | null = null
+    if (mapped.length > 0) {
+      const changeSet = this.changeSetFor()
+      changeSetId = changeSet.id
+      const writer = (this.writer ??= new SubmissionWriter(db, changeSet.id, null))
+      const before = { ...writer.counts }
+      for (const submission of mapped) writer.write(submission)
+      writer.finish()
+      linkAssignments(
+        db,
+        pages.flatMap((p) =>
+          p.fresh.map((a, i) => link(p.batch.hit.HITId ?? '', a, p.mapped[i]?.sourceKey ?? '')),
+        ),
+        at,
+      )
+      result.added = writer.counts.submissions - before.submissions
+      result.annotations = writer.counts.annotations - before.annotations
+      this.written.submissions += result.added
+      this.written.annotations += result.annotations
+      this.reconstructRatings(changeSet)
+      describeChangeSet(
+        db,
+        changeSet.id,
+        `Pulled from MTurk: ${this.written.submissions} submissions, ${this.written.annotations} annotations`,
+      )
+    }
+    for (const page of pages) {
+      for (const change of page.changes) {
+        if (setAssignmentStatus(db, { ...change, at })) result.updated++
+      }
+      const { hit, nextToken, gone } = page.batch
+      const hitId = hit.HITId ?? ''
+      const done = nextToken === undefined
+      // Pages of one HIT are queued in order: the last one's checkpoint is the one that stays.
+      saveCheckpoint(db, this.pullId, hitId, { nextToken: nextToken ?? null, done })
+      if (gone) markHitGone(db, hitId, at)
+      else if (done) markHitPulled(db, hitId, hitSignature(hit), at)
+      result.assignments += page.present
+    }
+    addPullCounts(db, this.pullId, {
+      assignments: result.assignments,
+      added: result.added,
+      updated: result.updated,
+      changeSetId,
+    })
+    return result
   }
 
   /**

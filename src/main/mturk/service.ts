@@ -14,6 +14,7 @@ import type { Session } from '../session'
 import { accountBalance } from './actions'
 import { type MTurkConnection, connect } from './connect'
 import { type SecretStore, environmentSecrets, requireCredentials } from './credentials'
+import { projectFieldMap } from './fieldMapFile'
 import { type PullRequest, runPull } from './pullRun'
 import { projectId, readEndpoint, resolveEndpoint } from './settings'
 import type { ActionContext } from './workerActions'
@@ -145,13 +146,15 @@ export function startPullJob(session: Session, request: PullRequest): JobProgres
     unit: 'assignments',
     run: async (job) => {
       const connection = openConnection(session, job.signal)
+      const mapping = projectFieldMap(project.db)
       let lastNotice = Date.now()
       try {
         return await runPull(project.db, connection, request, {
           endpoint: connection.url,
           author: localAuthor(),
+          ...(mapping ? { map: mapping.map } : {}),
           progress: (p) => job.report({ done: p.done, total: p.total, detail: p.detail }),
-          onPage: () => {
+          onCommit: () => {
             if (Date.now() - lastNotice < DATA_CHANGED_EVERY_MS) return
             lastNotice = Date.now()
             session.dataChanged()

@@ -5,6 +5,7 @@ import { openImport } from './features/import/importDialogState'
 import { useWindowDrop } from './features/import/useWindowDrop'
 import { JobTray } from './features/jobs/JobTray'
 import { MTurkButton } from './features/mturk/MTurkButton'
+import { openMTurk } from './features/mturk/mturkState'
 import { startJobFeed } from './features/jobs/jobs'
 import { Messages } from './features/messages/Messages'
 import { showInfo } from './features/messages/messages'
@@ -59,6 +60,7 @@ export function App() {
     open: () => (hasNativeDialogs ? void projectActions.pickOpen() : setAskPath('open')),
     demo: () => void projectActions.openDemo(),
     import: () => (project ? openImport() : showInfo('Open or create a project first.')),
+    mturkSettings: () => (project ? openMTurk() : showInfo('Open or create a project first.')),
   }
   const commandsRef = useLatest(commands)
 

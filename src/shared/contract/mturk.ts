@@ -1,5 +1,7 @@
 import { z } from 'zod'
+import { annotationFilterSchema } from '../filter'
 import { call } from './define'
+import { type PickedFile, fileRefSchema } from './imports'
 
 /** Calls and types of the Mechanical Turk domain: connection, pulls, and actions on workers. */
 
@@ -188,16 +190,60 @@ export interface QualificationTypeRow {
   count: number | null
 }
 
+/** Who the MTurk actions on a whole grid query would be about (`mturk.queryTargets`). */
+export interface QueryTargetCounts {
+  /** Distinct assignments (approve, reject). */
+  assignments: number
+  /** Distinct workers (message, qualify, disqualify, block, unblock). */
+  workers: number
+  /** Workers with an assignment: one bonus each, on their latest assignment in the query. */
+  bonusAssignments: number
+  /** A few of the workers, for the confirmation. */
+  sampleWorkers: string[]
+}
+
+/** A mapping file's form fields onto release columns, remembered for the project. */
+export interface MTurkFieldMapping {
+  /** The file it was read from. */
+  name: string
+  fields: { field: string; column: string }[]
+}
+
 export type PullSelection = z.infer<typeof pullSelectionSchema>
+
+/** Most targets one action may have, named one by one or through a query. */
+export const MAX_ACTION_TARGETS = 10_000
 
 const awsId = z.string().regex(/^[A-Z0-9]{1,64}$/, 'expected an MTurk id (A–Z, 0–9)')
 const workerId = z.string().regex(/^A[A-Z0-9]{1,63}$/, 'expected an MTurk worker id (A…)')
-const workerIds = z.array(workerId).min(1).max(10_000)
+const workerIds = z.array(workerId).min(1).max(MAX_ACTION_TARGETS)
+const assignmentIds = z.array(awsId).min(1).max(MAX_ACTION_TARGETS)
 const money = z
   .string()
   .trim()
   .regex(/^[0-9]+(\.[0-9]{1,2})?$/, 'expected dollars, e.g. 0.50')
   .refine((v) => Number(v) > 0, 'must be more than 0')
+
+/**
+ * Everything a grid query selects, resolved in main to distinct assignments or workers.
+ * `expected` is the count the user confirmed: if the query now selects another number, nothing is
+ * sent.
+ */
+export const queryTargetSchema = z.object({
+  filter: annotationFilterSchema,
+  expected: z.number().int().min(1).max(MAX_ACTION_TARGETS),
+})
+export type QueryTarget = z.infer<typeof queryTargetSchema>
+
+/** Exactly one of the listed ids and a query: `.refine(...oneTarget('workerIds'))`. */
+function oneTarget(
+  listed: string,
+): [(args: Record<string, unknown>) => boolean, { message: string; path: string[] }] {
+  return [
+    (args) => (args[listed] === undefined) !== (args.query === undefined),
+    { message: `give either ${listed} or query`, path: [listed] },
+  ]
+}
 
 export const pullSelectionSchema = z.object({
   hitTypeIds: z.array(awsId).max(100).optional(),
@@ -230,6 +276,17 @@ export const mturkCalls = {
   'mturk.pull': call(pullSelectionSchema.extend({ mode: z.enum(['all', 'new']) })).returns<{
     jobId: string
   }>(),
+  /** The project's field mapping for pulls; null: fields carry the release column names. */
+  'mturk.fieldMapping': call(z.object({})).returns<MTurkFieldMapping | null>(),
+  /** Electron only: the native Open dialog for a JSON mapping file. Null when cancelled. */
+  'mturk.pickFieldMapping': call(z.object({})).returns<PickedFile | null>(),
+  /**
+   * Checks a chosen mapping file and remembers it for the project's pulls (null: back to the
+   * release column names). A file with problems is refused, naming its fields; nothing changes.
+   */
+  'mturk.setFieldMapping': call(
+    z.object({ file: fileRefSchema.nullable() }),
+  ).returns<MTurkFieldMapping | null>(),
   'mturk.workerAssignments': call(z.object({ workerId: z.string().min(1).max(200) })).returns<
     WorkerAssignment[]
   >(),
@@ -237,52 +294,94 @@ export const mturkCalls = {
   'mturk.workerActions': call(z.object({ workerId: z.string().min(1).max(200) })).returns<
     WorkerActionEntry[]
   >(),
+  /** Counts of who the actions on a whole grid query would be about; nothing is sent. */
+  'mturk.queryTargets': call(
+    z.object({ filter: annotationFilterSchema }),
+  ).returns<QueryTargetCounts>(),
   'mturk.approve': call(
-    z.object({
-      assignmentIds: z.array(awsId).min(1).max(10_000),
-      feedback: z.string().max(1024).optional(),
-    }),
+    z
+      .object({
+        assignmentIds: assignmentIds.optional(),
+        query: queryTargetSchema.optional(),
+        feedback: z.string().max(1024).optional(),
+      })
+      .refine(...oneTarget('assignmentIds')),
   ).returns<ActionOutcome>(),
   'mturk.reject': call(
-    z.object({
-      assignmentIds: z.array(awsId).min(1).max(10_000),
-      feedback: z.string().trim().min(1, 'feedback is required to reject').max(1024),
-    }),
+    z
+      .object({
+        assignmentIds: assignmentIds.optional(),
+        query: queryTargetSchema.optional(),
+        feedback: z.string().trim().min(1, 'feedback is required to reject').max(1024),
+      })
+      .refine(...oneTarget('assignmentIds')),
   ).returns<ActionOutcome>(),
-  /** One bonus per item; refused when the total exceeds the available balance. */
+  /**
+   * One bonus per item, or per worker of a query (on their latest assignment in it); refused when
+   * the total exceeds the available balance.
+   */
   'mturk.bonus': call(
-    z.object({
-      items: z
-        .array(z.object({ workerId, assignmentId: awsId }))
-        .min(1)
-        .max(10_000),
-      amount: money,
-      reason: z.string().trim().min(1, 'a reason is required').max(4096),
-    }),
+    z
+      .object({
+        items: z
+          .array(z.object({ workerId, assignmentId: awsId }))
+          .min(1)
+          .max(MAX_ACTION_TARGETS)
+          .optional(),
+        query: queryTargetSchema.optional(),
+        amount: money,
+        reason: z.string().trim().min(1, 'a reason is required').max(4096),
+      })
+      .refine(...oneTarget('items')),
   ).returns<ActionOutcome>(),
   'mturk.notify': call(
-    z.object({
-      workerIds,
-      subject: z.string().trim().min(1).max(200),
-      message: z.string().trim().min(1).max(4096),
-    }),
+    z
+      .object({
+        workerIds: workerIds.optional(),
+        query: queryTargetSchema.optional(),
+        subject: z.string().trim().min(1).max(200),
+        message: z.string().trim().min(1).max(4096),
+      })
+      .refine(...oneTarget('workerIds')),
   ).returns<ActionOutcome>(),
   'mturk.qualify': call(
-    z.object({
-      workerIds,
-      qualificationTypeId: awsId,
-      value: z.number().int().min(-2147483648).max(2147483647),
-      notify: z.boolean().optional(),
-    }),
+    z
+      .object({
+        workerIds: workerIds.optional(),
+        query: queryTargetSchema.optional(),
+        qualificationTypeId: awsId,
+        value: z.number().int().min(-2147483648).max(2147483647),
+        notify: z.boolean().optional(),
+      })
+      .refine(...oneTarget('workerIds')),
   ).returns<ActionOutcome>(),
   'mturk.disqualify': call(
-    z.object({ workerIds, qualificationTypeId: awsId, reason: z.string().max(1024).optional() }),
+    z
+      .object({
+        workerIds: workerIds.optional(),
+        query: queryTargetSchema.optional(),
+        qualificationTypeId: awsId,
+        reason: z.string().max(1024).optional(),
+      })
+      .refine(...oneTarget('workerIds')),
   ).returns<ActionOutcome>(),
   'mturk.block': call(
-    z.object({ workerIds, reason: z.string().trim().min(1, 'a reason is required').max(1024) }),
+    z
+      .object({
+        workerIds: workerIds.optional(),
+        query: queryTargetSchema.optional(),
+        reason: z.string().trim().min(1, 'a reason is required').max(1024),
+      })
+      .refine(...oneTarget('workerIds')),
   ).returns<ActionOutcome>(),
   'mturk.unblock': call(
-    z.object({ workerIds, reason: z.string().max(1024).optional() }),
+    z
+      .object({
+        workerIds: workerIds.optional(),
+        query: queryTargetSchema.optional(),
+        reason: z.string().max(1024).optional(),
+      })
+      .refine(...oneTarget('workerIds')),
   ).returns<ActionOutcome>(),
   /** The qualification types this account owns; `counts` also counts their workers. */
   'mturk.qualificationTypes': call(z.object({ counts: z.boolean().optional() })).returns<

@@ -48,7 +48,8 @@ export const projectCalls = {
 }
 
 /** Commands from the desktop app's native menu, carried out by the page. */
-export type MenuCommand = 'new' | 'open' | 'demo' | 'import' | 'undo' | 'redo' | 'help'
+export type MenuCommand =
+  'new' | 'open' | 'demo' | 'import' | 'undo' | 'redo' | 'help' | 'mturkSettings'
 
 export const projectEvents = {
   'app.menu': event<{ command: MenuCommand }>(),

@@ -1,4 +1,4 @@
-import type { ZodType } from 'zod'
+import type { ZodType, output } from 'zod'
 import { UserError } from '../../../shared/contract/errors'
 import { endpointUrl } from '../../mturk/client'
 import { type MTurkConnection, connect } from '../../mturk/connect'
@@ -39,7 +39,7 @@ export function cliConnection(values: ParsedValues, signal?: AbortSignal): MTurk
 }
 
 /** Checks command-line input with the contract's own schema, as a usage error. */
-export function parseWith<T>(schema: ZodType<T>, input: unknown): T {
+export function parseWith<S extends ZodType>(schema: S, input: unknown): output<S> {
   const parsed = schema.safeParse(input)
   if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]

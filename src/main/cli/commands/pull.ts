@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { pullSelectionSchema } from '../../../shared/contract/mturk'
 import { openProject } from '../../db/connection'
-import { type FieldMap, checkFieldMap } from '../../mturk/glucose-map'
+import { UserError } from '../../../shared/contract/errors'
+import { type NamedFieldMap, projectFieldMap, readFieldMapFile } from '../../mturk/fieldMapFile'
 import { runPull } from '../../mturk/pullRun'
 import { localAuthor } from '../../ratings/author'
 import { type Command, UsageError, optionalString, requireString, stringList } from '../command'
@@ -18,8 +18,9 @@ export const pullCommand: Command = {
   name: 'pull',
   summary: 'Pull MTurk assignments into a project (resumable; --new fetches only what changed)',
   usage: [
-    `winnow pull (--all | --hit-type ID... | --title TEXT) [--new] [--map FILE] ${MTURK_USAGE_TAIL}`,
-    '  --map FILE: JSON {"form field": "release column"} for HITs whose fields are named otherwise',
+    `winnow pull (--all | --hit-type ID... | --title TEXT) [--new] [--mapping FILE] ${MTURK_USAGE_TAIL}`,
+    '  --mapping FILE: JSON {"form field": "release column"} for HITs whose fields are named otherwise',
+    '    (without it, the mapping chosen for the project in the app, if any; else the column names)',
     '  credentials: AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY, or --profile NAME (~/.aws/credentials)',
     '  an interrupted pull with the same selection continues where it stopped',
   ].join('\n'),
@@ -29,7 +30,7 @@ export const pullCommand: Command = {
     new: { type: 'boolean' },
     'hit-type': { type: 'string', multiple: true },
     title: { type: 'string' },
-    map: { type: 'string' },
+    mapping: { type: 'string' },
   },
   async run(values, _positionals, io) {
     const dbPath = requireString(values, 'db')
@@ -45,11 +46,12 @@ export const pullCommand: Command = {
       ...(titleContains !== undefined ? { titleContains } : {}),
     })
     const mode = values.new === true ? 'new' : 'all'
-    const mapFile = optionalString(values, 'map')
-    const map = mapFile === undefined ? undefined : readFieldMap(mapFile)
+    const mappingFile = optionalString(values, 'mapping')
+    const given = mappingFile === undefined ? undefined : mappingFrom(mappingFile)
     return cancellable(async (signal) => {
       const connection = cliConnection(values, signal)
       const db = openProject(dbPath, { create: true })
+      const map = (given ?? projectFieldMap(db))?.map
       const progress = io.interactive ? progressLine(io, 'items') : undefined
       try {
         const result = await runPull(
@@ -85,22 +87,12 @@ export const pullCommand: Command = {
   },
 }
 
-/** A mapping file: a JSON object of form field → release column, every column known. */
-function readFieldMap(file: string): FieldMap {
-  let value: unknown
+/** `--mapping FILE`, checked before anything is opened; a refusal names the file and fields. */
+function mappingFrom(file: string): NamedFieldMap {
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'))
+    return readFieldMapFile(file, file)
   } catch (error) {
-    throw new UsageError(`--map ${file}: ${(error as Error).message}`)
+    if (error instanceof UserError) throw new UsageError(`--mapping ${error.message}`)
+    throw error
   }
-  const isMap =
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.values(value).every((v) => typeof v === 'string')
-  if (!isMap) throw new UsageError(`--map ${file}: expected {"form field": "column", …}`)
-  const map = value as FieldMap
-  const problems = checkFieldMap(map)
-  if (problems.length > 0) throw new UsageError(`--map ${file}: ${problems.join('; ')}`)
-  return map
 }

@@ -1,20 +1,10 @@
-import type { ActionOutcome } from '../../../shared/contract/mturk'
-import { mturkCalls } from '../../../shared/contract/mturk'
+import type { ActionOutcome, WorkerActionKind } from '../../../shared/contract/mturk'
 import { openProject } from '../../db/connection'
 import { assignmentWorkers } from '../../db/queries/mturkAssignments'
 import { localAuthor } from '../../ratings/author'
 import { projectId } from '../../mturk/settings'
-import {
-  type ActionContext,
-  approveAssignments,
-  blockWorkers,
-  disqualifyWorkers,
-  notifyWorkers,
-  payBonuses,
-  qualifyWorkers,
-  rejectAssignments,
-  unblockWorkers,
-} from '../../mturk/workerActions'
+import type { ActionContext } from '../../mturk/workerActions'
+import { WORKER_ACTIONS, WORKER_ACTION_NAMES, isWorkerAction } from '../../mturk/workerActionTable'
 import {
   type Command,
   type ParsedValues,
@@ -32,41 +22,32 @@ import {
   parseWith,
 } from './mturkOptions'
 
-type Run = (ac: ActionContext, values: ParsedValues) => Promise<ActionOutcome>
-
 /** `--reason` and friends: present only when given. */
 const opt = (values: ParsedValues, name: string, key = name): Record<string, string> => {
   const v = optionalString(values, name)
   return v === undefined ? {} : { [key]: v }
 }
 
-const ACTIONS: Record<string, { usage: string; run: Run }> = {
+/**
+ * How each action's options become the call's input; the shared action table checks it with the
+ * contract's schema and runs it, as for the page.
+ */
+const INPUTS: Record<
+  WorkerActionKind,
+  { usage: string; input(ac: ActionContext, values: ParsedValues): Record<string, unknown> }
+> = {
   approve: {
     usage: '--assignment ID... [--feedback TEXT]',
-    run: (ac, v) =>
-      approveAssignments(
-        ac,
-        parseWith(mturkCalls['mturk.approve'].args, {
-          assignmentIds: stringList(v, 'assignment'),
-          ...opt(v, 'feedback'),
-        }),
-      ),
+    input: (_ac, v) => ({ assignmentIds: stringList(v, 'assignment'), ...opt(v, 'feedback') }),
   },
   reject: {
     usage: '--assignment ID... --feedback TEXT',
-    run: (ac, v) =>
-      rejectAssignments(
-        ac,
-        parseWith(mturkCalls['mturk.reject'].args, {
-          assignmentIds: stringList(v, 'assignment'),
-          ...opt(v, 'feedback'),
-        }),
-      ),
+    input: (_ac, v) => ({ assignmentIds: stringList(v, 'assignment'), ...opt(v, 'feedback') }),
   },
   bonus: {
     usage:
       '--assignment ID... [--worker W] --amount 0.50 --reason TEXT  (worker looked up in the project)',
-    run: (ac, v) => {
+    input: (ac, v) => {
       const assignments = stringList(v, 'assignment')
       const given = stringList(v, 'worker')
       if (given.length > 1)
@@ -80,76 +61,44 @@ const ACTIONS: Record<string, { usage: string; run: Run }> = {
           throw new UsageError(`assignment ${assignmentId} is not in the project; give --worker`)
         return { workerId, assignmentId }
       })
-      return payBonuses(
-        ac,
-        parseWith(mturkCalls['mturk.bonus'].args, {
-          items,
-          ...opt(v, 'amount'),
-          ...opt(v, 'reason'),
-        }),
-      )
+      return { items, ...opt(v, 'amount'), ...opt(v, 'reason') }
     },
   },
   notify: {
     usage: '--worker W... --subject TEXT --message TEXT',
-    run: (ac, v) =>
-      notifyWorkers(
-        ac,
-        parseWith(mturkCalls['mturk.notify'].args, {
-          workerIds: stringList(v, 'worker'),
-          ...opt(v, 'subject'),
-          ...opt(v, 'message'),
-        }),
-      ),
+    input: (_ac, v) => ({
+      workerIds: stringList(v, 'worker'),
+      ...opt(v, 'subject'),
+      ...opt(v, 'message'),
+    }),
   },
   qualify: {
     usage: '--worker W... --qualification-type ID [--value N] [--notify]',
-    run: (ac, v) => {
+    input: (_ac, v) => {
       const value = optionalString(v, 'value')
-      return qualifyWorkers(
-        ac,
-        parseWith(mturkCalls['mturk.qualify'].args, {
-          workerIds: stringList(v, 'worker'),
-          ...opt(v, 'qualification-type', 'qualificationTypeId'),
-          value: value === undefined ? 1 : parseNumber(value, 'value', { integer: true }),
-          notify: v.notify === true,
-        }),
-      )
+      return {
+        workerIds: stringList(v, 'worker'),
+        ...opt(v, 'qualification-type', 'qualificationTypeId'),
+        value: value === undefined ? 1 : parseNumber(value, 'value', { integer: true }),
+        notify: v.notify === true,
+      }
     },
   },
   disqualify: {
     usage: '--worker W... --qualification-type ID [--reason TEXT]',
-    run: (ac, v) =>
-      disqualifyWorkers(
-        ac,
-        parseWith(mturkCalls['mturk.disqualify'].args, {
-          workerIds: stringList(v, 'worker'),
-          ...opt(v, 'qualification-type', 'qualificationTypeId'),
-          ...opt(v, 'reason'),
-        }),
-      ),
+    input: (_ac, v) => ({
+      workerIds: stringList(v, 'worker'),
+      ...opt(v, 'qualification-type', 'qualificationTypeId'),
+      ...opt(v, 'reason'),
+    }),
   },
   block: {
     usage: '--worker W... --reason TEXT',
-    run: (ac, v) =>
-      blockWorkers(
-        ac,
-        parseWith(mturkCalls['mturk.block'].args, {
-          workerIds: stringList(v, 'worker'),
-          ...opt(v, 'reason'),
-        }),
-      ),
+    input: (_ac, v) => ({ workerIds: stringList(v, 'worker'), ...opt(v, 'reason') }),
   },
   unblock: {
     usage: '--worker W... [--reason TEXT]',
-    run: (ac, v) =>
-      unblockWorkers(
-        ac,
-        parseWith(mturkCalls['mturk.unblock'].args, {
-          workerIds: stringList(v, 'worker'),
-          ...opt(v, 'reason'),
-        }),
-      ),
+    input: (_ac, v) => ({ workerIds: stringList(v, 'worker'), ...opt(v, 'reason') }),
   },
 }
 
@@ -159,7 +108,7 @@ export const workerCommand: Command = {
     'Act on MTurk workers: approve, reject, bonus, notify, qualify, disqualify, block, unblock',
   usage: [
     `winnow worker ACTION ... ${MTURK_USAGE_TAIL}`,
-    ...Object.entries(ACTIONS).map(([name, a]) => `  ${name.padEnd(10)} ${a.usage}`),
+    ...WORKER_ACTION_NAMES.map((name) => `  ${name.padEnd(10)} ${INPUTS[name].usage}`),
     '  prints what was sent and what came back for each request (never credentials)',
   ].join('\n'),
   positionals: true,
@@ -178,8 +127,9 @@ export const workerCommand: Command = {
   },
   async run(values, positionals) {
     const [name, ...extra] = positionals
-    const action = name === undefined ? undefined : ACTIONS[name]
-    if (!action) throw new UsageError(`name an action: ${Object.keys(ACTIONS).join(', ')}`)
+    if (!isWorkerAction(name)) {
+      throw new UsageError(`name an action: ${WORKER_ACTION_NAMES.join(', ')}`)
+    }
     if (extra.length > 0) throw new UsageError(`unexpected argument: ${extra[0] ?? ''}`)
     const dbPath = requireString(values, 'db')
     return cancellable(async (signal) => {
@@ -193,7 +143,8 @@ export const workerCommand: Command = {
           projectId: projectId(db),
           author: localAuthor(),
         }
-        const outcome = await action.run(ac, values)
+        const input = INPUTS[name].input(ac, values)
+        const outcome = await WORKER_ACTIONS[name].check(ac, input, parseWith)
         return { json: outcome, text: describeOutcome(outcome) }
       } finally {
         connection.close()

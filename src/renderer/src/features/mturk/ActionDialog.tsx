@@ -1,14 +1,17 @@
 import { useEffect, useState } from 'react'
 import type { ApiErrorInfo } from '../../../../shared/contract'
-import type {
-  ActionOutcome,
-  MTurkBalance,
-  QualificationTypeRow,
-  WorkerActionKind,
+import {
+  type ActionOutcome,
+  MAX_ACTION_TARGETS,
+  type MTurkBalance,
+  type QualificationTypeRow,
+  type QueryTargetCounts,
+  type WorkerActionKind,
 } from '../../../../shared/contract/mturk'
+import { type AnnotationFilter, describeFilter } from '../../../../shared/filter'
 import { api } from '../../api'
 import { errorParts, toErrorInfo } from '../../lib/errors'
-import { plural } from '../../lib/format'
+import { formatCount, plural } from '../../lib/format'
 import { ErrorText } from '../messages/Messages'
 import { showInfo } from '../messages/messages'
 import { Modal } from '../shell/Modal'
@@ -19,6 +22,11 @@ export interface ActionTargets {
   workers: string[]
   /** For approve/reject: every assignment; for a bonus: the one assignment per worker it is paid on. */
   assignments: { assignmentId: string; workerId: string }[]
+  /**
+   * Instead of the lists: a whole grid query, counted by main; main resolves it again on confirm
+   * and sends nothing if the count it confirmed has changed.
+   */
+  query?: { filter: AnnotationFilter; counts: QueryTargetCounts }
 }
 
 const TITLES: Record<WorkerActionKind, string> = {
@@ -54,7 +62,17 @@ export function ActionDialog({
   const [error, setError] = useState<ApiErrorInfo | null>(null)
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null)
   const byAssignment = kind === 'approve' || kind === 'reject' || kind === 'bonus'
-  const count = byAssignment ? targets.assignments.length : targets.workers.length
+  const query = targets.query
+  const count = query
+    ? kind === 'bonus'
+      ? query.counts.bonusAssignments
+      : byAssignment
+        ? query.counts.assignments
+        : query.counts.workers
+    : byAssignment
+      ? targets.assignments.length
+      : targets.workers.length
+  const tooMany = count > MAX_ACTION_TARGETS
 
   useEffect(() => {
     let live = true
@@ -86,7 +104,7 @@ export function ActionDialog({
   const integer = /^-?\d+$/.test(value.trim())
 
   const ready = ((): boolean => {
-    if (count === 0 || busy || outcome) return false
+    if (count === 0 || tooMany || busy || outcome) return false
     switch (kind) {
       case 'reject':
       case 'block':
@@ -107,37 +125,45 @@ export function ActionDialog({
   async function run() {
     setBusy(true)
     setError(null)
-    const workerIds = targets.workers
-    const assignmentIds = targets.assignments.map((a) => a.assignmentId)
+    // A query goes to main as it is, with the count confirmed here.
+    const byQuery = query ? { query: { filter: query.filter, expected: count } } : null
+    const workers = byQuery ?? { workerIds: targets.workers }
+    const assignments = byQuery ?? {
+      assignmentIds: targets.assignments.map((a) => a.assignmentId),
+    }
     const reason = text.trim()
     try {
       const result = await (() => {
         switch (kind) {
           case 'approve':
-            return api.mturk.approve({ assignmentIds, ...(reason ? { feedback: reason } : {}) })
+            return api.mturk.approve({ ...assignments, ...(reason ? { feedback: reason } : {}) })
           case 'reject':
-            return api.mturk.reject({ assignmentIds, feedback: reason })
+            return api.mturk.reject({ ...assignments, feedback: reason })
           case 'bonus':
-            return api.mturk.bonus({ items: targets.assignments, amount: amount.trim(), reason })
+            return api.mturk.bonus({
+              ...(byQuery ?? { items: targets.assignments }),
+              amount: amount.trim(),
+              reason,
+            })
           case 'notify':
-            return api.mturk.notify({ workerIds, subject: subject.trim(), message: reason })
+            return api.mturk.notify({ ...workers, subject: subject.trim(), message: reason })
           case 'qualify':
             return api.mturk.qualify({
-              workerIds,
+              ...workers,
               qualificationTypeId: typeId,
               value: Number(value),
               notify: notifyWorker,
             })
           case 'disqualify':
             return api.mturk.disqualify({
-              workerIds,
+              ...workers,
               qualificationTypeId: typeId,
               ...(reason ? { reason } : {}),
             })
           case 'block':
-            return api.mturk.block({ workerIds, reason })
+            return api.mturk.block({ ...workers, reason })
           case 'unblock':
-            return api.mturk.unblock({ workerIds, ...(reason ? { reason } : {}) })
+            return api.mturk.unblock({ ...workers, ...(reason ? { reason } : {}) })
         }
       })()
       setOutcome(result)
@@ -151,7 +177,9 @@ export function ActionDialog({
     }
   }
 
-  const who = byAssignment ? plural(count, 'assignment') : plural(count, 'worker')
+  const who = byAssignment
+    ? `${formatCount(count)} assignment${count === 1 ? '' : 's'}`
+    : `${formatCount(count)} worker${count === 1 ? '' : 's'}`
   const confirmLabel =
     kind === 'bonus'
       ? totalCents === null
@@ -177,11 +205,20 @@ export function ActionDialog({
         </>
       }
     >
-      <p className="note">
-        {byAssignment
-          ? `${who} of ${plural(new Set(targets.assignments.map((a) => a.workerId)).size, 'worker')}`
-          : `${who}: ${targets.workers.slice(0, 5).join(', ')}${targets.workers.length > 5 ? ', …' : ''}`}
+      <p className="note" data-testid="mturk-action-targets">
+        {query ? (
+          <QueryTargetsNote kind={kind} who={who} counts={query.counts} filter={query.filter} />
+        ) : byAssignment ? (
+          `${who} of ${plural(new Set(targets.assignments.map((a) => a.workerId)).size, 'worker')}`
+        ) : (
+          `${who}: ${targets.workers.slice(0, 5).join(', ')}${targets.workers.length > 5 ? ', …' : ''}`
+        )}
       </p>
+      {tooMany && (
+        <p className="field-error" data-testid="mturk-too-many">
+          One action can go to at most {formatCount(MAX_ACTION_TARGETS)}; narrow the query.
+        </p>
+      )}
       {kind === 'bonus' && (
         <label className="field">
           <span>Amount per assignment (US dollars)</span>
@@ -309,6 +346,33 @@ export function ActionDialog({
         </div>
       )}
     </Modal>
+  )
+}
+
+/** What a query-wide action will reach, in the counts main gave. */
+function QueryTargetsNote({
+  kind,
+  who,
+  counts,
+  filter,
+}: {
+  kind: WorkerActionKind
+  who: string
+  counts: QueryTargetCounts
+  filter: AnnotationFilter
+}) {
+  const workers = `${formatCount(counts.workers)} worker${counts.workers === 1 ? '' : 's'}`
+  const sample = `${counts.sampleWorkers.join(', ')}${counts.workers > counts.sampleWorkers.length ? ', …' : ''}`
+  const what =
+    kind === 'bonus'
+      ? `${who}: one per worker, on each worker’s latest assignment in the query`
+      : kind === 'approve' || kind === 'reject'
+        ? `${who} of ${workers}`
+        : `${who}: ${sample}`
+  return (
+    <>
+      {what}. Everything this query selects ({describeFilter(filter)}), not only the rows on screen.
+    </>
   )
 }
 

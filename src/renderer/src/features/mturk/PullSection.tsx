@@ -14,6 +14,7 @@ import { cancelJob, jobs } from '../jobs/jobs'
 import { ErrorText } from '../messages/Messages'
 import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
+import { FieldMappingField } from './FieldMappingField'
 
 type Scope = 'all' | 'type' | 'title'
 
@@ -23,8 +24,9 @@ export interface PullTarget {
 }
 
 /**
- * Pull: which HITs (all, by HIT type id, by title text) and how (everything, or only what changed
- * since the last pull), a progress bar with Cancel, and what the pull added.
+ * Pull: which HITs (all, by HIT type id, by title text), how their form fields map onto columns,
+ * and how (everything, or only what changed since the last pull), a progress bar with Cancel, and
+ * what the pull added.
  */
 export function PullSection({
   target,
@@ -112,6 +114,7 @@ export function PullSection({
           </label>
         )}
       </div>
+      <FieldMappingField disabled={running} />
       <label className="check">
         <input
           type="checkbox"

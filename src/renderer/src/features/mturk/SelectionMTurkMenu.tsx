@@ -1,23 +1,71 @@
 import { useState } from 'react'
-import type { WorkerActionKind } from '../../../../shared/contract/mturk'
+import type { QueryTargetCounts, WorkerActionKind } from '../../../../shared/contract/mturk'
 import type { ReviewRow } from '../../../../shared/contract/review'
+import type { AnnotationFilter } from '../../../../shared/filter'
+import { api } from '../../api'
+import { formatCount } from '../../lib/format'
+import { showError } from '../messages/messages'
 import { Menu } from '../shell/Menu'
 import type { Selection } from '../grid/workspaceModel'
 import { ActionDialog, type ActionTargets } from './ActionDialog'
 import './mturk.css'
 
+type On = 'assignments' | 'workers' | 'bonus'
+
 /**
  * MTurk actions on the selected grid rows: reviews on their distinct assignments, a bonus per
- * worker (on that worker's latest selected assignment), the rest per distinct worker.
+ * worker (on that worker's latest selected assignment), the rest per distinct worker. With the
+ * whole query selected, main counts (and on confirm, resolves) the query's assignments and workers;
+ * the rows never come to the page.
  */
 export function SelectionMTurkMenu({ selection }: { selection: Selection }) {
   const [acting, setActing] = useState<{ kind: WorkerActionKind; targets: ActionTargets } | null>(
     null,
   )
+  const [counted, setCounted] = useState<{
+    filter: AnnotationFilter
+    counts: QueryTargetCounts
+  } | null>(null)
+  const byQuery = selection.mode === 'query'
+  const queryCounts =
+    selection.mode === 'query' && counted?.filter === selection.filter ? counted.counts : null
   const rows = selection.mode === 'rows' ? [...selection.rows.values()] : []
   const targets = targetsOf(rows)
-  const byQuery = selection.mode === 'query'
-  const item = (kind: WorkerActionKind, label: string, on: 'assignments' | 'workers' | 'bonus') => {
+
+  function countQuery() {
+    if (selection.mode !== 'query' || queryCounts) return
+    const filter = selection.filter
+    api.mturk
+      .queryTargets({ filter })
+      .then((counts) => setCounted({ filter, counts }))
+      .catch((e: unknown) => showError('Counting the workers of this query', e))
+  }
+
+  const item = (kind: WorkerActionKind, label: string, on: On) => {
+    if (selection.mode === 'query') {
+      const n = queryCounts
+        ? on === 'workers'
+          ? queryCounts.workers
+          : on === 'bonus'
+            ? queryCounts.bonusAssignments
+            : queryCounts.assignments
+        : null
+      return {
+        label: `${label} (${n === null ? 'counting…' : formatCount(n)})`,
+        testId: `selection-mturk-${kind}`,
+        disabled: n === null || n === 0,
+        onSelect: () =>
+          queryCounts &&
+          setActing({
+            kind,
+            targets: {
+              workers: [],
+              assignments: [],
+              query: { filter: selection.filter, counts: queryCounts },
+            },
+          }),
+      }
+    }
     const list =
       on === 'workers'
         ? { workers: targets.workers, assignments: [] }
@@ -28,8 +76,7 @@ export function SelectionMTurkMenu({ selection }: { selection: Selection }) {
     return {
       label: `${label} (${n})`,
       testId: `selection-mturk-${kind}`,
-      disabled: byQuery || n === 0,
-      ...(byQuery ? { title: 'Select rows (not the whole query) to act on MTurk' } : {}),
+      disabled: n === 0,
       onSelect: () => setActing({ kind, targets: list }),
     }
   }
@@ -39,13 +86,20 @@ export function SelectionMTurkMenu({ selection }: { selection: Selection }) {
         label="MTurk…"
         buttonClass="small"
         testId="selection-mturk"
+        onOpen={countQuery}
         items={[
-          { label: byQuery ? 'Select rows to act on MTurk' : 'On the assignments', heading: true },
+          {
+            label: byQuery ? 'On the assignments of the whole query' : 'On the assignments',
+            heading: true,
+          },
           item('approve', 'Approve', 'assignments'),
           item('reject', 'Reject…', 'assignments'),
           item('bonus', 'Bonus per worker…', 'bonus'),
           { label: '', separator: true },
-          { label: 'On the workers', heading: true },
+          {
+            label: byQuery ? 'On the workers of the whole query' : 'On the workers',
+            heading: true,
+          },
           item('notify', 'Message…', 'workers'),
           item('qualify', 'Qualify…', 'workers'),
           item('disqualify', 'Disqualify…', 'workers'),

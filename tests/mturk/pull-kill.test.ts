@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { openProject } from '../../src/main/db/connection'
+import { checkpoints } from '../../src/main/db/queries/mturkPulls'
+import { runPull } from '../../src/main/mturk/pullRun'
+import { seedDemo } from '../../src/main/mturk/standin/index'
+import { useTempDir } from '../helpers/tmp'
+import { assignmentRequests, count, useConnections } from './project-helpers'
+import { CREDENTIALS, useStandin } from './standin-helpers'
+
+const root = join(import.meta.dirname, '..', '..')
+const start = useStandin()
+const connectTo = useConnections()
+const tempDir = useTempDir()
+
+describe('a killed pull', () => {
+  it('resumes from its last commit: every assignment once, finished HITs not fetched again', async () => {
+    const { standin } = await start()
+    seedDemo(standin.state, { hits: 200, assignmentsPerHit: 10, brokenEvery: 0 })
+    // Every answer 50 ms late, so the pull is still running when it is killed.
+    standin.setFaults({ slow: 1, delayMs: 50 })
+    const project = join(tempDir(), 'p.winnow')
+    openProject(project, { create: true }).close()
+
+    // The real command line, killed with SIGKILL once some pages are committed.
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(root, 'src/main/cli/main.ts'),
+        'pull',
+        '--all',
+        '--db',
+        project,
+        '--endpoint',
+        standin.url,
+      ],
+      {
+        cwd: root,
+        stdio: 'ignore',
+        env: {
+          ...process.env,
+          AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+        },
+      },
+    )
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    const committed = (): number => {
+      const db = openProject(project)
+      try {
+        return count(db, 'SELECT count(*) FROM submissions')
+      } finally {
+        db.close()
+      }
+    }
+    while (committed() === 0) {
+      expect(child.exitCode).toBeNull()
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    expect(child.exitCode).toBeNull()
+    child.kill('SIGKILL')
+    await exited
+
+    const db = openProject(project)
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+      const stored = count(db, 'SELECT count(*) FROM submissions')
+      expect(stored).toBeGreaterThan(0)
+      expect(stored).toBeLessThan(2000)
+      // What was committed is whole: each submission linked to its assignment, each finished
+      // HIT's assignments all there.
+      expect(count(db, 'SELECT count(*) FROM mturk_assignments')).toBe(stored)
+      const pull = db.prepare('SELECT id, state FROM mturk_pulls').get() as {
+        id: number
+        state: string
+      }
+      expect(pull.state).toBe('running')
+      const finished = [...checkpoints(db, pull.id)].filter(([, c]) => c.done).map(([id]) => id)
+      expect(finished.length).toBeGreaterThan(0)
+      expect(stored).toBe(finished.length * 10)
+
+      standin.setFaults({})
+      const before = standin.state.requests.length
+      const ctx = connectTo(standin)
+      const result = await runPull(
+        db,
+        ctx,
+        { mode: 'all', selection: {} },
+        {
+          endpoint: ctx.url,
+          author: 'test',
+        },
+      )
+      expect(result).toMatchObject({ resumed: true, new: 2000 - stored })
+      expect(assignmentRequests(standin, before).filter((id) => finished.includes(id))).toEqual([])
+      expect(count(db, 'SELECT count(*) FROM submissions')).toBe(2000)
+      expect(count(db, 'SELECT count(DISTINCT assignment_id) FROM submissions')).toBe(2000)
+      expect(count(db, 'SELECT count(*) FROM search_backlog')).toBe(0)
+      expect(db.prepare('SELECT state FROM mturk_pulls').pluck().all()).toEqual(['done'])
+    } finally {
+      db.close()
+    }
+  })
+})
