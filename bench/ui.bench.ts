@@ -18,6 +18,10 @@ import { NOT_SEARCHED, ensureProject } from './lib/project'
 
 const EDITS = 30
 const JUMPS = 20
+const DRAGS = 10
+const WHEELS = 10
+const WHEEL_NOTCHES = 20
+const WHEEL_PX = 300
 const FRAME_MS = 1000 / 60
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -99,16 +103,68 @@ const PAGE_SCRIPT = `window.__bench = (() => {
     }
     return edge >= bottom - 1
   }
+  const viewport = () => document.querySelector('[data-testid=grid] .ag-grid-viewport')
+  // A scroll gesture: every scroll event and every sample of covered() (each mutation, each frame)
+  // is logged; once scrolling has stopped for 300 ms and the rows are covered, the time from the
+  // last scroll event to the rows covered for good is read back (0: never blank after the stop).
+  let gesture = null
+  const startGesture = () => {
+    const log = { scrolls: [performance.now()], samples: [] }
+    const onScroll = () => log.scrolls.push(performance.now())
+    const vp = viewport()
+    vp.addEventListener('scroll', onScroll, { passive: true })
+    const sample = () => log.samples.push([performance.now(), covered()])
+    const observer = new MutationObserver(sample)
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true })
+    let live = true
+    const frame = () => { if (live) { sample(); requestAnimationFrame(frame) } }
+    requestAnimationFrame(frame)
+    gesture = { log, stop: () => { live = false; observer.disconnect(); vp.removeEventListener('scroll', onScroll) } }
+  }
+  const endGesture = () => new Promise((resolve) => {
+    const { log, stop } = gesture
+    const begun = performance.now()
+    const poll = () => {
+      const now = performance.now()
+      const lastScroll = log.scrolls[log.scrolls.length - 1]
+      const quiet = now - lastScroll > 300 && covered()
+      if (!quiet && now - begun < 15000) return setTimeout(poll, 50)
+      stop()
+      if (!quiet) return resolve({ blank: NaN, scrolls: log.scrolls.length })
+      const lastBlank = log.samples.filter(([t, c]) => !c && t >= lastScroll).pop()
+      if (!lastBlank) return resolve({ blank: 0, scrolls: log.scrolls.length })
+      const fixed = log.samples.find(([t, c]) => c && t > lastBlank[0])
+      resolve({ blank: (fixed ? fixed[0] : now) - lastScroll, scrolls: log.scrolls.length })
+    }
+    poll()
+  })
   return {
     total,
     settled: (count, firstId) => until(() => shows(count, firstId), 30000),
     afterKey: (count, firstId) => until(() => shows(count, firstId), 30000).then((t) => t - lastKey),
     jump: (fraction) => {
-      const vp = document.querySelector('[data-testid=grid] .ag-grid-viewport')
+      const vp = viewport()
       vp.scrollTop = fraction * (vp.scrollHeight - vp.clientHeight)
       const stopped = performance.now()
       return until(covered, 15000).then((t) => t - stopped)
     },
+    startGesture,
+    endGesture,
+    // A scrollbar drag: one scroll position per frame, easing out from here to \`fraction\`.
+    drag: (fraction, frames) => new Promise((resolve) => {
+      const vp = viewport()
+      const room = vp.scrollHeight - vp.clientHeight
+      const from = vp.scrollTop, to = fraction * room
+      let i = 0
+      const step = () => {
+        i++
+        const x = 1 - Math.pow(1 - i / frames, 3)
+        vp.scrollTop = from + (to - from) * x
+        if (i < frames) requestAnimationFrame(step)
+        else resolve()
+      }
+      requestAnimationFrame(step)
+    }),
   }
 })()`
 
@@ -228,8 +284,48 @@ try {
     await page.waitForTimeout(300)
     jumpHttp.push((await query(reference, {}, Math.floor((fraction * full) / 200) * 200)).ms)
   }
+
+  // 3. Gestures that stop: a scrollbar drag (one position per frame, easing out over ~0.7 s to a
+  // seeded place anywhere in the million) and a burst of mouse-wheel notches.
+  type Gesture = { blank: number; scrolls: number }
+  const drags: Gesture[] = []
+  for (let i = 0; i < DRAGS; i++) {
+    await page.evaluate('window.__bench.startGesture()')
+    await page.evaluate(`window.__bench.drag(${r() * 0.98}, 40)`)
+    drags.push(await page.evaluate<Gesture>('window.__bench.endGesture()'))
+    await page.waitForTimeout(300)
+  }
+  const box = await page.getByTestId('grid').boundingBox()
+  if (!box) throw new Error('no grid on the page')
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  const wheels: Gesture[] = []
+  for (let i = 0; i < WHEELS; i++) {
+    await page.evaluate(`window.__bench.jump(${r() * 0.98})`)
+    await page.waitForTimeout(300)
+    await page.evaluate('window.__bench.startGesture()')
+    for (let n = 0; n < WHEEL_NOTCHES; n++) {
+      await page.mouse.wheel(0, WHEEL_PX)
+      await page.waitForTimeout(16)
+    }
+    wheels.push(await page.evaluate<Gesture>('window.__bench.endGesture()'))
+    await page.waitForTimeout(300)
+  }
+
   const done = jumps.filter((t) => !Number.isNaN(t))
   const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1))
+  const gestureRow = (name: string, list: Gesture[]) => {
+    const blank = list.map((g) => g.blank)
+    const known = blank.filter((t) => !Number.isNaN(t))
+    return [
+      name,
+      list.length,
+      fmt(quantile(known, 0.5)),
+      fmt(quantile(known, 0.95)),
+      fmt(Math.max(...known)),
+      `${blank.filter((t) => !(t <= FRAME_MS)).length} of ${list.length}`,
+      '',
+    ]
+  }
 
   const report = [
     '## Review grid in the browser',
@@ -286,6 +382,8 @@ try {
         `${jumps.filter((t) => !(t <= FRAME_MS)).length} of ${jumps.length}`,
         `${fmt(quantile(jumpHttp, 0.5))} / ${fmt(quantile(jumpHttp, 0.95))}`,
       ],
+      gestureRow('drag that stops → no blank or loading rows', drags),
+      gestureRow(`${WHEEL_NOTCHES} wheel notches of ${WHEEL_PX} px → no blank or loading rows`, wheels),
     ]),
     '',
     '<details><summary>The 30 edits</summary>',
