@@ -29,7 +29,7 @@ export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
   'review.deleteView': ({ name }, { session }) => ({
     deleted: deleteView(session.project().db, name),
   }),
-  'review.rowsAsTsv': ({ filter, sort, limit }, { session }) => {
+  'review.rowsAsTsv': ({ filter, sort, limit, asOf }, { session }) => {
     const db = session.project().db
     const rows: ReviewRow[] = []
     let total = 0
@@ -41,6 +41,7 @@ export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
         sort,
         limit: Math.min(1000, limit - rows.length),
         ...(after ? { after } : {}),
+        ...(asOf !== undefined ? { asOf } : {}),
       })
       total = page.total
       rows.push(...page.rows)
