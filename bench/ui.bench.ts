@@ -276,12 +276,20 @@ try {
 
   // 2. Jumps across the full million.
   // Reference: the block at the same depth, read by offset over HTTP (what the grid asks on a jump).
+  // Back to the place before: its blocks are still loaded, so this is drawing alone (the floor).
   const jumps: number[] = []
+  const jumpsBack: number[] = []
   const jumpHttp: number[] = []
+  let previous = 0
   for (let i = 0; i < JUMPS; i++) {
     const fraction = r() * 0.98
     jumps.push(await page.evaluate<number>(`window.__bench.jump(${fraction})`))
     await page.waitForTimeout(300)
+    jumpsBack.push(await page.evaluate<number>(`window.__bench.jump(${previous})`))
+    await page.waitForTimeout(300)
+    await page.evaluate<number>(`window.__bench.jump(${fraction})`)
+    await page.waitForTimeout(300)
+    previous = fraction
     jumpHttp.push((await query(reference, {}, Math.floor((fraction * full) / 200) * 200)).ms)
   }
 
@@ -381,6 +389,15 @@ try {
         fmt(Math.max(...done)),
         `${jumps.filter((t) => !(t <= FRAME_MS)).length} of ${jumps.length}`,
         `${fmt(quantile(jumpHttp, 0.5))} / ${fmt(quantile(jumpHttp, 0.95))}`,
+      ],
+      [
+        'jump back to the place before (its rows loaded) → rows drawn',
+        jumpsBack.length,
+        fmt(quantile(jumpsBack, 0.5)),
+        fmt(quantile(jumpsBack, 0.95)),
+        fmt(Math.max(...jumpsBack)),
+        `${jumpsBack.filter((t) => !(t <= FRAME_MS)).length} of ${jumpsBack.length}`,
+        '',
       ],
       gestureRow('drag that stops → no blank or loading rows', drags),
       gestureRow(`${WHEEL_NOTCHES} wheel notches of ${WHEEL_PX} px → no blank or loading rows`, wheels),

@@ -153,7 +153,10 @@ export class GridFeed {
     this.fetchPage(query, { limit: BLOCK_SIZE, offset: 0 })
       .then(
         (page) => {
-          if (this.latest && sameQuery(query, this.latest)) this.install(query, page)
+          // Drawn a task later, so a keystroke already waiting runs first and can drop this answer.
+          setTimeout(() => {
+            if (this.latest && sameQuery(query, this.latest)) this.install(query, page)
+          }, 0)
         },
         (e: unknown) => {
           if (this.latest && sameQuery(query, this.latest)) this.target.error(e)
