@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../../src/main/db/connection'
-import { queryAnnotations } from '../../src/main/db/queries/review'
+import { describe, expect, it } from 'vitest'
+import type { ReviewPage, ReviewRow } from '../../src/shared/contract/review'
 import type { PageRequest } from '../../src/renderer/src/features/grid/paging'
 import {
   BlockDropped,
@@ -11,42 +7,62 @@ import {
   QueryRows,
   type RowQuery,
 } from '../../src/renderer/src/features/grid/queryRows'
-import { synthProject } from '../review/fixture'
 
 const BLOCK = 50
+const TOTAL = 1000
+
+/** A result of TOTAL rows (ids 1…TOTAL in order), paged as main pages: by offset or after a cursor. */
+const result: ReviewRow[] = Array.from({ length: TOTAL }, (_, i) => ({
+  id: i + 1,
+  submissionId: i + 1,
+  assignmentId: null,
+  workerId: 'W',
+  storyId: 'S',
+  sentenceIndex: 0,
+  sentence: '',
+  dimension: 1,
+  specificNL: '',
+  generalNL: '',
+  submittedAt: null,
+  rating: null,
+  ratingSource: 0,
+  fileRating: null,
+  flags: 0,
+  submissionFlags: 0,
+}))
+
+function pageOf(page: PageRequest): ReviewPage {
+  const from = 'offset' in page ? page.offset : result.findIndex((r) => r.id > page.after.id)
+  const rows = from < 0 ? [] : result.slice(from, from + page.limit)
+  const last = rows[rows.length - 1]
+  return {
+    rows,
+    total: TOTAL,
+    next: rows.length === page.limit && last ? { key: [], id: last.id } : null,
+    highlight: [],
+  }
+}
 
 describe('QueryRows', () => {
-  let dir = ''
-  let db: Db
-
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'winnow-test-'))
-    db = synthProject(dir, 120)
-  })
-  afterAll(() => {
-    db.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
-
-  /** Main's own query on a real project, answered a task later; every request is logged. */
+  /** Pages answered a task later; every request is logged. */
   function main() {
     const sent: PageRequest[] = []
-    const fetchPage: FetchPage = (query, page) => {
+    const fetchPage: FetchPage = (_query, page) => {
       sent.push(page)
-      const answer = queryAnnotations(db, { filter: query.filter, sort: query.sort, ...page })
+      const answer = pageOf(page)
       return new Promise((resolve) => setTimeout(() => resolve(answer), 1))
     }
     return { sent, fetchPage }
   }
 
-  const query: RowQuery = { filter: {}, sort: { column: 'rating', direction: 'desc' }, asOf: null }
+  const query: RowQuery = { filter: {}, sort: { column: 'id', direction: 'asc' }, asOf: null }
   const ids = (rows: { id: number }[]) => rows.map((r) => r.id)
 
   it('reads blocks that join up with the whole result, by cursor after a known block', async () => {
     const { sent, fetchPage } = main()
     const screen = { first: 0, last: 20 }
     const rows = new QueryRows(query, { blockSize: BLOCK, fetchPage, viewport: () => screen })
-    const all = ids(queryAnnotations(db, { filter: {}, sort: query.sort, limit: 10_000 }).rows)
+    const all = ids(result)
     const read: number[] = []
     for (let start = 0; start < 4 * BLOCK; start += BLOCK) {
       screen.first = start
@@ -80,9 +96,8 @@ describe('QueryRows', () => {
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(rows.loaded(350)).toBeDefined()
     expect(rows.loaded(450)).toBeDefined()
-    expect(ids(rows.loaded(450) ?? [])).toEqual(
-      ids(queryAnnotations(db, { filter: {}, sort: query.sort, limit: BLOCK, offset: 450 }).rows),
-    )
+    expect(ids(rows.loaded(450) ?? [])).toEqual(ids(result.slice(450, 500)))
+    expect(ids(rows.loaded(350) ?? [])).toEqual(ids(result.slice(350, 400)))
   })
 
   it('asks for the screen ahead of the grid, and stops when a newer query takes over', async () => {
