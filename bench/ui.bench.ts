@@ -18,6 +18,10 @@ import { NOT_SEARCHED, ensureProject } from './lib/project'
 
 const EDITS = 30
 const JUMPS = 20
+const DRAGS = 10
+const WHEELS = 10
+const WHEEL_NOTCHES = 20
+const WHEEL_PX = 300
 const FRAME_MS = 1000 / 60
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -99,16 +103,68 @@ const PAGE_SCRIPT = `window.__bench = (() => {
     }
     return edge >= bottom - 1
   }
+  const viewport = () => document.querySelector('[data-testid=grid] .ag-grid-viewport')
+  // A scroll gesture: every scroll event and every sample of covered() (each mutation, each frame)
+  // is logged; once scrolling has stopped for 300 ms and the rows are covered, the time from the
+  // last scroll event to the rows covered for good is read back (0: never blank after the stop).
+  let gesture = null
+  const startGesture = () => {
+    const log = { scrolls: [performance.now()], samples: [] }
+    const onScroll = () => log.scrolls.push(performance.now())
+    const vp = viewport()
+    vp.addEventListener('scroll', onScroll, { passive: true })
+    const sample = () => log.samples.push([performance.now(), covered()])
+    const observer = new MutationObserver(sample)
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true })
+    let live = true
+    const frame = () => { if (live) { sample(); requestAnimationFrame(frame) } }
+    requestAnimationFrame(frame)
+    gesture = { log, stop: () => { live = false; observer.disconnect(); vp.removeEventListener('scroll', onScroll) } }
+  }
+  const endGesture = () => new Promise((resolve) => {
+    const { log, stop } = gesture
+    const begun = performance.now()
+    const poll = () => {
+      const now = performance.now()
+      const lastScroll = log.scrolls[log.scrolls.length - 1]
+      const quiet = now - lastScroll > 300 && covered()
+      if (!quiet && now - begun < 15000) return setTimeout(poll, 50)
+      stop()
+      if (!quiet) return resolve({ blank: NaN, scrolls: log.scrolls.length })
+      const lastBlank = log.samples.filter(([t, c]) => !c && t >= lastScroll).pop()
+      if (!lastBlank) return resolve({ blank: 0, scrolls: log.scrolls.length })
+      const fixed = log.samples.find(([t, c]) => c && t > lastBlank[0])
+      resolve({ blank: (fixed ? fixed[0] : now) - lastScroll, scrolls: log.scrolls.length })
+    }
+    poll()
+  })
   return {
     total,
     settled: (count, firstId) => until(() => shows(count, firstId), 30000),
     afterKey: (count, firstId) => until(() => shows(count, firstId), 30000).then((t) => t - lastKey),
     jump: (fraction) => {
-      const vp = document.querySelector('[data-testid=grid] .ag-grid-viewport')
+      const vp = viewport()
       vp.scrollTop = fraction * (vp.scrollHeight - vp.clientHeight)
       const stopped = performance.now()
       return until(covered, 15000).then((t) => t - stopped)
     },
+    startGesture,
+    endGesture,
+    // A scrollbar drag: one scroll position per frame, easing out from here to \`fraction\`.
+    drag: (fraction, frames) => new Promise((resolve) => {
+      const vp = viewport()
+      const room = vp.scrollHeight - vp.clientHeight
+      const from = vp.scrollTop, to = fraction * room
+      let i = 0
+      const step = () => {
+        i++
+        const x = 1 - Math.pow(1 - i / frames, 3)
+        vp.scrollTop = from + (to - from) * x
+        if (i < frames) requestAnimationFrame(step)
+        else resolve()
+      }
+      requestAnimationFrame(step)
+    }),
   }
 })()`
 
@@ -220,16 +276,64 @@ try {
 
   // 2. Jumps across the full million.
   // Reference: the block at the same depth, read by offset over HTTP (what the grid asks on a jump).
+  // Back to the place before: its blocks are still loaded, so this is drawing alone (the floor).
   const jumps: number[] = []
+  const jumpsBack: number[] = []
   const jumpHttp: number[] = []
+  let previous = 0
   for (let i = 0; i < JUMPS; i++) {
     const fraction = r() * 0.98
     jumps.push(await page.evaluate<number>(`window.__bench.jump(${fraction})`))
     await page.waitForTimeout(300)
+    jumpsBack.push(await page.evaluate<number>(`window.__bench.jump(${previous})`))
+    await page.waitForTimeout(300)
+    await page.evaluate<number>(`window.__bench.jump(${fraction})`)
+    await page.waitForTimeout(300)
+    previous = fraction
     jumpHttp.push((await query(reference, {}, Math.floor((fraction * full) / 200) * 200)).ms)
   }
+
+  // 3. Gestures that stop: a scrollbar drag (one position per frame, easing out over ~0.7 s to a
+  // seeded place anywhere in the million) and a burst of mouse-wheel notches.
+  type Gesture = { blank: number; scrolls: number }
+  const drags: Gesture[] = []
+  for (let i = 0; i < DRAGS; i++) {
+    await page.evaluate('window.__bench.startGesture()')
+    await page.evaluate(`window.__bench.drag(${r() * 0.98}, 40)`)
+    drags.push(await page.evaluate<Gesture>('window.__bench.endGesture()'))
+    await page.waitForTimeout(300)
+  }
+  const box = await page.getByTestId('grid').boundingBox()
+  if (!box) throw new Error('no grid on the page')
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  const wheels: Gesture[] = []
+  for (let i = 0; i < WHEELS; i++) {
+    await page.evaluate(`window.__bench.jump(${r() * 0.98})`)
+    await page.waitForTimeout(300)
+    await page.evaluate('window.__bench.startGesture()')
+    for (let n = 0; n < WHEEL_NOTCHES; n++) {
+      await page.mouse.wheel(0, WHEEL_PX)
+      await page.waitForTimeout(16)
+    }
+    wheels.push(await page.evaluate<Gesture>('window.__bench.endGesture()'))
+    await page.waitForTimeout(300)
+  }
+
   const done = jumps.filter((t) => !Number.isNaN(t))
   const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1))
+  const gestureRow = (name: string, list: Gesture[]) => {
+    const blank = list.map((g) => g.blank)
+    const known = blank.filter((t) => !Number.isNaN(t))
+    return [
+      name,
+      list.length,
+      fmt(quantile(known, 0.5)),
+      fmt(quantile(known, 0.95)),
+      fmt(Math.max(...known)),
+      `${blank.filter((t) => !(t <= FRAME_MS)).length} of ${list.length}`,
+      '',
+    ]
+  }
 
   const report = [
     '## Review grid in the browser',
@@ -239,12 +343,17 @@ try {
       `on ${process.platform}; headless Chromium (playwright-core, \`--disable-gpu\`), 1400×900, via \`winnow serve\`.`,
     'Page = the last key event of a filter edit (the final character; Enter for a worker picked in the',
     'type-ahead) to the grid showing the new exact total and the new first row rendered with its data,',
-    'timed in the page (`performance.now()`, MutationObserver and every frame). HTTP = the same',
+    'timed in the page (`performance.now()`, MutationObserver and every frame). The earlier characters',
+    'are typed 25 ms apart and each sends its own query, as a fast typist would. HTTP = the same',
     '`review.query` (first block of 200, exact total) POSTed from Node to a second server on the same',
-    'file, so both see the filter first. The page includes the 70 ms typing debounce and the grid’s',
-    '40 ms block-load debounce. Jumps set the grid viewport’s scrollTop to seeded positions across the',
-    'million; timed from then until every pixel row of the viewport shows a rendered, loaded row (a',
-    'timeout counts as blank). HTTP = that depth’s block of 200 read by offset from Node.',
+    'file, so both see the filter first. Jumps set the grid viewport’s scrollTop to seeded positions',
+    'across the million; timed from then until every pixel row of the viewport shows a rendered, loaded',
+    'row (a timeout counts as blank). HTTP = that depth’s block of 200 from Node by offset (which main',
+    'serves by id once it holds the order of the query). A jump back to the place before finds its',
+    'rows loaded: that row is the cost of drawing a screen of rows alone. Gestures: a drag moves',
+    'scrollTop once a frame for 40 frames, easing out, to a seeded place; the wheel sends 20 notches of',
+    '300 px (Playwright `mouse.wheel`) 16 ms apart from a seeded place. For gestures the time is from',
+    'the last scroll event to the rows covered for good (0 when they never went blank after it).',
     '',
     table([
       [
@@ -286,6 +395,17 @@ try {
         `${jumps.filter((t) => !(t <= FRAME_MS)).length} of ${jumps.length}`,
         `${fmt(quantile(jumpHttp, 0.5))} / ${fmt(quantile(jumpHttp, 0.95))}`,
       ],
+      [
+        'jump back to the place before (its rows loaded) → rows drawn',
+        jumpsBack.length,
+        fmt(quantile(jumpsBack, 0.5)),
+        fmt(quantile(jumpsBack, 0.95)),
+        fmt(Math.max(...jumpsBack)),
+        `${jumpsBack.filter((t) => !(t <= FRAME_MS)).length} of ${jumpsBack.length}`,
+        '',
+      ],
+      gestureRow('drag that stops → no blank or loading rows', drags),
+      gestureRow(`${WHEEL_NOTCHES} wheel notches of ${WHEEL_PX} px → no blank or loading rows`, wheels),
     ]),
     '',
     '<details><summary>The 30 edits</summary>',

@@ -78,6 +78,21 @@ describe('the grid as of a moment', () => {
       asOf: imported,
     })
     expect(rest.rows.map((r) => r.rating)).toEqual([-1, -1])
+
+    // Copy as TSV reads the same moment as the grid.
+    const tsvRatings = async (asOf: number | undefined) => {
+      const result = await call<{ tsv: string }>('review.rowsAsTsv', {
+        filter: {},
+        ...(asOf === undefined ? {} : { asOf }),
+      })
+      const [head = '', ...lines] = result.tsv.trim().split('\n')
+      const column = head.split('\t').indexOf('rating')
+      expect(column).toBeGreaterThanOrEqual(0)
+      return lines.map((line) => line.split('\t')[column])
+    }
+    expect(await tsvRatings(undefined)).toEqual(['-1', '-1', '1', '1', '2', '2'])
+    expect(await tsvRatings(imported)).toEqual(['-1', '-1', '-1', '-1', '2', '2'])
+    expect(await tsvRatings(first)).toEqual(['-1', '-1', '3', '3', '2', '2'])
     session.close()
   })
 

@@ -3,19 +3,29 @@ import { countAnnotations, queryAnnotations } from '../db/queries/review'
 import { storyContext } from '../db/queries/reviewStory'
 import { deleteView, listViews, saveView } from '../db/queries/views'
 import { workerMatches, workerPanel } from '../db/queries/workers'
+import { orderSoon, pageFromOrder } from '../review/queryOrder'
 import { rowsToTsv } from '../review/tsv'
 import type { Handlers } from './handlers'
 
 export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
-  'review.query': ({ filter, sort, page, asOf }, { session }) =>
-    queryAnnotations(session.project().db, {
+  'review.query': ({ filter, sort, page, asOf }, { session }) => {
+    const db = session.project().db
+    // A jump into a large result of the present: by id, from the query's order when it is known.
+    if (asOf === undefined && page.offset) {
+      const known = pageFromOrder(db, filter, sort, page.offset, page.limit)
+      if (known) return known
+    }
+    const result = queryAnnotations(db, {
       filter,
       sort,
       limit: page.limit,
       ...(page.after ? { after: page.after } : {}),
       ...(page.offset !== undefined ? { offset: page.offset } : {}),
       ...(asOf !== undefined ? { asOf } : {}),
-    }),
+    })
+    if (asOf === undefined && session.mode !== 'cli') orderSoon(db, filter, sort, result.total)
+    return result
+  },
   'review.count': ({ filter, asOf }, { session }) => ({
     total: countAnnotations(session.project().db, filter, asOf),
   }),
@@ -29,7 +39,7 @@ export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
   'review.deleteView': ({ name }, { session }) => ({
     deleted: deleteView(session.project().db, name),
   }),
-  'review.rowsAsTsv': ({ filter, sort, limit }, { session }) => {
+  'review.rowsAsTsv': ({ filter, sort, limit, asOf }, { session }) => {
     const db = session.project().db
     const rows: ReviewRow[] = []
     let total = 0
@@ -41,6 +51,7 @@ export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
         sort,
         limit: Math.min(1000, limit - rows.length),
         ...(after ? { after } : {}),
+        ...(asOf !== undefined ? { asOf } : {}),
       })
       total = page.total
       rows.push(...page.rows)

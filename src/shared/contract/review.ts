@@ -207,12 +207,16 @@ export const reviewCalls = {
   'review.deleteView': call(z.object({ name: z.string().trim().min(1).max(100) })).returns<{
     deleted: boolean
   }>(),
-  /** Rows as tab-separated text with a header (selected rows: filter by `annotationIds`). */
+  /**
+   * Rows as tab-separated text with a header (selected rows: filter by `annotationIds`), with the
+   * ratings that stood at `asOf` (epoch ms) when given, as the grid shows them.
+   */
   'review.rowsAsTsv': call(
     z.object({
       filter: annotationFilterSchema.default({}),
       sort: sortSpecSchema.default(DEFAULT_SORT),
       limit: z.number().int().min(1).max(TSV_ROW_LIMIT).default(TSV_ROW_LIMIT),
+      asOf: asOfSchema,
     }),
   ).returns<TsvResult>(),
 }

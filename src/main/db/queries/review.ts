@@ -211,18 +211,68 @@ function readPages(
  * the ratings shown and filtered on are those that stood then.
  */
 export function queryAnnotations(db: Db, request: PageRequest, trace?: Trace): ReviewPage {
+  const { ids, total, next, highlight, past } = readIds(db, request, trace)
+  const relation = past ?? undefined
+  if (ids.length > 0) trace?.push(annotationRowsStatement(ids, relation))
+  return { rows: annotationRows(db, ids, relation), total, next, highlight }
+}
+
+function readIds(db: Db, request: PageRequest, trace?: Trace) {
   const sort = request.sort ?? DEFAULT_SORT
   const c = constraintsOf(db, request.filter)
   const def = sortDef(sort.column)
   const past = pastRelation(db, request.asOf)
   const { keys, total } = readKeys(db, request, c, def, sort, past, trace)
-  const ids = keys.map((k) => k.id as number)
-  const relation = past ?? undefined
-  if (ids.length > 0) trace?.push(annotationRowsStatement(ids, relation))
-  const rows = annotationRows(db, ids, relation)
   const last = keys[keys.length - 1]
   const next = keys.length === request.limit && last ? cursorOf(def, last) : null
-  return { rows, total, next, highlight: c.highlight }
+  return { ids: keys.map((k) => k.id as number), total, next, highlight: c.highlight, past }
+}
+
+/**
+ * Every annotation id of a query in its order, streamed from `reader` (a second connection on the
+ * same file, so this one stays free for requests while the ids are read). The plan is made here.
+ */
+export function orderedIds(
+  db: Db,
+  reader: Db,
+  filter: AnnotationFilter,
+  sort: SortSpec,
+  total: number,
+): IterableIterator<number> {
+  const c = constraintsOf(db, filter)
+  const def = sortDef(sort.column)
+  refuseLargeUnindexedSort(def, sort.column, total)
+  const statement = pageStatement(pagePlan(db, c, def, total), def, sort.direction, null, total, 0)
+  return reader
+    .prepare(statement.text)
+    .pluck()
+    .iterate(...statement.values) as IterableIterator<number>
+}
+
+/**
+ * A page of the present's rows for ids already known to be the query's rows at some positions, in
+ * that order (the grid's order cache), with the same total, cursor and highlight as a read.
+ */
+export function pageOfIds(
+  db: Db,
+  filter: AnnotationFilter,
+  sort: SortSpec,
+  ids: readonly number[],
+  limit: number,
+  total: number,
+): ReviewPage {
+  const def = sortDef(sort.column)
+  const rows = annotationRows(db, ids)
+  const lastId = ids[ids.length - 1]
+  let next: ReviewCursor | null = null
+  if (ids.length === limit && lastId !== undefined) {
+    const last = run(
+      db,
+      sql`SELECT a.id AS id${keyColumns(def)} FROM annotations a${sortJoin(def)} WHERE a.id = ${lastId}`,
+    )[0]
+    if (last) next = cursorOf(def, last)
+  }
+  return { rows, total, next, highlight: constraintsOf(db, filter).highlight }
 }
 
 /**

@@ -32,7 +32,8 @@ export function countStatement(db: Db, c: Constraints): SqlFragment | null {
 // not either (total_changes): the grid asks for many pages of one filter.
 const totals = new WeakMap<Db, { version: string; byFilter: Map<string, number> }>()
 
-function dataVersion(db: Db): string {
+/** Changes whenever any connection has written to the file, this one included. */
+export function dataVersion(db: Db): string {
   const changes = pluck<number>(db, sql`SELECT total_changes()`)
   return `${String(db.pragma('data_version', { simple: true }))}:${changes}`
 }

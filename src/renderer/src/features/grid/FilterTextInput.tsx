@@ -1,11 +1,7 @@
 import { type Ref, useState } from 'react'
 import type { AnnotationFilter } from '../../../../shared/filter'
-import { useDebouncedEffect } from '../../lib/useDebounced'
 import { useStore } from '../../lib/store'
 import { updateFilter, useWorkspace } from './workspaceModel'
-
-/** Typing settles this long before the grid re-queries (keystroke → rows well under 150 ms). */
-const TYPING_DEBOUNCE_MS = 70
 
 interface FilterTextInputProps {
   field: 'text' | 'sentence'
@@ -17,7 +13,7 @@ interface FilterTextInputProps {
 }
 
 /**
- * A text filter that applies as the user types. The input keeps its own text (spaces and all)
+ * A text filter that applies on every keystroke. The input keeps its own text (spaces and all)
  * and follows the filter when it changes elsewhere (Back, a removed chip, a view).
  */
 export function FilterTextInput({
@@ -37,9 +33,11 @@ export function FilterTextInput({
     if (text.trim() !== value) setText(value)
   }
 
-  useDebouncedEffect(text, TYPING_DEBOUNCE_MS, (t) =>
-    updateFilter(model, (f): AnnotationFilter => ({ ...f, [field]: t }), { typing: field }),
-  )
+  // Every keystroke applies: the grid sends the latest query and drops answers to older ones.
+  const change = (t: string) => {
+    setText(t)
+    updateFilter(model, (f): AnnotationFilter => ({ ...f, [field]: t }), { typing: field })
+  }
 
   return (
     <input
@@ -52,11 +50,11 @@ export function FilterTextInput({
       maxLength={500}
       spellCheck={false}
       data-testid={testId}
-      onChange={(e) => setText(e.target.value)}
+      onChange={(e) => change(e.target.value)}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && text) {
           e.stopPropagation()
-          setText('')
+          change('')
         }
       }}
     />

@@ -1,24 +1,22 @@
 import type {
   CellFocusedEvent,
   CellKeyDownEvent,
+  ColDef,
   GetRowIdParams,
   GridReadyEvent,
-  IDatasource,
-  IGetRowsParams,
+  IsFullWidthRowParams,
   RowClassParams,
   RowClickedEvent,
+  RowSelectionOptions,
   SelectionChangedEvent,
+  SelectionColumnDef,
   SortChangedEvent,
+  SuppressKeyboardEventParams,
 } from 'ag-grid-community'
 import { AgGridReact } from 'ag-grid-react'
 import { useEffect, useMemo, useRef } from 'react'
 import { type ReviewRow, reviewQuerySchema } from '../../../../shared/contract/review'
-import {
-  type AnnotationFilter,
-  DEFAULT_SORT,
-  type SortSpec,
-  sortColumns,
-} from '../../../../shared/filter'
+import { DEFAULT_SORT, sortColumns } from '../../../../shared/filter'
 import { api } from '../../api'
 import { isPrimaryModifier } from '../../lib/keys'
 import { useStore } from '../../lib/store'
@@ -27,8 +25,9 @@ import { projectState } from '../project/project'
 import { asOf } from '../ratings/ratingState'
 import { copySelection, moveFocus, rateFocused, ratingForKey, selectAllOfQuery } from './actions'
 import { columnDefs } from './columns'
+import { GridFeed } from './gridFeed'
 import { BLOCK_SIZE, gridTheme } from './gridSetup'
-import { BlockCursors } from './paging'
+import type { FetchPage } from './queryRows'
 import { NO_SELECTION, type WorkspaceModel, useWorkspace } from './workspaceModel'
 
 /**
@@ -37,176 +36,169 @@ import { NO_SELECTION, type WorkspaceModel, useWorkspace } from './workspaceMode
  */
 export const gridTakesAsOf = Object.hasOwn(reviewQuerySchema.shape, 'asOf')
 
-function sortFrom(params: IGetRowsParams): SortSpec {
-  const first = params.sortModel[0]
-  const column = sortColumns.find((c) => c === first?.colId)
-  return column && first ? { column, direction: first.sort } : DEFAULT_SORT
+const fetchPage: FetchPage = (query, page) =>
+  api.review.query({
+    filter: query.filter,
+    sort: query.sort,
+    page,
+    ...(gridTakesAsOf && query.asOf !== null ? { asOf: query.asOf } : {}),
+  })
+
+// Grid options that never change: the same objects on every render, so the grid never re-applies them.
+const COLUMNS = columnDefs()
+const DEFAULT_COLUMN: ColDef<ReviewRow> = {
+  sortable: true,
+  resizable: true,
+  suppressHeaderMenuButton: true,
+  suppressKeyboardEvent: (p: SuppressKeyboardEventParams<ReviewRow>) => ownsKey(p.event),
+}
+const ROW_SELECTION: RowSelectionOptions<ReviewRow> = {
+  mode: 'multiRow',
+  checkboxes: true,
+  headerCheckbox: false,
+  enableClickSelection: false,
+}
+const SELECTION_COLUMN: SelectionColumnDef = {
+  width: 36,
+  minWidth: 36,
+  maxWidth: 36,
+  pinned: 'left',
+  resizable: false,
+}
+const rowId = (p: GetRowIdParams<ReviewRow>) => String(p.data.id)
+const rowClass = (p: RowClassParams<ReviewRow>) => (p.data ? undefined : 'row-loading')
+// A row still loading is drawn as one empty full-width cell, not eleven: drawing it costs little,
+// and it is thrown away when its data arrives.
+const isLoadingRow = (p: IsFullWidthRowParams<ReviewRow>) => !p.rowNode.data
+const LoadingRow = () => null
+
+function momentOf(): number | null {
+  return gridTakesAsOf ? asOf.get() : null
 }
 
-/**
- * A datasource for one filter: pages come from main (`review.query`), keyset-paged while the
- * user scrolls on, with the exact total as the last row. Answers to an older query are dropped.
- */
-function createDatasource(
-  model: WorkspaceModel,
-  filter: AnnotationFilter,
-  cursors: BlockCursors,
-  when: number | null,
-): IDatasource {
-  let sortKey = ''
-  const past = gridTakesAsOf && when !== null ? { asOf: when } : {}
-  return {
-    getRows(params) {
-      const sort = sortFrom(params)
-      const key = JSON.stringify(sort)
-      if (key !== sortKey) {
-        // A new sort orders rows differently: old cursors point to the wrong places.
-        sortKey = key
-        cursors.clear()
-      }
-      const page = cursors.request(params.startRow, params.endRow)
-      api.review
-        .query({ filter, sort, page, ...past })
-        .then((result) => {
-          const stale =
-            model.filter.get().history.present !== filter || (gridTakesAsOf && asOf.get() !== when)
-          if (stale) return params.failCallback()
-          cursors.record(params.startRow, result.rows.length, result.next)
-          model.total.set(result.total)
-          params.successCallback(result.rows, result.total)
-        })
-        .catch((e: unknown) => {
-          params.failCallback()
-          showError('Loading annotations', e)
-        })
-    },
-  }
+/** The grid's feed for one workspace, fed straight from the stores (no render in between). */
+function useFeed(model: WorkspaceModel): GridFeed {
+  const feed = useMemo(
+    () =>
+      new GridFeed(fetchPage, {
+        total: (total) => model.total.set(total),
+        shown: (query) => model.shown.set(query.filter),
+        error: (e) => showError('Loading annotations', e),
+      }),
+    [model],
+  )
+  useEffect(() => {
+    let filter = model.filter.get().history.present
+    let when = momentOf()
+    let version = projectState.get().dataVersion
+    const onQuery = () => {
+      const nextFilter = model.filter.get().history.present
+      const nextWhen = momentOf()
+      if (nextFilter === filter && nextWhen === when) return
+      filter = nextFilter
+      when = nextWhen
+      // The selection of the old query no longer means anything.
+      model.grid.get()?.deselectAll()
+      model.selection.set(NO_SELECTION)
+      feed.want({ filter, asOf: when })
+    }
+    const onData = () => {
+      const next = projectState.get().dataVersion
+      if (next === version) return
+      version = next
+      feed.refresh()
+    }
+    const stops = [model.filter.subscribe(onQuery), asOf.subscribe(onQuery)]
+    stops.push(projectState.subscribe(onData))
+    return () => stops.forEach((stop) => stop())
+  }, [model, feed])
+  return feed
 }
 
 export function ReviewGrid() {
   const model = useWorkspace()
-  const filter = useStore(model.filter).history.present
-  const selection = useStore(model.selection)
-  const { dataVersion } = useStore(projectState)
-  const pastMoment = useStore(asOf)
-  // Only a grid that can show the past re-queries when the moment changes.
-  const when = gridTakesAsOf ? pastMoment : null
-  const cursors = useRef(new BlockCursors())
-  const columns = useMemo(() => columnDefs(), [])
-
-  // A new filter: a new datasource (the grid drops its cache and starts at the top).
-  useEffect(() => {
-    const grid = model.grid.get()
-    if (!grid) return
-    cursors.current = new BlockCursors()
-    model.total.set(null)
-    model.selection.set(NO_SELECTION)
-    grid.deselectAll()
-    grid.setGridOption('datasource', createDatasource(model, filter, cursors.current, when))
-  }, [model, filter, when])
-
-  // Data changed (import, ratings): reload the blocks in view, keeping the scroll position.
-  const firstVersion = useRef(dataVersion)
-  useEffect(() => {
-    if (dataVersion === firstVersion.current) return
-    cursors.current.clear()
-    model.grid.get()?.refreshInfiniteCache()
-  }, [model, dataVersion])
-
-  function onGridReady(e: GridReadyEvent<ReviewRow>) {
-    model.grid.set(e.api)
-    const moment = gridTakesAsOf ? asOf.get() : null
-    e.api.setGridOption(
-      'datasource',
-      createDatasource(model, model.filter.get().history.present, cursors.current, moment),
-    )
-  }
-
-  function onCellFocused(e: CellFocusedEvent<ReviewRow>) {
-    if (e.rowIndex === null || e.rowPinned) return
-    const node = e.api.getDisplayedRowAtIndex(e.rowIndex)
-    if (node?.data) model.focused.set({ row: node.data, index: e.rowIndex })
-  }
-
-  function onRowClicked(e: RowClickedEvent<ReviewRow>) {
-    const target = e.event?.target
-    if (target instanceof Element && target.closest('.ag-selection-checkbox, .cell-link')) return
-    if (e.data && e.rowIndex !== null) model.focused.set({ row: e.data, index: e.rowIndex })
-    const panel = model.panel.get()
-    if (panel.kind !== 'story') model.panel.set({ kind: 'story' })
-  }
-
-  function onSelectionChanged(e: SelectionChangedEvent<ReviewRow>) {
-    if (e.source === 'api' || e.source === 'apiSelectAll') return
-    const rows = new Map<number, ReviewRow>()
-    for (const node of e.api.getSelectedNodes()) if (node.data) rows.set(node.data.id, node.data)
-    model.selection.set({ mode: 'rows', rows })
-  }
-
-  function onSortChanged(e: SortChangedEvent<ReviewRow>) {
-    const state = e.api.getColumnState().find((c) => c.sort)
-    const column = sortColumns.find((c) => c === state?.colId)
-    model.sort.set(column && state?.sort ? { column, direction: state.sort } : DEFAULT_SORT)
-  }
-
-  function onCellKeyDown(e: CellKeyDownEvent<ReviewRow>) {
-    const event = e.event
-    if (!(event instanceof KeyboardEvent)) return
-    const handled = handleGridKey(model, event, e.data, e.rowIndex)
-    if (handled) {
-      event.preventDefault()
-      event.stopPropagation()
-    }
-  }
-
-  const allOfQuery = selection.mode === 'query'
+  const allOfQuery = useStore(model.selection).mode === 'query'
+  const feed = useFeed(model)
+  const host = useRef<HTMLDivElement>(null)
+  const handlers = useMemo(() => gridHandlers(model, feed), [model, feed])
+  useEffect(() => (host.current ? feed.watch(host.current) : undefined), [feed])
 
   return (
-    <div className={`grid-host ${allOfQuery ? 'select-all-query' : ''}`} data-testid="grid">
+    <div
+      ref={host}
+      className={`grid-host ${allOfQuery ? 'select-all-query' : ''}`}
+      data-testid="grid"
+    >
       <AgGridReact<ReviewRow>
         theme={gridTheme}
-        columnDefs={columns}
-        defaultColDef={{
-          sortable: true,
-          resizable: true,
-          suppressHeaderMenuButton: true,
-          suppressKeyboardEvent: (p) => ownsKey(p.event),
-        }}
+        columnDefs={COLUMNS}
+        defaultColDef={DEFAULT_COLUMN}
         rowModelType="infinite"
+        rowBuffer={2}
         cacheBlockSize={BLOCK_SIZE}
         maxBlocksInCache={50}
-        maxConcurrentDatasourceRequests={2}
-        blockLoadDebounceMillis={40}
+        maxConcurrentDatasourceRequests={-1}
         infiniteInitialRowCount={1}
-        getRowId={(p: GetRowIdParams<ReviewRow>) => String(p.data.id)}
-        rowSelection={{
-          mode: 'multiRow',
-          checkboxes: true,
-          headerCheckbox: false,
-          enableClickSelection: false,
-        }}
-        selectionColumnDef={{
-          width: 36,
-          minWidth: 36,
-          maxWidth: 36,
-          pinned: 'left',
-          resizable: false,
-        }}
-        getRowClass={(p: RowClassParams<ReviewRow>) => (p.data ? undefined : 'row-loading')}
+        getRowId={rowId}
+        rowSelection={ROW_SELECTION}
+        selectionColumnDef={SELECTION_COLUMN}
+        getRowClass={rowClass}
+        isFullWidthRow={isLoadingRow}
+        fullWidthCellRenderer={LoadingRow}
         suppressNoRowsOverlay
-        onGridReady={onGridReady}
-        onCellFocused={onCellFocused}
-        onRowClicked={onRowClicked}
-        onSelectionChanged={onSelectionChanged}
-        onSortChanged={onSortChanged}
-        onCellKeyDown={onCellKeyDown}
-        onModelUpdated={() => refreshFocused(model)}
-        onGridPreDestroyed={() => {
-          model.grid.set(null)
-        }}
+        {...handlers}
       />
     </div>
   )
+}
+
+function gridHandlers(model: WorkspaceModel, feed: GridFeed) {
+  return {
+    onGridReady(e: GridReadyEvent<ReviewRow>) {
+      model.grid.set(e.api)
+      feed.attach(e.api)
+      feed.want({ filter: model.filter.get().history.present, asOf: momentOf() })
+    },
+    onCellFocused(e: CellFocusedEvent<ReviewRow>) {
+      if (e.rowIndex === null || e.rowPinned) return
+      const node = e.api.getDisplayedRowAtIndex(e.rowIndex)
+      if (node?.data) model.focused.set({ row: node.data, index: e.rowIndex })
+    },
+    onRowClicked(e: RowClickedEvent<ReviewRow>) {
+      const target = e.event?.target
+      if (target instanceof Element && target.closest('.ag-selection-checkbox, .cell-link')) return
+      if (e.data && e.rowIndex !== null) model.focused.set({ row: e.data, index: e.rowIndex })
+      const panel = model.panel.get()
+      if (panel.kind !== 'story') model.panel.set({ kind: 'story' })
+    },
+    onSelectionChanged(e: SelectionChangedEvent<ReviewRow>) {
+      if (e.source === 'api' || e.source === 'apiSelectAll') return
+      const rows = new Map<number, ReviewRow>()
+      for (const node of e.api.getSelectedNodes()) if (node.data) rows.set(node.data.id, node.data)
+      model.selection.set({ mode: 'rows', rows })
+    },
+    onSortChanged(e: SortChangedEvent<ReviewRow>) {
+      const state = e.api.getColumnState().find((c) => c.sort)
+      const column = sortColumns.find((c) => c === state?.colId)
+      model.sort.set(column && state?.sort ? { column, direction: state.sort } : DEFAULT_SORT)
+    },
+    onCellKeyDown(e: CellKeyDownEvent<ReviewRow>) {
+      const event = e.event
+      if (!(event instanceof KeyboardEvent)) return
+      const handled = handleGridKey(model, event, e.data, e.rowIndex)
+      if (handled) {
+        event.preventDefault()
+        event.stopPropagation()
+      }
+    },
+    onModelUpdated() {
+      refreshFocused(model)
+    },
+    onGridPreDestroyed() {
+      model.grid.set(null)
+      feed.attach(null)
+    },
+  }
 }
 
 /** Once a focused row's block loads (or reloads after a change), the panels get its fresh data. */

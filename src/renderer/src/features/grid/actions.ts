@@ -53,9 +53,11 @@ export async function copySelection(model: WorkspaceModel): Promise<void> {
   const selection = model.selection.get()
   try {
     if (selection.mode === 'query') {
+      const when = asOf.get()
       const result = await api.review.rowsAsTsv({
         filter: selection.filter,
         sort: model.sort.get(),
+        ...(when !== null ? { asOf: when } : {}),
       })
       await writeClipboard(result.tsv)
       showInfo(

@@ -28,7 +28,7 @@ export function Highlighted({ segments }: { segments: readonly Segment[] }) {
 /** A statement or rule with the full-text search's matches marked. */
 export function StatementCell({ value }: Cell) {
   const model = useWorkspace()
-  const text = useStore(model.filter).history.present.text
+  const text = useStore(model.shown).text
   const s = typeof value === 'string' ? value : ''
   return (
     <span className="cell-text" title={s}>
@@ -42,7 +42,7 @@ export function StatementCell({ value }: Cell) {
 /** The selected sentence with the "sentence contains" text marked. */
 export function SentenceCell({ value }: Cell) {
   const model = useWorkspace()
-  const needle = useStore(model.filter).history.present.sentence
+  const needle = useStore(model.shown).sentence
   const s = typeof value === 'string' ? value : ''
   return (
     <span className="cell-text" title={s}>

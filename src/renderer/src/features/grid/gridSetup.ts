@@ -23,6 +23,9 @@ ModuleRegistry.registerModules([
   TooltipModule,
 ])
 
+/** Pixels per row: the theme's, and how the grid's feed maps a scroll position to rows. */
+export const ROW_HEIGHT = 30
+
 /** The grid in the app's palette: quiet borders, compact rows for all-day reading. */
 export const gridTheme = themeQuartz.withParams({
   accentColor: '#2f5fd0',
@@ -35,7 +38,7 @@ export const gridTheme = themeQuartz.withParams({
   fontFamily: 'inherit',
   fontSize: 13,
   headerHeight: 32,
-  rowHeight: 30,
+  rowHeight: ROW_HEIGHT,
   spacing: 6,
   wrapperBorder: false,
   wrapperBorderRadius: 0,

@@ -34,6 +34,8 @@ export interface WorkspaceModel {
   selection: Store<Selection>
   panel: Store<SidePanel>
   focused: Store<FocusedRow | null>
+  /** The filter of the rows on screen (what cells highlight); lags `filter` by one answer. */
+  shown: Store<AnnotationFilter>
   /** Exact total of the current query; null while the first page is loading. */
   total: Store<number | null>
   grid: Store<GridApi<ReviewRow> | null>
@@ -48,6 +50,7 @@ export function createWorkspaceModel(): WorkspaceModel {
     selection: createStore<Selection>(NO_SELECTION),
     panel: createStore<SidePanel>({ kind: 'none' }),
     focused: createStore<FocusedRow | null>(null),
+    shown: createStore<AnnotationFilter>({}),
     total: createStore<number | null>(null),
     grid: createStore<GridApi<ReviewRow> | null>(null),
   }
