@@ -5,8 +5,10 @@ import type { FileImportResult, ImportFormat, ImportResult } from '../../shared/
 import type { Db } from '../db/connection'
 import { createChangeSet, describeChangeSet, discardChangeSet } from '../db/queries/changeSets'
 import { SubmissionWriter, completeSourceFile, insertSourceFile } from '../db/queries/submissions'
-import { withIndexesRebuiltAfter } from '../db/queries/bulk'
+import { withIndexesRebuiltAfter, withoutPendingTrigger } from '../db/queries/bulk'
+import { hasNoRatings } from '../db/queries/ratingsImport'
 import { CancelledError } from '../jobs/cancel'
+import { FileRatingLog, reconstructFromLog } from '../ratings/fileRatingLog'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
 import { type GlucoseFile, openGlucoseFile } from './glucose/open'
 
@@ -54,82 +56,109 @@ export function importFiles(
       })
     }
     const totalBytes = opened.reduce((sum, o) => sum + o.glucose.reader.size, 0)
-    return db.transaction((): ImportResult => {
-      const changeSet = createChangeSet(db, {
-        kind: 'import',
-        author: options.author ?? 'import',
-        description: 'Import',
-      })
-      const results: FileImportResult[] = []
-      let bytesBefore = 0
-      let records = 0
-      // About 700 bytes of CSV per annotation in every GLUCOSE layout.
-      withIndexesRebuiltAfter(db, totalBytes / 700, () => {
-        for (const { file, glucose } of opened) {
-          const name = file.name ?? basename(file.path)
-          const sourceFileId = insertSourceFile(db, {
-            name,
-            path: file.path,
-            sha256: sha256File(file.path),
-            bytes: glucose.reader.size,
-            format: glucose.format,
-            year: options.year ?? null,
-            changeSetId: changeSet.id,
-          })
-          const writer = new SubmissionWriter(db, changeSet.id, sourceFileId)
-          let fileRecords = 0
-          for (const record of glucose.records()) {
-            writer.write(record)
-            fileRecords++
-            records++
-            if (records % PROGRESS_EVERY === 0) {
-              if (hooks.cancelled?.()) throw new CancelledError()
-              hooks.progress?.({
-                bytes: bytesBefore + glucose.reader.bytesRead(),
-                totalBytes,
-                records,
-                file: name,
-              })
+    return withCheckpointAfter(db, () =>
+      db.transaction((): ImportResult => {
+        const changeSet = createChangeSet(db, {
+          kind: 'import',
+          author: options.author ?? 'import',
+          description: 'Import',
+        })
+        const results: FileImportResult[] = []
+        let bytesBefore = 0
+        let records = 0
+        const author = options.author ?? 'import'
+        // Into a project without ratings, the writers log what they wrote and the timelines are
+        // built from that log; otherwise a trigger lists the new rows and they are read back.
+        const log = hasNoRatings(db) ? new FileRatingLog() : null
+        const writeFiles = (): void => {
+          for (const { file, glucose } of opened) {
+            const name = file.name ?? basename(file.path)
+            const sourceFileId = insertSourceFile(db, {
+              name,
+              path: file.path,
+              sha256: sha256File(file.path),
+              bytes: glucose.reader.size,
+              format: glucose.format,
+              year: options.year ?? null,
+              changeSetId: changeSet.id,
+            })
+            const writer = new SubmissionWriter(db, changeSet.id, sourceFileId, log ?? undefined)
+            let fileRecords = 0
+            for (const record of glucose.records()) {
+              writer.write(record)
+              fileRecords++
+              records++
+              if (records % PROGRESS_EVERY === 0) {
+                if (hooks.cancelled?.()) throw new CancelledError()
+                hooks.progress?.({
+                  bytes: bytesBefore + glucose.reader.bytesRead(),
+                  totalBytes,
+                  records,
+                  file: name,
+                })
+              }
             }
+            writer.finish()
+            if (hooks.cancelled?.()) throw new CancelledError()
+            bytesBefore += glucose.reader.size
+            const warnings = glucose.warnings.map((w) => w.message)
+            completeSourceFile(db, sourceFileId, {
+              records: fileRecords,
+              counts: writer.counts,
+              warnings,
+            })
+            results.push({
+              file: name,
+              format: glucose.format,
+              records: fileRecords,
+              submissions: writer.counts.submissions,
+              annotations: writer.counts.annotations,
+              warnings,
+            })
           }
-          writer.finish()
-          if (hooks.cancelled?.()) throw new CancelledError()
-          bytesBefore += glucose.reader.size
-          const warnings = glucose.warnings.map((w) => w.message)
-          completeSourceFile(db, sourceFileId, {
-            records: fileRecords,
-            counts: writer.counts,
-            warnings,
-          })
-          results.push({
-            file: name,
-            format: glucose.format,
-            records: fileRecords,
-            submissions: writer.counts.submissions,
-            annotations: writer.counts.annotations,
-            warnings,
-          })
         }
-      })
-      // Ratings found in the files become worker timelines, in this change set.
-      reconstructImportedRatings(db, changeSet, options.author ?? 'import')
-      const submissions = results.reduce((n, r) => n + r.submissions, 0)
-      const annotations = results.reduce((n, r) => n + r.annotations, 0)
-      hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '' })
-      if (submissions === 0 && annotations === 0) {
-        // Everything was already there: leave no empty change set behind.
-        discardChangeSet(db, changeSet.id)
+        // About 700 bytes of CSV per annotation in every GLUCOSE layout.
+        withIndexesRebuiltAfter(db, totalBytes / 700, () => {
+          if (log === null) return writeFiles()
+          withoutPendingTrigger(db, writeFiles)
+          // Ratings found in the files become worker timelines, in this change set.
+          reconstructFromLog(db, changeSet, author, log)
+        })
+        if (log === null) reconstructImportedRatings(db, changeSet, author)
+        const submissions = results.reduce((n, r) => n + r.submissions, 0)
+        const annotations = results.reduce((n, r) => n + r.annotations, 0)
+        hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '' })
+        if (submissions === 0 && annotations === 0) {
+          // Everything was already there: leave no empty change set behind.
+          discardChangeSet(db, changeSet.id)
+          return { files: results, submissions, annotations }
+        }
+        describeChangeSet(
+          db,
+          changeSet.id,
+          `Imported ${results.map((r) => r.file).join(', ')}: ${submissions} submissions, ${annotations} annotations`,
+        )
         return { files: results, submissions, annotations }
-      }
-      describeChangeSet(
-        db,
-        changeSet.id,
-        `Imported ${results.map((r) => r.file).join(', ')}: ${submissions} submissions, ${annotations} annotations`,
-      )
-      return { files: results, submissions, annotations }
-    })()
+      })(),
+    )
   } finally {
     for (const o of opened) o.glucose.reader.close()
+  }
+}
+
+/**
+ * Runs an import with SQLite's automatic checkpoint off, so its commit does not also copy the
+ * whole WAL into the project file while the user waits. The next commit on this connection (the
+ * search indexing that follows an import), the app's idle checkpoint or closing the connection
+ * does that copy.
+ */
+function withCheckpointAfter<T>(db: Db, write: () => T): T {
+  const pages = db.pragma('wal_autocheckpoint', { simple: true }) as number
+  db.pragma('wal_autocheckpoint = 0')
+  try {
+    return write()
+  } finally {
+    db.pragma(`wal_autocheckpoint = ${pages}`)
   }
 }
 

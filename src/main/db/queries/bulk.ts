@@ -21,3 +21,20 @@ export function withIndexesRebuiltAfter<T>(db: Db, expectedRows: number, write: 
   for (const index of indexes) db.exec(index.sql)
   return result
 }
+
+/**
+ * Runs a write with the trigger that lists new annotations in `rating_pending` dropped, and puts it
+ * back afterwards. Only for a writer that builds the rating timelines of what it wrote itself, in
+ * the same transaction (DDL is transactional, so a rollback restores the trigger too).
+ */
+export function withoutPendingTrigger<T>(db: Db, write: () => T): T {
+  const trigger = pluck<string>(
+    db,
+    sql`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = 'annotations_rating_pending'`,
+  )
+  if (trigger === undefined) throw new Error('the rating_pending trigger is missing')
+  db.exec('DROP TRIGGER annotations_rating_pending')
+  const result = write()
+  db.exec(trigger)
+  return result
+}

@@ -19,6 +19,18 @@ export function annotationId(submissionId: number, dimension: number): number {
   return submissionId * 16 + dimension
 }
 
+/** Told of every written row that added annotations (an import's rating reconstruction). */
+export interface WrittenRows {
+  /** `dimensions`: a bit (1 << d) per annotation the row added to submission `submissionId`. */
+  add(
+    submissionId: number,
+    dimensions: number,
+    workerId: number | null,
+    submittedAt: number | null,
+    fileRating: number | null,
+  ): void
+}
+
 /**
  * Writes imported submissions inside the caller's transaction. Keyed writes make re-imports add
  * nothing and let per-dimension files of one assignment merge into the same submission. Ids are
@@ -50,6 +62,7 @@ export class SubmissionWriter {
     db: Db,
     private readonly changeSetId: number,
     private readonly sourceFileId: number | null,
+    private readonly writtenRows?: WrittenRows,
   ) {
     const p = (text: string): Statement => db.prepare(text)
     const maxId = p('SELECT max(id) FROM submissions').pluck().get() as number | null
@@ -128,11 +141,13 @@ export class SubmissionWriter {
     }
     const target = this.submissionFor(submission, workerId, storyId)
     const fresh = target.dimensions === 0
+    let added = 0
     for (const a of submission.annotations) {
       const bit = 1 << a.dimension
       if (target.dimensions & bit) continue
       if (!fresh) this.merged.add(target.id)
       target.dimensions |= bit
+      added |= bit
       const id = annotationId(target.id, a.dimension)
       this.batches.annotations.add(
         id,
@@ -159,6 +174,7 @@ export class SubmissionWriter {
       this.counts.annotations++
       if (workerId !== null) this.touchedWorkers.add(workerId)
     }
+    this.writtenRows?.add(target.id, added, workerId, submission.submittedAt, submission.fileRating)
   }
 
   /** Writes what is still buffered; the writer can be used again afterwards. */
