@@ -259,19 +259,19 @@ export class SubmissionWriter {
 export interface NewSourceFile {
   name: string
   path: string
-  sha256: string
   bytes: number
   format: string
   year: number | null
   changeSetId: number
 }
 
+/** The file's row, before its rows are written; `completeSourceFile` adds its hash and counts. */
 export function insertSourceFile(db: Db, file: NewSourceFile): number {
   const result = run(
     db,
     sql`INSERT INTO source_files (name, path, sha256, bytes, format, year, imported_at,
           change_set_id, records, submissions_added, annotations_added, warnings)
-        VALUES (${file.name}, ${file.path}, ${file.sha256}, ${file.bytes}, ${file.format},
+        VALUES (${file.name}, ${file.path}, '', ${file.bytes}, ${file.format},
           ${file.year}, ${Date.now()}, ${file.changeSetId}, 0, 0, 0, '[]')`,
   )
   return Number(result.lastInsertRowid)
@@ -280,11 +280,11 @@ export function insertSourceFile(db: Db, file: NewSourceFile): number {
 export function completeSourceFile(
   db: Db,
   id: number,
-  done: { records: number; counts: WriteCounts; warnings: string[] },
+  done: { sha256: string; records: number; counts: WriteCounts; warnings: string[] },
 ): void {
   run(
     db,
-    sql`UPDATE source_files SET records = ${done.records},
+    sql`UPDATE source_files SET sha256 = ${done.sha256}, records = ${done.records},
           submissions_added = ${done.counts.submissions},
           annotations_added = ${done.counts.annotations},
           warnings = ${JSON.stringify(done.warnings)}
