@@ -40,7 +40,8 @@ export interface WrittenRows {
 export class SubmissionWriter {
   private readonly workerIds = new Map<string, number>()
   private readonly storyIds = new Map<string, number>()
-  private readonly knownSentences = new Set<string>()
+  /** Sentences written or found, as story id × 65536 + index. */
+  private readonly knownSentences = new Set<number>()
   /** Submissions this writer has seen, by source key, with the dimensions they hold. */
   private readonly submissions = new Map<string, { id: number; dimensions: number }>()
   /** Submissions that gained annotations after their first row (per-dimension files). */
@@ -49,14 +50,15 @@ export class SubmissionWriter {
   private readonly projectWasEmpty: boolean
   private nextSubmissionId: number
   private readonly find: Record<'worker' | 'story' | 'submission' | 'dimensions', Statement>
-  private readonly insert: Record<'worker' | 'story' | 'storyIndex' | 'sentence', Statement>
+  private readonly insert: Record<'worker' | 'story', Statement>
+  private readonly backlogRange: Statement
+  /** Annotations of submissions from this id on go into the search backlog as one range. */
+  private backlogFrom: number
   private readonly batches: Record<
-    'submissions' | 'annotations' | 'texts' | 'searchBacklog',
+    'submissions' | 'annotations' | 'texts' | 'searchBacklog' | 'storyIndex' | 'sentences',
     BatchInsert
   >
   readonly counts: WriteCounts = { submissions: 0, annotations: 0 }
-  /** Workers whose submissions this writer added to (for rating timelines). */
-  readonly touchedWorkers = new Set<number>()
 
   constructor(
     db: Db,
@@ -68,6 +70,7 @@ export class SubmissionWriter {
     const maxId = p('SELECT max(id) FROM submissions').pluck().get() as number | null
     this.projectWasEmpty = maxId === null
     this.nextSubmissionId = (maxId ?? 0) + 1
+    this.backlogFrom = this.nextSubmissionId
     this.find = {
       worker: p('SELECT id FROM workers WHERE external_id = ?').pluck(),
       story: p('SELECT id FROM stories WHERE external_id = ?').pluck(),
@@ -86,11 +89,10 @@ export class SubmissionWriter {
     this.insert = {
       worker: p('INSERT INTO workers (external_id) VALUES (?)'),
       story: p('INSERT INTO stories (external_id, text) VALUES (?, ?)'),
-      storyIndex: p('INSERT INTO story_search (rowid, text) VALUES (?, ?)'),
-      sentence: p(
-        'INSERT INTO sentences (story_id, idx, text) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-      ),
     }
+    this.backlogRange = p(
+      'INSERT INTO search_backlog (annotation_id) SELECT id FROM annotations WHERE id BETWEEN ? AND ?',
+    )
     const submissions = new BatchInsert(
       db,
       `INSERT INTO submissions (id, source_key, assignment_id, worker_id, worker_ref, story_id,
@@ -116,6 +118,17 @@ export class SubmissionWriter {
         [annotations],
       ),
       searchBacklog: new BatchInsert(db, 'INSERT INTO search_backlog (annotation_id)', 1),
+      // Full-text tables take rows in batches: FTS5 writes out what it holds at every statement,
+      // so one row per statement would cost a small index segment per row.
+      storyIndex: new BatchInsert(db, 'INSERT INTO story_search (rowid, text)', 2, [], 500),
+      sentences: new BatchInsert(
+        db,
+        'INSERT INTO sentences (story_id, idx, text)',
+        3,
+        [],
+        2000,
+        'ON CONFLICT DO NOTHING',
+      ),
     }
   }
 
@@ -134,9 +147,9 @@ export class SubmissionWriter {
       throw new Error(`${submission.sourceKey}: annotations need a story`)
     }
     for (const sentence of submission.sentences) {
-      const key = `${storyId}:${sentence.index}`
+      const key = (storyId ?? 0) * 65536 + sentence.index
       if (this.knownSentences.has(key)) continue
-      this.insert.sentence.run(storyId, sentence.index, sentence.text)
+      this.batches.sentences.add(storyId, sentence.index, sentence.text)
       this.knownSentences.add(key)
     }
     const target = this.submissionFor(submission, workerId, storyId)
@@ -170,19 +183,23 @@ export class SubmissionWriter {
         a.generalNL,
         a.generalStructured,
       )
-      this.batches.searchBacklog.add(id)
+      // Submissions made since the last `finish()` join the backlog as one range there.
+      if (target.id < this.backlogFrom) this.batches.searchBacklog.add(id)
       this.counts.annotations++
-      if (workerId !== null) this.touchedWorkers.add(workerId)
     }
     this.writtenRows?.add(target.id, added, workerId, submission.submittedAt, submission.fileRating)
   }
 
   /** Writes what is still buffered; the writer can be used again afterwards. */
   finish(): void {
-    this.batches.submissions.flush()
-    this.batches.annotations.flush()
-    this.batches.texts.flush()
-    this.batches.searchBacklog.flush()
+    for (const batch of Object.values(this.batches)) batch.flush()
+    if (this.nextSubmissionId > this.backlogFrom) {
+      this.backlogRange.run(
+        annotationId(this.backlogFrom, 0),
+        annotationId(this.nextSubmissionId, 0),
+      )
+      this.backlogFrom = this.nextSubmissionId
+    }
     // A per-dimension row only knows its own dimension; the merged submission knows them all.
     if (this.merged.size > 0) {
       this.recountFlags.run(JSON.stringify([...this.merged]))
@@ -248,7 +265,7 @@ export class SubmissionWriter {
       id = this.find.story.get(externalId) as number | undefined
       if (id === undefined) {
         id = Number(this.insert.story.run(externalId, text).lastInsertRowid)
-        this.insert.storyIndex.run(id, text)
+        this.batches.storyIndex.add(id, text)
       }
       this.storyIds.set(externalId, id)
     }
