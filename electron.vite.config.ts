@@ -1,8 +1,8 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 
-// Three builds from one source tree: main (the app, the CLI, the import worker and the MTurk
-// stand-in share the core), a sandboxed CommonJS preload, and the React page.
+// Three builds from one source tree: main (the app, the CLI, the import worker, its read-ahead
+// thread and the MTurk stand-in share the core), a sandboxed CommonJS preload, and the React page.
 export default defineConfig({
   main: {
     build: {
@@ -11,8 +11,12 @@ export default defineConfig({
           index: 'src/main/index.ts',
           cli: 'src/main/cli/main.ts',
           'import-worker': 'src/main/jobs/import-worker.ts',
+          'read-ahead-worker': 'src/main/importers/read-ahead-worker.ts',
           'mturk-standin': 'src/main/mturk/standin/cli.ts',
         },
+        // Shared chunks sit next to the entries, so `new URL('./import-worker.js',
+        // import.meta.url)` finds the thread scripts from whichever file the code landed in.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

@@ -1,13 +1,17 @@
 // Import speed: a generated release-layout CSV through `importFiles` into a fresh project, against
 // the sqlite3 shell's `.import` of the same file into one flat table, measured in the same run.
+// With --floor, also the floor of the design at each size up to 65,521 rows: the same rows, read
+// beforehand, written by the same writer with no indexes, then the indexes built (floor-child.ts).
 import { spawnSync } from 'node:child_process'
-import { rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { dataDir, releaseCsv } from './lib/data'
+import { releaseCsv } from './lib/data'
 import { hasCommand, table, timeCommand } from './lib/measure'
 
 const quick = process.argv.includes('--quick')
+const floor = process.argv.includes('--floor')
 const sizes = quick ? [10_000, 65_521] : [10_000, 65_521, 655_210]
 if (!hasCommand('sqlite3')) {
   console.error(
@@ -16,6 +20,11 @@ if (!hasCommand('sqlite3')) {
   process.exit(1)
 }
 const child = join(dirname(fileURLToPath(import.meta.url)), 'lib', 'import-child.ts')
+const floorChild = join(dirname(fileURLToPath(import.meta.url)), 'lib', 'floor-child.ts')
+const work = mkdtempSync(join(tmpdir(), 'winnow-import-bench-'))
+const floors: (string | number)[][] = [
+  ['rows', 'sqlite3 .import s', 'inserts s', 'index rebuild s', 'commit s', 'floor s', 'ratio'],
+]
 
 const rows: (string | number)[][] = [
   [
@@ -33,8 +42,8 @@ const rows: (string | number)[][] = [
 for (const size of sizes) {
   const csv = releaseCsv(size)
   const mb = statSync(csv).size / 1e6
-  const flat = join(dataDir, `flat-${size}.db`)
-  const project = join(dataDir, `import-${size}.winnow`)
+  const flat = join(work, `flat-${size}.db`)
+  const project = join(work, `import-${size}.winnow`)
   const clean = () => {
     for (const f of [flat, project])
       for (const s of ['', '-wal', '-shm']) rmSync(f + s, { force: true })
@@ -47,6 +56,28 @@ for (const size of sizes) {
   if (run.status !== 0) throw new Error(`import failed: ${run.stderr}`)
   const ours = JSON.parse(run.stdout) as { seconds: number; maxRssMb: number; annotations: number }
   clean()
+  if (floor && size <= 65_521) {
+    const bare = spawnSync(process.execPath, ['--import', 'tsx', floorChild, csv, project], {
+      encoding: 'utf8',
+    })
+    if (bare.status !== 0) throw new Error(`floor run failed: ${bare.stderr}`)
+    const f = JSON.parse(bare.stdout) as {
+      inserts: number
+      indexes: number
+      commit: number
+      total: number
+    }
+    clean()
+    floors.push([
+      size,
+      reference.toFixed(2),
+      f.inserts.toFixed(2),
+      f.indexes.toFixed(2),
+      f.commit.toFixed(2),
+      f.total.toFixed(2),
+      (f.total / reference).toFixed(2),
+    ])
+  }
   rows.push([
     size,
     mb.toFixed(0),
@@ -62,4 +93,6 @@ for (const size of sizes) {
     `${size} rows: sqlite3 ${reference.toFixed(2)} s, winnow ${ours.seconds.toFixed(2)} s (×${(ours.seconds / reference).toFixed(2)}), peak ${ours.maxRssMb.toFixed(0)} MB`,
   )
 }
+rmSync(work, { recursive: true, force: true })
 console.log(`\n${table(rows)}`)
+if (floor) console.log(`\nFloor (same rows read beforehand, one thread):\n\n${table(floors)}`)

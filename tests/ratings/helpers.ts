@@ -4,6 +4,8 @@ import { type Db, openProject } from '../../src/main/db/connection'
 import { createChangeSet } from '../../src/main/db/queries/changeSets'
 import { plainRatings } from '../../src/main/db/queries/ratingsPlain'
 import { SubmissionWriter } from '../../src/main/db/queries/submissions'
+import { withoutPendingTrigger } from '../../src/main/db/queries/bulk'
+import { FileRatingLog, reconstructFromLog } from '../../src/main/ratings/fileRatingLog'
 import { reconstructImportedRatings } from '../../src/main/ratings/importTimelines'
 
 export const DAY = 86_400
@@ -61,11 +63,13 @@ function submission(spec: SubmissionSpec): ImportedSubmission {
 
 /**
  * Writes submissions the way an import does (one transaction, one import change set, then the
- * rating reconstruction) and returns each submission's annotation ids.
+ * rating reconstruction) and returns each submission's annotation ids. `from: 'log'` builds the
+ * timelines from the writer's log, as an import into a project without ratings does.
  */
 export function importSubmissions(
   db: Db,
   specs: readonly SubmissionSpec[],
+  { from = 'rows' }: { from?: 'rows' | 'log' } = {},
 ): { changeSet: number; annotations: number[][] } {
   return db.transaction(() => {
     const changeSet = createChangeSet(db, {
@@ -73,17 +77,23 @@ export function importSubmissions(
       author: 'test',
       description: 'test import',
     })
-    const writer = new SubmissionWriter(db, changeSet.id, null)
+    const log = from === 'log' ? new FileRatingLog() : undefined
+    const writer = new SubmissionWriter(db, changeSet.id, null, log)
     const written = specs.map(submission)
-    for (const s of written) writer.write(s)
-    writer.finish()
+    const write = (): void => {
+      for (const s of written) writer.write(s)
+      writer.finish()
+    }
+    if (log) withoutPendingTrigger(db, write)
+    else write()
     const find = db
       .prepare(
         'SELECT a.id FROM annotations a JOIN submissions s ON s.id = a.submission_id WHERE s.source_key = ? ORDER BY a.id',
       )
       .pluck()
     const ids = written.map((s) => find.all(s.sourceKey) as number[])
-    reconstructImportedRatings(db, changeSet, 'test')
+    if (log) reconstructFromLog(db, changeSet, 'test', log)
+    else reconstructImportedRatings(db, changeSet, 'test')
     return { changeSet: changeSet.id, annotations: ids }
   })()
 }

@@ -18,6 +18,8 @@ export class BatchInsert {
     /** Batches holding parent rows: written first, so foreign keys hold row by row. */
     private readonly parents: readonly BatchInsert[] = [],
     private readonly rowsPerBatch = 200,
+    /** Text after the VALUES list, e.g. `ON CONFLICT DO NOTHING`. */
+    private readonly tail = '',
   ) {}
 
   add(...values: SqlValue[]): void {
@@ -39,7 +41,7 @@ export class BatchInsert {
     if (!statement) {
       const row = `(${Array.from({ length: this.width }, () => '?').join(', ')})`
       statement = this.db.prepare(
-        `${this.head} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`,
+        `${this.head} VALUES ${Array.from({ length: rows }, () => row).join(', ')} ${this.tail}`,
       )
       this.statements.set(rows, statement)
     }

@@ -1,4 +1,5 @@
 import { isAscii } from 'node:buffer'
+import { type Hash, createHash } from 'node:crypto'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { InputError, type InputErrorCode, showValue } from './errors'
 
@@ -15,12 +16,16 @@ export interface CsvReaderOptions {
   maxFieldBytes?: number
   /** Default 1 MiB. */
   chunkBytes?: number
+  /** Hash the bytes as they are read; `sha256()` gives the digest once the file is read. */
+  sha256?: boolean
 }
 
 export interface CsvReader {
   readonly path: string
   readonly size: number
   bytesRead(): number
+  /** Hex SHA-256 of the whole file, once `next()` has returned null (with the `sha256` option). */
+  sha256(): string
   /** The next record, or null at the end; empty lines are skipped. Throws `InputError`. */
   next(): CsvRecord | null
   close(): void
@@ -35,7 +40,12 @@ const NEED_MORE = Symbol('need more')
 
 /** Opens an RFC-4180 CSV file (UTF-8, optional BOM, LF or CRLF) for synchronous streaming. */
 export function openCsv(path: string, opts: CsvReaderOptions = {}): CsvReader {
-  return new StreamingCsvReader(path, opts.maxFieldBytes ?? MiB, opts.chunkBytes ?? MiB)
+  return new StreamingCsvReader(
+    path,
+    opts.maxFieldBytes ?? MiB,
+    opts.chunkBytes ?? MiB,
+    opts.sha256 ? createHash('sha256') : null,
+  )
 }
 
 /**
@@ -67,11 +77,13 @@ class StreamingCsvReader implements CsvReader {
   private records = 0
   /** A record cut by the end of the text: its finished fields and where the cut field starts. */
   private partial: { fields: string[]; at: number; lines: number } | null = null
+  private digest: string | null = null
 
   constructor(
     readonly path: string,
     private readonly maxFieldBytes: number,
     private readonly chunkBytes: number,
+    private readonly hash: Hash | null,
   ) {
     try {
       this.fd = openSync(path, 'r')
@@ -89,6 +101,11 @@ class StreamingCsvReader implements CsvReader {
 
   bytesRead(): number {
     return this.filePos
+  }
+
+  sha256(): string {
+    if (this.digest === null) throw new Error(`${this.path}: not hashed, or not read to the end`)
+    return this.digest
   }
 
   close(): void {
@@ -331,6 +348,10 @@ class StreamingCsvReader implements CsvReader {
     const base = this.filePos - this.carry
     const n = readSync(this.fd, this.bytes, this.carry, this.chunkBytes, this.filePos)
     this.filePos += n
+    if (this.hash !== null) {
+      if (n > 0) this.hash.update(this.bytes.subarray(this.carry, this.carry + n))
+      else this.digest = this.hash.digest('hex')
+    }
     const end = this.carry + n
     let start = 0
     if (!this.bomChecked) {

@@ -1,14 +1,15 @@
-import { createHash } from 'node:crypto'
-import { closeSync, openSync, readSync } from 'node:fs'
 import { basename } from 'node:path'
 import type { FileImportResult, ImportFormat, ImportResult } from '../../shared/contract/imports'
 import type { Db } from '../db/connection'
 import { createChangeSet, describeChangeSet, discardChangeSet } from '../db/queries/changeSets'
 import { SubmissionWriter, completeSourceFile, insertSourceFile } from '../db/queries/submissions'
-import { withIndexesRebuiltAfter } from '../db/queries/bulk'
+import { withIndexesRebuiltAfter, withoutPendingTrigger } from '../db/queries/bulk'
+import { hasNoRatings } from '../db/queries/ratingsImport'
 import { CancelledError } from '../jobs/cancel'
+import { FileRatingLog, reconstructFromLog } from '../ratings/fileRatingLog'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
 import { type GlucoseFile, openGlucoseFile } from './glucose/open'
+import { type FileRows, ReadAhead, canReadAhead } from './readAhead'
 
 export interface ImportFile {
   path: string
@@ -20,7 +21,14 @@ export interface ImportOptions {
   format?: ImportFormat
   year?: number
   author?: string
+  /**
+   * Read the rows on a second thread while this one writes; by default when the files hold at
+   * least `READ_AHEAD_FROM_BYTES` (a thread costs more to start than a small file takes to read).
+   */
+  readAhead?: boolean
 }
+
+export const READ_AHEAD_FROM_BYTES = 4 << 20
 
 export interface ImportHooks {
   /** Called every few thousand records with bytes read over all files. */
@@ -43,6 +51,7 @@ export function importFiles(
 ): ImportResult {
   // Every header is checked before anything is written.
   const opened: { file: ImportFile; glucose: GlucoseFile }[] = []
+  let readAhead: ReadAhead | null = null
   try {
     for (const file of files) {
       opened.push({
@@ -50,101 +59,133 @@ export function importFiles(
         glucose: openGlucoseFile(file.path, {
           ...(options.format ? { format: options.format } : {}),
           ...(options.year ? { year: options.year } : {}),
+          csv: { sha256: true },
         }),
       })
     }
     const totalBytes = opened.reduce((sum, o) => sum + o.glucose.reader.size, 0)
-    return db.transaction((): ImportResult => {
-      const changeSet = createChangeSet(db, {
-        kind: 'import',
-        author: options.author ?? 'import',
-        description: 'Import',
-      })
-      const results: FileImportResult[] = []
-      let bytesBefore = 0
-      let records = 0
-      // About 700 bytes of CSV per annotation in every GLUCOSE layout.
-      withIndexesRebuiltAfter(db, totalBytes / 700, () => {
-        for (const { file, glucose } of opened) {
-          const name = file.name ?? basename(file.path)
-          const sourceFileId = insertSourceFile(db, {
-            name,
-            path: file.path,
-            sha256: sha256File(file.path),
-            bytes: glucose.reader.size,
-            format: glucose.format,
-            year: options.year ?? null,
-            changeSetId: changeSet.id,
-          })
-          const writer = new SubmissionWriter(db, changeSet.id, sourceFileId)
-          let fileRecords = 0
-          for (const record of glucose.records()) {
-            writer.write(record)
-            fileRecords++
-            records++
-            if (records % PROGRESS_EVERY === 0) {
-              if (hooks.cancelled?.()) throw new CancelledError()
-              hooks.progress?.({
-                bytes: bytesBefore + glucose.reader.bytesRead(),
-                totalBytes,
-                records,
-                file: name,
-              })
+    if (options.readAhead ?? (totalBytes >= READ_AHEAD_FROM_BYTES && canReadAhead())) {
+      readAhead = new ReadAhead(
+        opened.map(({ file, glucose }) => ({
+          path: file.path,
+          format: glucose.format,
+          ...(options.year ? { year: options.year } : {}),
+        })),
+      )
+    }
+    const ahead = readAhead
+    const rowsOf = (index: number, glucose: GlucoseFile): FileRows =>
+      ahead ? ahead.file(index) : readHere(glucose)
+    return withCheckpointAfter(db, () =>
+      db.transaction((): ImportResult => {
+        const author = options.author ?? 'import'
+        const changeSet = createChangeSet(db, { kind: 'import', author, description: 'Import' })
+        const results: FileImportResult[] = []
+        let bytesBefore = 0
+        let records = 0
+        // Into a project without ratings, the writers log what they wrote and the timelines are
+        // built from that log; otherwise a trigger lists the new rows and they are read back.
+        const log = hasNoRatings(db) ? new FileRatingLog() : null
+        const writeFiles = (): void => {
+          opened.forEach(({ file, glucose }, index) => {
+            const name = file.name ?? basename(file.path)
+            const sourceFileId = insertSourceFile(db, {
+              name,
+              path: file.path,
+              bytes: glucose.reader.size,
+              format: glucose.format,
+              year: options.year ?? null,
+              changeSetId: changeSet.id,
+            })
+            const writer = new SubmissionWriter(db, changeSet.id, sourceFileId, log ?? undefined)
+            const rows = rowsOf(index, glucose)
+            let fileRecords = 0
+            for (const record of rows.rows()) {
+              writer.write(record)
+              fileRecords++
+              records++
+              if (records % PROGRESS_EVERY === 0) {
+                if (hooks.cancelled?.()) throw new CancelledError()
+                hooks.progress?.({
+                  bytes: bytesBefore + rows.bytesRead(),
+                  totalBytes,
+                  records,
+                  file: name,
+                })
+              }
             }
-          }
-          writer.finish()
-          if (hooks.cancelled?.()) throw new CancelledError()
-          bytesBefore += glucose.reader.size
-          const warnings = glucose.warnings.map((w) => w.message)
-          completeSourceFile(db, sourceFileId, {
-            records: fileRecords,
-            counts: writer.counts,
-            warnings,
-          })
-          results.push({
-            file: name,
-            format: glucose.format,
-            records: fileRecords,
-            submissions: writer.counts.submissions,
-            annotations: writer.counts.annotations,
-            warnings,
+            writer.finish()
+            if (hooks.cancelled?.()) throw new CancelledError()
+            bytesBefore += glucose.reader.size
+            const warnings = rows.warnings().map((w) => w.message)
+            completeSourceFile(db, sourceFileId, {
+              sha256: rows.sha256(),
+              records: fileRecords,
+              counts: writer.counts,
+              warnings,
+            })
+            results.push({
+              file: name,
+              format: glucose.format,
+              records: fileRecords,
+              submissions: writer.counts.submissions,
+              annotations: writer.counts.annotations,
+              warnings,
+            })
           })
         }
-      })
-      // Ratings found in the files become worker timelines, in this change set.
-      reconstructImportedRatings(db, changeSet, options.author ?? 'import')
-      const submissions = results.reduce((n, r) => n + r.submissions, 0)
-      const annotations = results.reduce((n, r) => n + r.annotations, 0)
-      hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '' })
-      if (submissions === 0 && annotations === 0) {
-        // Everything was already there: leave no empty change set behind.
-        discardChangeSet(db, changeSet.id)
+        // About 700 bytes of CSV per annotation in every GLUCOSE layout.
+        withIndexesRebuiltAfter(db, totalBytes / 700, () => {
+          if (log === null) return writeFiles()
+          withoutPendingTrigger(db, writeFiles)
+          // Ratings found in the files become worker timelines, in this change set.
+          reconstructFromLog(db, changeSet, author, log)
+        })
+        if (log === null) reconstructImportedRatings(db, changeSet, author)
+        const submissions = results.reduce((n, r) => n + r.submissions, 0)
+        const annotations = results.reduce((n, r) => n + r.annotations, 0)
+        hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '' })
+        if (submissions === 0 && annotations === 0) {
+          // Everything was already there: leave no empty change set behind.
+          discardChangeSet(db, changeSet.id)
+          return { files: results, submissions, annotations }
+        }
+        describeChangeSet(
+          db,
+          changeSet.id,
+          `Imported ${results.map((r) => r.file).join(', ')}: ${submissions} submissions, ${annotations} annotations`,
+        )
         return { files: results, submissions, annotations }
-      }
-      describeChangeSet(
-        db,
-        changeSet.id,
-        `Imported ${results.map((r) => r.file).join(', ')}: ${submissions} submissions, ${annotations} annotations`,
-      )
-      return { files: results, submissions, annotations }
-    })()
+      })(),
+    )
   } finally {
+    readAhead?.close()
     for (const o of opened) o.glucose.reader.close()
   }
 }
 
-function sha256File(path: string): string {
-  const hash = createHash('sha256')
-  const fd = openSync(path, 'r')
-  try {
-    const buffer = Buffer.allocUnsafe(1 << 20)
-    for (;;) {
-      const n = readSync(fd, buffer, 0, buffer.length, null)
-      if (n === 0) break
-      hash.update(buffer.subarray(0, n))
-    }
-  } finally {
-    closeSync(fd)
+/** A file's rows read on this thread, as the import reads small files. */
+function readHere(glucose: GlucoseFile): FileRows {
+  return {
+    rows: () => glucose.records(),
+    bytesRead: () => glucose.reader.bytesRead(),
+    sha256: () => glucose.reader.sha256(),
+    warnings: () => glucose.warnings,
   }
-  return hash.digest('hex')
+}
+
+/**
+ * Runs an import with SQLite's automatic checkpoint off, so its commit does not also copy the
+ * whole WAL into the project file while the user waits. The next commit on this connection (the
+ * search indexing that follows an import), the app's idle checkpoint or closing the connection
+ * does that copy.
+ */
+function withCheckpointAfter<T>(db: Db, write: () => T): T {
+  const pages = db.pragma('wal_autocheckpoint', { simple: true }) as number
+  db.pragma('wal_autocheckpoint = 0')
+  try {
+    return write()
+  } finally {
+    db.pragma(`wal_autocheckpoint = ${pages}`)
+  }
 }

@@ -1,3 +1,4 @@
+import { BatchInsert } from '../batch'
 import type { Db } from '../connection'
 import { all, pluck, run } from '../connection'
 import { type SqlFragment, sql } from '../sql'
@@ -13,6 +14,50 @@ const PENDING = sql`SELECT annotation_id FROM rating_pending`
 /** 0 or 1: whether any annotation waits for the reconstruction. */
 export function pendingCount(db: Db): number {
   return pluck<number>(db, sql`SELECT count(*) FROM (SELECT 1 FROM rating_pending LIMIT 1)`) ?? 0
+}
+
+/**
+ * Whether the project holds no annotation and no rating yet. An import into such a project can
+ * build the timelines from what it wrote (src/main/ratings/fileRatingLog.ts) instead of reading
+ * its rows back: nothing earlier can move.
+ */
+export function hasNoRatings(db: Db): boolean {
+  return (
+    pluck<number>(
+      db,
+      sql`SELECT NOT (EXISTS (SELECT 1 FROM annotations) OR EXISTS (SELECT 1 FROM worker_ratings)
+          OR EXISTS (SELECT 1 FROM item_ratings) OR EXISTS (SELECT 1 FROM rating_pending))`,
+    ) === 1
+  )
+}
+
+/** Item ratings with the given values, written in the order given. */
+export function insertItemRatingValues(
+  db: Db,
+  rows: Iterable<{ annotationId: number; value: number }>,
+  by: { changeSetId: number; at: number; author: string; note: string },
+): number {
+  const batch = new BatchInsert(
+    db,
+    'INSERT INTO item_ratings (annotation_id, value, recorded_at, author, note, change_set_id)',
+    6,
+  )
+  let n = 0
+  for (const row of rows) {
+    batch.add(row.annotationId, row.value, by.at, by.author, by.note, by.changeSetId)
+    n++
+  }
+  batch.flush()
+  return n
+}
+
+/** Writes cached effective ratings: `[id, rating, source]` triples. */
+export function setCachedRatings(
+  db: Db,
+  rows: Iterable<readonly [id: number, rating: number | null, source: number]>,
+): void {
+  const update = db.prepare('UPDATE annotations SET rating = ?, rating_source = ? WHERE id = ?')
+  for (const [id, rating, source] of rows) update.run(rating, source, id)
 }
 
 export function clearPending(db: Db): void {

@@ -19,6 +19,18 @@ export function annotationId(submissionId: number, dimension: number): number {
   return submissionId * 16 + dimension
 }
 
+/** Told of every written row that added annotations (an import's rating reconstruction). */
+export interface WrittenRows {
+  /** `dimensions`: a bit (1 << d) per annotation the row added to submission `submissionId`. */
+  add(
+    submissionId: number,
+    dimensions: number,
+    workerId: number | null,
+    submittedAt: number | null,
+    fileRating: number | null,
+  ): void
+}
+
 /**
  * Writes imported submissions inside the caller's transaction. Keyed writes make re-imports add
  * nothing and let per-dimension files of one assignment merge into the same submission. Ids are
@@ -28,7 +40,8 @@ export function annotationId(submissionId: number, dimension: number): number {
 export class SubmissionWriter {
   private readonly workerIds = new Map<string, number>()
   private readonly storyIds = new Map<string, number>()
-  private readonly knownSentences = new Set<string>()
+  /** Sentences written or found, as story id × 65536 + index. */
+  private readonly knownSentences = new Set<number>()
   /** Submissions this writer has seen, by source key, with the dimensions they hold. */
   private readonly submissions = new Map<string, { id: number; dimensions: number }>()
   /** Submissions that gained annotations after their first row (per-dimension files). */
@@ -37,24 +50,27 @@ export class SubmissionWriter {
   private readonly projectWasEmpty: boolean
   private nextSubmissionId: number
   private readonly find: Record<'worker' | 'story' | 'submission' | 'dimensions', Statement>
-  private readonly insert: Record<'worker' | 'story' | 'storyIndex' | 'sentence', Statement>
+  private readonly insert: Record<'worker' | 'story', Statement>
+  private readonly backlogRange: Statement
+  /** Annotations of submissions from this id on go into the search backlog as one range. */
+  private backlogFrom: number
   private readonly batches: Record<
-    'submissions' | 'annotations' | 'texts' | 'searchBacklog',
+    'submissions' | 'annotations' | 'texts' | 'searchBacklog' | 'storyIndex' | 'sentences',
     BatchInsert
   >
   readonly counts: WriteCounts = { submissions: 0, annotations: 0 }
-  /** Workers whose submissions this writer added to (for rating timelines). */
-  readonly touchedWorkers = new Set<number>()
 
   constructor(
     db: Db,
     private readonly changeSetId: number,
     private readonly sourceFileId: number | null,
+    private readonly writtenRows?: WrittenRows,
   ) {
     const p = (text: string): Statement => db.prepare(text)
     const maxId = p('SELECT max(id) FROM submissions').pluck().get() as number | null
     this.projectWasEmpty = maxId === null
     this.nextSubmissionId = (maxId ?? 0) + 1
+    this.backlogFrom = this.nextSubmissionId
     this.find = {
       worker: p('SELECT id FROM workers WHERE external_id = ?').pluck(),
       story: p('SELECT id FROM stories WHERE external_id = ?').pluck(),
@@ -73,11 +89,10 @@ export class SubmissionWriter {
     this.insert = {
       worker: p('INSERT INTO workers (external_id) VALUES (?)'),
       story: p('INSERT INTO stories (external_id, text) VALUES (?, ?)'),
-      storyIndex: p('INSERT INTO story_search (rowid, text) VALUES (?, ?)'),
-      sentence: p(
-        'INSERT INTO sentences (story_id, idx, text) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-      ),
     }
+    this.backlogRange = p(
+      'INSERT INTO search_backlog (annotation_id) SELECT id FROM annotations WHERE id BETWEEN ? AND ?',
+    )
     const submissions = new BatchInsert(
       db,
       `INSERT INTO submissions (id, source_key, assignment_id, worker_id, worker_ref, story_id,
@@ -103,6 +118,17 @@ export class SubmissionWriter {
         [annotations],
       ),
       searchBacklog: new BatchInsert(db, 'INSERT INTO search_backlog (annotation_id)', 1),
+      // Full-text tables take rows in batches: FTS5 writes out what it holds at every statement,
+      // so one row per statement would cost a small index segment per row.
+      storyIndex: new BatchInsert(db, 'INSERT INTO story_search (rowid, text)', 2, [], 500),
+      sentences: new BatchInsert(
+        db,
+        'INSERT INTO sentences (story_id, idx, text)',
+        3,
+        [],
+        2000,
+        'ON CONFLICT DO NOTHING',
+      ),
     }
   }
 
@@ -121,18 +147,20 @@ export class SubmissionWriter {
       throw new Error(`${submission.sourceKey}: annotations need a story`)
     }
     for (const sentence of submission.sentences) {
-      const key = `${storyId}:${sentence.index}`
+      const key = (storyId ?? 0) * 65536 + sentence.index
       if (this.knownSentences.has(key)) continue
-      this.insert.sentence.run(storyId, sentence.index, sentence.text)
+      this.batches.sentences.add(storyId, sentence.index, sentence.text)
       this.knownSentences.add(key)
     }
     const target = this.submissionFor(submission, workerId, storyId)
     const fresh = target.dimensions === 0
+    let added = 0
     for (const a of submission.annotations) {
       const bit = 1 << a.dimension
       if (target.dimensions & bit) continue
       if (!fresh) this.merged.add(target.id)
       target.dimensions |= bit
+      added |= bit
       const id = annotationId(target.id, a.dimension)
       this.batches.annotations.add(
         id,
@@ -155,18 +183,23 @@ export class SubmissionWriter {
         a.generalNL,
         a.generalStructured,
       )
-      this.batches.searchBacklog.add(id)
+      // Submissions made since the last `finish()` join the backlog as one range there.
+      if (target.id < this.backlogFrom) this.batches.searchBacklog.add(id)
       this.counts.annotations++
-      if (workerId !== null) this.touchedWorkers.add(workerId)
     }
+    this.writtenRows?.add(target.id, added, workerId, submission.submittedAt, submission.fileRating)
   }
 
   /** Writes what is still buffered; the writer can be used again afterwards. */
   finish(): void {
-    this.batches.submissions.flush()
-    this.batches.annotations.flush()
-    this.batches.texts.flush()
-    this.batches.searchBacklog.flush()
+    for (const batch of Object.values(this.batches)) batch.flush()
+    if (this.nextSubmissionId > this.backlogFrom) {
+      this.backlogRange.run(
+        annotationId(this.backlogFrom, 0),
+        annotationId(this.nextSubmissionId, 0),
+      )
+      this.backlogFrom = this.nextSubmissionId
+    }
     // A per-dimension row only knows its own dimension; the merged submission knows them all.
     if (this.merged.size > 0) {
       this.recountFlags.run(JSON.stringify([...this.merged]))
@@ -232,7 +265,7 @@ export class SubmissionWriter {
       id = this.find.story.get(externalId) as number | undefined
       if (id === undefined) {
         id = Number(this.insert.story.run(externalId, text).lastInsertRowid)
-        this.insert.storyIndex.run(id, text)
+        this.batches.storyIndex.add(id, text)
       }
       this.storyIds.set(externalId, id)
     }
@@ -243,19 +276,19 @@ export class SubmissionWriter {
 export interface NewSourceFile {
   name: string
   path: string
-  sha256: string
   bytes: number
   format: string
   year: number | null
   changeSetId: number
 }
 
+/** The file's row, before its rows are written; `completeSourceFile` adds its hash and counts. */
 export function insertSourceFile(db: Db, file: NewSourceFile): number {
   const result = run(
     db,
     sql`INSERT INTO source_files (name, path, sha256, bytes, format, year, imported_at,
           change_set_id, records, submissions_added, annotations_added, warnings)
-        VALUES (${file.name}, ${file.path}, ${file.sha256}, ${file.bytes}, ${file.format},
+        VALUES (${file.name}, ${file.path}, '', ${file.bytes}, ${file.format},
           ${file.year}, ${Date.now()}, ${file.changeSetId}, 0, 0, 0, '[]')`,
   )
   return Number(result.lastInsertRowid)
@@ -264,11 +297,11 @@ export function insertSourceFile(db: Db, file: NewSourceFile): number {
 export function completeSourceFile(
   db: Db,
   id: number,
-  done: { records: number; counts: WriteCounts; warnings: string[] },
+  done: { sha256: string; records: number; counts: WriteCounts; warnings: string[] },
 ): void {
   run(
     db,
-    sql`UPDATE source_files SET records = ${done.records},
+    sql`UPDATE source_files SET sha256 = ${done.sha256}, records = ${done.records},
           submissions_added = ${done.counts.submissions},
           annotations_added = ${done.counts.annotations},
           warnings = ${JSON.stringify(done.warnings)}

@@ -1,0 +1,33 @@
+// The import's floor: the rows of a file, read and checked beforehand (not timed), written by the
+// same writer into a fresh project with the annotation indexes and the rating trigger dropped,
+// then the indexes rebuilt and the transaction committed. No reading, no ratings, one thread.
+import { openProject } from '../../src/main/db/connection'
+import { withIndexesRebuiltAfter, withoutPendingTrigger } from '../../src/main/db/queries/bulk'
+import { createChangeSet } from '../../src/main/db/queries/changeSets'
+import { SubmissionWriter } from '../../src/main/db/queries/submissions'
+import { openGlucoseFile } from '../../src/main/importers/glucose/open'
+import { seconds } from './measure'
+
+const [csv, project] = process.argv.slice(2)
+if (!csv || !project) throw new Error('usage: floor-child CSV PROJECT')
+const rows = [...openGlucoseFile(csv).records()]
+const db = openProject(project, { create: true })
+db.pragma('wal_autocheckpoint = 0')
+let inserts = 0
+let indexes = 0
+const start = process.hrtime.bigint()
+db.transaction(() => {
+  const changeSet = createChangeSet(db, { kind: 'import', author: 'bench', description: 'floor' })
+  withIndexesRebuiltAfter(db, Number.MAX_SAFE_INTEGER, () =>
+    withoutPendingTrigger(db, () => {
+      const writer = new SubmissionWriter(db, changeSet.id, null)
+      for (const row of rows) writer.write(row)
+      writer.finish()
+      inserts = seconds(start)
+    }),
+  )
+  indexes = seconds(start) - inserts
+})()
+const total = seconds(start)
+db.close()
+process.stdout.write(JSON.stringify({ inserts, indexes, commit: total - inserts - indexes, total }))
