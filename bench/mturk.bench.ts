@@ -89,7 +89,7 @@ async function ours(url: string) {
   const dir = mkdtempSync(join(tmpdir(), 'winnow-mturk-bench-'))
   const db = openProject(join(dir, 'pull.winnow'), { create: true })
   const ctx = connect({ endpoint: url, credentials, lifted: true })
-  const timing = { listMs: 0, waitMs: 0, parseMs: 0, storeMs: 0, indexMs: 0 }
+  const timing = { listMs: 0, waitMs: 0, parseMs: 0, storeMs: 0, storeWaitMs: 0, indexMs: 0 }
   const start = process.hrtime.bigint()
   const result = await runPull(
     db,
