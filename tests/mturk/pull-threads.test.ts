@@ -1,3 +1,4 @@
+import { unlinkSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
 import { checkpoints } from '../../src/main/db/queries/mturkPulls'
@@ -151,5 +152,21 @@ describe.each([1, 2] as const)('a pull with %i store thread(s)', (threads) => {
     expect(
       await runPull(db, ctx, NEW, { endpoint: ctx.url, author: 't', now: clock.now }),
     ).toMatchObject({ new: 0 })
+  })
+})
+
+describe('a store thread that fails', () => {
+  it('fails the pull with its error, and the pull is recorded as failed', async () => {
+    const { standin } = await start()
+    seedDemo(standin.state, { hits: 4, assignmentsPerHit: 10 })
+    const { db, path } = project()
+    const ctx = connectTo(standin)
+    // The thread opens the project by its path, which no longer leads to it.
+    unlinkSync(path)
+    await expect(
+      runPull(db, ctx, ALL, { endpoint: ctx.url, author: 't', storeThreads: 1 }),
+    ).rejects.toThrow(/Cannot open project/)
+    expect(db.prepare('SELECT state FROM mturk_pulls').pluck().all()).toEqual(['failed'])
+    expect(count(db, 'SELECT count(*) FROM submissions')).toBe(0)
   })
 })
