@@ -1,13 +1,13 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { toErrorInfo } from '../api/errors'
 import { encodeRows } from '../importers/rowBatch'
 import { mapAssignment } from './glucose-map'
 import { presentAssignments } from './pullStore'
-import type {
-  AnswerParseData,
-  FromStoreThread,
-  ParsedPage,
-  ToStoreThread,
+import {
+  type AnswerParseData,
+  type FromStoreThread,
+  type ParsedPage,
+  type ToStoreThread,
+  failureInfo,
 } from './pullStoreProtocol'
 
 /**
@@ -41,7 +41,7 @@ function main(data: AnswerParseData): void {
       input.close()
       output.close()
     } catch (error) {
-      input.postMessage({ type: 'failed', error: toErrorInfo(error) } satisfies FromStoreThread)
+      input.postMessage({ type: 'failed', error: failureInfo(error) } satisfies FromStoreThread)
       input.close()
       output.close()
     }

@@ -1,10 +1,15 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { toErrorInfo } from '../api/errors'
 import { openProject } from '../db/connection'
 import { deferCheckpoints } from '../db/queries/mturkPulls'
 import { decodeStoredRows } from '../importers/rowBatch'
 import { PullStore } from './pullStore'
-import type { FromStoreThread, ParsedPage, PullStoreData, ToStoreThread } from './pullStoreProtocol'
+import {
+  type FromStoreThread,
+  type ParsedPage,
+  type PullStoreData,
+  type ToStoreThread,
+  failureInfo,
+} from './pullStoreProtocol'
 
 /**
  * The store thread of a pull: takes the pages (parsing them unless a parsing thread did) and
@@ -19,7 +24,7 @@ function main(data: PullStoreData): void {
   let stopped = false
   const stop = (error?: unknown): void => {
     stopped = true
-    if (error !== undefined) post({ type: 'failed', error: toErrorInfo(error) })
+    if (error !== undefined) post({ type: 'failed', error: failureInfo(error) })
     data.input.close()
     port.close()
     db?.close()
