@@ -2,7 +2,8 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 
 // Three builds from one source tree: main (the app, the CLI, the import worker, its read-ahead
-// thread and the MTurk stand-in share the core), a sandboxed CommonJS preload, and the React page.
+// thread, the pull's store and parsing threads and the MTurk stand-in share the core), a
+// sandboxed CommonJS preload, and the React page.
 export default defineConfig({
   main: {
     build: {
@@ -12,6 +13,8 @@ export default defineConfig({
           cli: 'src/main/cli/main.ts',
           'import-worker': 'src/main/jobs/import-worker.ts',
           'read-ahead-worker': 'src/main/importers/read-ahead-worker.ts',
+          'pull-store-worker': 'src/main/mturk/pull-store-worker.ts',
+          'answer-parse-worker': 'src/main/mturk/answer-parse-worker.ts',
           'mturk-standin': 'src/main/mturk/standin/cli.ts',
         },
         // Shared chunks sit next to the entries, so `new URL('./import-worker.js',

@@ -6,6 +6,7 @@ import {
   isHtmlEscapedQuestion,
   parseAnswer,
   scanPlainAnswers,
+  xmlDecode,
 } from '../../src/main/mturk/answers'
 import {
   crowdFormAnswerXml,
@@ -188,5 +189,55 @@ describe('the plain-layout fast path', () => {
     ]) {
       expect(scanPlainAnswers(other, true)).toBeNull()
     }
+  })
+})
+
+describe('entity decoding', () => {
+  /** The regular expression the scan replaced, kept as the reference it must agree with. */
+  const reference = (table: Record<string, string>, s: string): string =>
+    s.replace(/&(#[0-9]+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);/g, (whole, name: string) => {
+      if (name.startsWith('#')) {
+        const code = /^#[xX]/.test(name) ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10)
+        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
+      }
+      return Object.hasOwn(table, name) ? (table[name] ?? whole) : whole
+    })
+  const xml = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
+  const html = { ...xml, nbsp: '\u00a0' }
+  const text = fc
+    .array(
+      fc.constantFrom(
+        '&',
+        ';',
+        '#',
+        'x',
+        'X',
+        '0',
+        '9',
+        'f',
+        'G',
+        'amp',
+        'lt',
+        'nbsp',
+        'quot',
+        ' ',
+        'é',
+        '&#x1F600;',
+        '&#0;',
+        '&#99999999;',
+        '&;',
+      ),
+      { maxLength: 30 },
+    )
+    .map((parts) => parts.join(''))
+
+  it('decodes exactly what the regular expression decoded, for any text', () => {
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(xmlDecode(s)).toBe(reference(xml, s))
+        expect(htmlUnescape(s)).toBe(reference(html, s))
+      }),
+      { numRuns: 3000 },
+    )
   })
 })

@@ -1,13 +1,13 @@
-import type { ImportedAnnotation, ImportedSubmission } from './types'
+import type { ImportedAnnotation, ImportedSubmission, StoredSubmission } from './types'
 
 /**
- * Imported submissions as one flat array of strings, numbers and nulls, to cross from the reading
+ * Imported (or pulled) submissions as one flat array of strings, numbers and nulls, to cross from the reading
  * thread to the writing one. A flat array is cloned and rebuilt several times faster than the
  * same rows as nested objects, and the writing thread is the one the import waits for.
  */
 export type RowBatch = (string | number | null)[]
 
-export function encodeRows(rows: readonly ImportedSubmission[]): RowBatch {
+export function encodeRows(rows: readonly StoredSubmission[]): RowBatch {
   const out: RowBatch = []
   for (const r of rows) {
     out.push(
@@ -44,7 +44,19 @@ export function encodeRows(rows: readonly ImportedSubmission[]): RowBatch {
 }
 
 export function decodeRows(batch: RowBatch): ImportedSubmission[] {
-  const rows: ImportedSubmission[] = []
+  return decode(batch, (v) => v as string)
+}
+
+/** Pulled submissions: an answer that names no story has none. */
+export function decodeStoredRows(batch: RowBatch): StoredSubmission[] {
+  return decode(batch, (v) => v as string | null)
+}
+
+function decode<S extends string | null>(
+  batch: RowBatch,
+  story: (value: string | number | null) => S,
+): (Omit<ImportedSubmission, 'storyExternalId'> & { storyExternalId: S })[] {
+  const rows: (Omit<ImportedSubmission, 'storyExternalId'> & { storyExternalId: S })[] = []
   let i = 0
   const str = (): string => batch[i++] as string
   const num = (): number => batch[i++] as number
@@ -55,7 +67,7 @@ export function decodeRows(batch: RowBatch): ImportedSubmission[] {
     const assignmentId = strOrNull()
     const workerExternalId = strOrNull()
     const workerRef = strOrNull()
-    const storyExternalId = str()
+    const storyExternalId = story(batch[i++] ?? null)
     const storyText = str()
     const sentenceIndex = num()
     const submittedAt = numOrNull()

@@ -35,7 +35,8 @@ import {
   selectHITs,
 } from './pull'
 import { expectedAssignments, planPull, toListedHit } from './pullPlan'
-import { PullStore, type PullStoreOptions, type PullTiming } from './pullStore'
+import { type PullStoreOptions, type PullTiming, presentAssignments } from './pullStore'
+import { type StoreThreadCount, canStoreOnThread, openPageStore } from './pullStoreThread'
 
 export interface PullRequest {
   mode: 'all' | 'new'
@@ -57,16 +58,37 @@ export interface RunPullOptions {
   /** Epoch ms (tests move it together with the stand-in's clock). */
   now?: () => number
   map?: FieldMap
-  /** Accumulates where the time went (ms): listing, waiting, parsing, storing, indexing. */
-  timing?: PullTiming & { listMs: number; waitMs: number; indexMs: number }
+  /** Accumulates where the time went (ms); see `PullRunTiming`. */
+  timing?: PullRunTiming
   /** Commit policy of the store (tests make it commit every page). */
   commit?: Pick<PullStoreOptions, 'commitAssignments' | 'commitAfterMs'>
+  /**
+   * Threads that parse and store beside this one (`StoreThreadCount`); default one for pulls of
+   * 1,000 assignments or more into a project file, else none.
+   */
+  storeThreads?: StoreThreadCount
   progress?(p: PullProgress): void
-  /** Called after each page received (parsed and queued for the next commit). */
+  /** Called after each page received (queued for the next commit; on this thread, parsed). */
   onPage?(): void
   /** Called after each commit of queued pages. */
   onCommit?(): void
 }
+
+/**
+ * Where a pull's time went, in ms. `parseMs` and `storeMs` are busy time wherever the store runs
+ * (on its thread they overlap the pull's HTTP); `storeWaitMs` is the time the pull's own loop
+ * spent on the store: parsing and committing itself, or waiting for the store thread to take
+ * pages or to finish its last commit.
+ */
+export interface PullRunTiming extends PullTiming {
+  listMs: number
+  waitMs: number
+  storeWaitMs: number
+  indexMs: number
+}
+
+/** Smaller pulls stay on one thread: starting a thread takes about as long as they do. */
+const THREAD_MIN_ASSIGNMENTS = 1_000
 
 export async function runPull(
   db: Db,
@@ -141,34 +163,50 @@ export async function runPull(
     nearDisposal: selected.filter((h) => nearDisposal(h, now())).length,
     resumed: setup.resumed,
   }
-  const store = new PullStore(db, setup.pullId, {
-    author: options.author,
-    now,
-    ...(options.map ? { map: options.map } : {}),
-    ...(options.timing ? { timing: options.timing } : {}),
-    ...options.commit,
-  })
   const hitsLeft = new Set(toFetch.map((h) => h.HITId ?? ''))
   options.progress?.({ done: 0, total, detail: describe(hitsLeft.size, toFetch.length) })
 
-  const commit = (): void => {
-    const stored = store.commit()
-    if (stored.pages === 0) return
-    result.new += stored.added
-    result.updated += stored.updated
-    options.onCommit?.()
-  }
+  const timing = options.timing
   await withDeferredCheckpoints(db, async () => {
+    const threads =
+      options.storeThreads ?? (total >= THREAD_MIN_ASSIGNMENTS && canStoreOnThread(db) ? 1 : 0)
+    // Opened here so that nothing between its start and the `finally` below can leave it running.
+    const store = openPageStore(
+      db,
+      {
+        pullId: setup.pullId,
+        author: options.author,
+        ...(options.map ? { map: options.map } : {}),
+        ...options.commit,
+      },
+      {
+        onCommit: (stored) => {
+          result.new += stored.added
+          result.updated += stored.updated
+          options.onCommit?.()
+        },
+        ...(options.timing ? { timing: options.timing } : {}),
+      },
+      threads,
+    )
+    const flush = async (): Promise<void> => {
+      const start = performance.now()
+      await store.flush(now())
+      if (timing) timing.storeWaitMs += performance.now() - start
+    }
     try {
       let waitStart = performance.now()
       for await (const batch of pullAssignments(ctx, toFetch, {
         checkpoint,
         concurrency: options.concurrency ?? 4,
       })) {
-        if (options.timing) options.timing.waitMs += performance.now() - waitStart
-        result.assignments += store.take(batch)
+        const storeStart = performance.now()
+        if (timing) timing.waitMs += storeStart - waitStart
+        result.assignments += presentAssignments(batch).length
+        await store.add(batch, now())
         options.onPage?.()
-        if (store.due()) commit()
+        store.commitIfDue()
+        if (timing) timing.storeWaitMs += performance.now() - storeStart
         if (batch.nextToken === undefined) hitsLeft.delete(batch.hit.HITId ?? '')
         options.progress?.({
           done: result.assignments,
@@ -177,11 +215,11 @@ export async function runPull(
         })
         waitStart = performance.now()
       }
-      commit()
+      await flush()
     } catch (error) {
       // What was fetched before the failure is good: keep it (a commit that itself failed left
       // nothing queued, so this adds nothing twice).
-      commit()
+      await flush()
       if (ctx.signal?.aborted) {
         finishPull(db, setup.pullId, 'cancelled', now())
         throw new CancelledError(
@@ -192,6 +230,8 @@ export async function runPull(
       const failure = explain(error)
       finishPull(db, setup.pullId, 'failed', now(), failure.message)
       throw failure
+    } finally {
+      store.close()
     }
     finishPull(db, setup.pullId, 'done', now())
     // The text becomes searchable in a few large steps after the pull; a full-text query before

@@ -70,9 +70,12 @@ const STATUSES: ReadonlySet<string> = new Set<AssignmentStatus>([
   'Rejected',
 ])
 
+/** A page as the store needs it (a PullBatch is one). */
+export type StorePage = Pick<PullBatch, 'hit' | 'assignments' | 'nextToken' | 'gone'>
+
 /** A page parsed and waiting for its commit. */
 interface QueuedPage {
-  batch: PullBatch
+  batch: StorePage
   fresh: Assignment[]
   mapped: StoredSubmission[]
   /** Known assignments whose status differs from the project's. */
@@ -101,22 +104,34 @@ export class PullStore {
     private readonly options: PullStoreOptions,
   ) {}
 
-  /** Assignments on the page; the page waits in the queue until `commit`. */
-  take(batch: PullBatch): number {
+  /**
+   * Assignments on the page; the page waits in the queue until `commit`. `parsed`, when given,
+   * holds the page's present assignments already mapped (raw answers are taken from the page).
+   */
+  take(batch: StorePage, parsed?: readonly StoredSubmission[]): number {
     const { db, options } = this
     const parseStart = performance.now()
-    const present = batch.assignments.filter((a) => a.AssignmentId && a.WorkerId)
+    const present = presentAssignments(batch)
     const known = knownAssignments(
       db,
       present.map((a) => a.AssignmentId ?? ''),
     )
     const fresh: Assignment[] = []
+    const mapped: StoredSubmission[] = []
     const changes: QueuedPage['changes'] = []
-    for (const a of present) {
+    for (const [i, a] of present.entries()) {
       const id = a.AssignmentId ?? ''
       const before = known.get(id)
       if (before === undefined) {
-        if (!this.queuedIds.has(id)) fresh.push(a)
+        if (!this.queuedIds.has(id)) {
+          fresh.push(a)
+          const submission = parsed?.[i]
+          mapped.push(
+            submission
+              ? { ...submission, raw: a.Answer ?? null }
+              : mapAssignment(batch.hit, a, options.map ? { map: options.map } : {}),
+          )
+        }
         this.queuedIds.add(id)
         continue
       }
@@ -128,9 +143,6 @@ export class PullStore {
         reviewedAt: epochSeconds(a.ApprovalTime ?? a.RejectionTime),
       })
     }
-    const mapped = fresh.map((a) =>
-      mapAssignment(batch.hit, a, options.map ? { map: options.map } : {}),
-    )
     if (this.queue.length === 0) this.oldestQueuedAt = performance.now()
     this.queue.push({ batch, fresh, mapped, changes, present: present.length })
     this.queuedAssignments += present.length
@@ -256,6 +268,11 @@ export class PullStore {
     const total = addEffects(before, effectsOf(this.db, changeSet.id))
     recordEffects(this.db, changeSet.id, total.changed, total.transitions)
   }
+}
+
+/** A page's assignments that can be stored (an id and a worker). */
+export function presentAssignments(page: Pick<StorePage, 'assignments'>): Assignment[] {
+  return page.assignments.filter((a) => a.AssignmentId && a.WorkerId)
 }
 
 function statusOf(a: Assignment): AssignmentStatus | null {

@@ -173,6 +173,12 @@ export function addEffects(a: Effects, b: Effects): Effects {
 /** WAL pages a pull may gather before SQLite checkpoints (the default is 1,000). */
 const PULL_WAL_PAGES = 16_000
 
+/** Holds checkpoints back on a pull's second connection (its store thread) until it closes. */
+export function deferCheckpoints(db: Db): void {
+  const before = db.pragma('wal_autocheckpoint', { simple: true }) as number
+  db.pragma(`wal_autocheckpoint = ${Math.max(before, PULL_WAL_PAGES)}`)
+}
+
 /**
  * Runs a pull with checkpoints held back: its hundreds of small commits would otherwise copy the
  * WAL back into the database (with an fsync) every few pages. One checkpoint follows at the end;

@@ -1,0 +1,63 @@
+import type { MessagePort } from 'node:worker_threads'
+import { type ApiErrorInfo, UserError } from '../../shared/contract/errors'
+import type { RowBatch } from '../importers/rowBatch'
+import type { FieldMap } from './glucose-map'
+import type { CommitResult, PullTiming, StorePage } from './pullStore'
+
+/**
+ * What crosses between a pull and its store threads (pullStoreThread.ts): the pull posts pages to
+ * the store thread (pull-store-worker.ts), or to a parsing thread (answer-parse-worker.ts) that
+ * passes them on with their answers read; the store thread tells the pull what it took and
+ * committed.
+ */
+
+export interface AnswerParseData {
+  map?: FieldMap
+  /** To the store thread. */
+  output: MessagePort
+}
+
+export interface PullStoreData {
+  dbPath: string
+  nativeBinding: string | null
+  pullId: number
+  author: string
+  map?: FieldMap
+  commitAssignments?: number
+  commitAfterMs?: number
+  /** The pages, from the pull or from the parsing thread. */
+  input: MessagePort
+}
+
+/**
+ * Pages leave the pull's whole checkpoint map behind (it grows with the HITs pulled; cloning it
+ * with every page would cost more than the page). `at` is the pull's clock (epoch ms) when the
+ * page arrived: the time its commit records.
+ */
+export type ToStoreThread =
+  { type: 'page'; page: StorePage; at: number } | { type: 'finish'; at: number }
+
+/**
+ * A page with its present assignments read, as one flat batch (cloned several times faster than
+ * nested objects); the raw answers stay on the page.
+ */
+export type ParsedPage = Extract<ToStoreThread, { type: 'page' }> & {
+  parsed: RowBatch
+  parseMs: number
+}
+
+export type FromStoreThread =
+  | { type: 'taken'; assignments: number }
+  | { type: 'committed'; result: CommitResult }
+  | { type: 'finished'; timing: PullTiming }
+  | { type: 'failed'; error: ApiErrorInfo }
+
+/**
+ * A thread's failure as it crosses back: a UserError as it is, anything else by its message.
+ * (Not the API's `toErrorInfo`: loading zod would add a tenth of a second to each thread's start.)
+ */
+export function failureInfo(error: unknown): ApiErrorInfo {
+  if (error instanceof UserError) return { ...error.info }
+  const message = error instanceof Error ? error.message : String(error)
+  return { type: 'internal', code: 'internal', message }
+}

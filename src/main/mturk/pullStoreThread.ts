@@ -1,0 +1,254 @@
+/**
+ * Where a pull's pages are parsed and stored: on a second thread for large pulls, so the pull's
+ * thread only handles HTTP and keeps requests flowing, or on the pull's own thread (small pulls,
+ * projects in memory). Both commit the same groups with the same checkpoints (PullStore).
+ */
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads'
+import { UserError } from '../../shared/contract/errors'
+import type { Db } from '../db/connection'
+import { getDefaultNativeBinding } from '../db/connection'
+import { type CommitResult, PullStore, type PullTiming, type StorePage } from './pullStore'
+import type { FromStoreThread, PullStoreData, ToStoreThread } from './pullStoreProtocol'
+
+/** Assignments the pull may post ahead of the store thread: a commit group's worth. */
+const AHEAD_ASSIGNMENTS = 2_000
+
+export interface PageStore {
+  /** Queues a page; resolves once the next one may come. */
+  add(page: StorePage, at: number): Promise<void>
+  /** Commits the queue if it is due (the thread decides this itself). */
+  commitIfDue(): void
+  /** Commits everything queued. Once a failure was thrown, flushing adds nothing and says nothing. */
+  flush(at: number): Promise<void>
+  close(): void
+}
+
+export interface PageStoreEvents {
+  onCommit(result: CommitResult): void
+  timing?: PullTiming
+}
+
+export type PageStoreOptions = Omit<PullStoreData, 'dbPath' | 'nativeBinding' | 'input'>
+
+type ThreadScript = 'answer-parse-worker' | 'pull-store-worker'
+
+/**
+ * A built thread script next to this module (`out/main`), or else the source one, loaded through
+ * tsx (tests and benchmarks run the sources); null when neither is there.
+ */
+function script(name: ThreadScript): { code: string | URL; eval: boolean } | null {
+  const built = new URL(`./${name}.js`, import.meta.url)
+  if (existsSync(fileURLToPath(built))) return { code: built, eval: false }
+  const source = new URL(`./${name}.ts`, import.meta.url)
+  if (!existsSync(fileURLToPath(source))) return null
+  const href = JSON.stringify(source.href)
+  return {
+    code: `import('tsx/esm/api').then((tsx) => tsx.tsImport(${href}, ${href}))`,
+    eval: true,
+  }
+}
+
+function startThread(name: ThreadScript, data: object, transferList: MessagePort[]): Worker {
+  const found = script(name)
+  if (found === null) throw new Error(`the thread script ${name} is not built`)
+  return new Worker(found.code, { eval: found.eval, workerData: data, transferList })
+}
+
+/** A store thread needs the project as a file it can open a second time. */
+export function canStoreOnThread(db: Db): boolean {
+  return (
+    !db.memory && script('answer-parse-worker') !== null && script('pull-store-worker') !== null
+  )
+}
+
+/**
+ * Threads a pull's store runs on beside the pull's own: none (parsed and stored on the pull's
+ * thread), one (a store thread that parses too) or two (a parsing thread, then a store thread).
+ */
+export type StoreThreadCount = 0 | 1 | 2
+
+export function openPageStore(
+  db: Db,
+  options: PageStoreOptions,
+  events: PageStoreEvents,
+  threads: StoreThreadCount,
+): PageStore {
+  if (threads === 0) return new StoreHere(db, options, events)
+  return new StoreThreads(
+    { ...options, dbPath: db.name, nativeBinding: getDefaultNativeBinding() ?? null },
+    events,
+    threads === 2,
+  )
+}
+
+class StoreHere implements PageStore {
+  private readonly store: PullStore
+  private at = 0
+
+  constructor(
+    db: Db,
+    { pullId, ...options }: PageStoreOptions,
+    private readonly events: PageStoreEvents,
+  ) {
+    this.store = new PullStore(db, pullId, {
+      ...options,
+      now: () => this.at,
+      ...(events.timing ? { timing: events.timing } : {}),
+    })
+  }
+
+  add(page: StorePage, at: number): Promise<void> {
+    this.at = at
+    this.store.take(page)
+    return Promise.resolve()
+  }
+
+  commitIfDue(): void {
+    if (this.store.due()) this.commit()
+  }
+
+  flush(at: number): Promise<void> {
+    this.at = at
+    this.commit()
+    return Promise.resolve()
+  }
+
+  close(): void {}
+
+  private commit(): void {
+    const result = this.store.commit()
+    if (result.pages > 0) this.events.onCommit(result)
+  }
+}
+
+/**
+ * A store thread, with a parsing thread before it or not: the pull's thread posts pages to the
+ * first and hears from the store thread what was taken and committed.
+ */
+class StoreThreads implements PageStore {
+  private readonly parser: Worker | null
+  private readonly storer: Worker
+  /** Where the pull posts its pages: the parsing thread, or the store thread's input. */
+  private readonly pages: Worker | MessagePort
+  /** Assignments posted and not yet taken by the store thread. */
+  private ahead = 0
+  private failure: Error | null = null
+  private failureThrown = false
+  private finishing = false
+  private finished = false
+  private closed = false
+  private wake: (() => void) | null = null
+
+  constructor(
+    data: Omit<PullStoreData, 'input'>,
+    private readonly events: PageStoreEvents,
+    parseApart: boolean,
+  ) {
+    const { port1, port2 } = new MessageChannel()
+    this.storer = startThread('pull-store-worker', { ...data, input: port2 }, [port2])
+    this.storer.on('message', (message: FromStoreThread) => this.receive(message))
+    this.storer.on('error', (error) => this.fail(error))
+    this.storer.on('exit', () => {
+      if (!this.finished) this.fail(new Error('the store thread of the pull stopped'))
+    })
+    if (!parseApart) {
+      this.parser = null
+      this.pages = port1
+      return
+    }
+    this.parser = startThread(
+      'answer-parse-worker',
+      { ...(data.map ? { map: data.map } : {}), output: port1 },
+      [port1],
+    )
+    this.pages = this.parser
+    this.parser.on('message', (message: FromStoreThread) => this.receive(message))
+    this.parser.on('error', (error) => this.fail(error))
+    // The parsing thread ends once it has passed the last page on.
+    this.parser.on('exit', () => {
+      if (!this.finishing) this.fail(new Error('the parsing thread of the pull stopped'))
+    })
+  }
+
+  async add(page: StorePage, at: number): Promise<void> {
+    this.check()
+    const { hit, assignments, nextToken, gone } = page
+    const message: ToStoreThread = {
+      type: 'page',
+      page: { hit, assignments, nextToken, ...(gone ? { gone } : {}) },
+      at,
+    }
+    this.pages.postMessage(message)
+    this.ahead += assignments.length
+    while (this.ahead > AHEAD_ASSIGNMENTS && this.failure === null) await this.changed()
+    this.check()
+  }
+
+  commitIfDue(): void {}
+
+  async flush(at: number): Promise<void> {
+    if (this.finished || this.failureThrown) return
+    this.check()
+    this.finishing = true
+    this.pages.postMessage({ type: 'finish', at } satisfies ToStoreThread)
+    while (!this.finished && this.failure === null) await this.changed()
+    this.check()
+  }
+
+  close(): void {
+    this.closed = true
+    if (this.pages !== this.parser) (this.pages as MessagePort).close()
+    void this.parser?.terminate()
+    void this.storer.terminate()
+  }
+
+  private receive(message: FromStoreThread): void {
+    switch (message.type) {
+      case 'taken':
+        this.ahead -= message.assignments
+        break
+      case 'committed':
+        if (message.result.pages > 0) this.events.onCommit(message.result)
+        break
+      case 'finished':
+        this.finished = true
+        if (this.events.timing) {
+          this.events.timing.parseMs += message.timing.parseMs
+          this.events.timing.storeMs += message.timing.storeMs
+        }
+        break
+      case 'failed':
+        this.fail(
+          message.error.type === 'internal'
+            ? new Error(message.error.message)
+            : new UserError(message.error),
+        )
+        break
+    }
+    this.notify()
+  }
+
+  private fail(error: Error): void {
+    if (this.closed || this.failure !== null) return
+    this.failure = error
+    this.notify()
+  }
+
+  private check(): void {
+    if (this.failure === null) return
+    this.failureThrown = true
+    throw this.failure
+  }
+
+  private changed(): Promise<void> {
+    return new Promise((resolve) => (this.wake = resolve))
+  }
+
+  private notify(): void {
+    const wake = this.wake
+    this.wake = null
+    wake?.()
+  }
+}
