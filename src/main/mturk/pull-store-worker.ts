@@ -32,6 +32,9 @@ function main(data: PullStoreData): void {
   try {
     db = openProject(data.dbPath, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {})
     deferCheckpoints(db)
+    // A background job can wait out the app's longest writes (a bulk rating or revert of a few
+    // hundred thousand rows takes seconds) instead of failing the pull as "database is locked".
+    db.pragma('busy_timeout = 60000')
     let at = 0
     // Pages parsed on a thread of their own bring their parsing time; taking them here is looking
     // up their assignments and queueing them, which counts as storing.
