@@ -307,6 +307,26 @@ describe('the cache machinery', () => {
     db.close()
   })
 
+  it('rewrites rows without a worker or a time in the bulk pass, counting each row once', () => {
+    const db = newProject(tempDir())
+    importSubmissions(db, [
+      { worker: 'W', at: day('2019-09-01'), fileRating: 2 },
+      { worker: 'W', at: day('2019-09-03'), fileRating: 3 },
+      { worker: 'W', at: null, fileRating: null },
+      { worker: null, at: null, fileRating: null },
+      { worker: null, at: null, fileRating: 1 },
+    ])
+    const good = db.prepare('SELECT id, rating, rating_source FROM annotations ORDER BY id').all()
+    const total = good.length
+    db.exec('UPDATE annotations SET rating = 7, rating_source = 1')
+    expect(db.transaction(() => recomputeAll(db, { bulkFrom: 1 }))()).toBe(total)
+    expect(
+      db.prepare('SELECT id, rating, rating_source FROM annotations ORDER BY id').all(),
+    ).toEqual(good)
+    expectConsistent(db)
+    db.close()
+  })
+
   it('rebuilds the rating indexes around a large write and leaves them as they were', () => {
     const db = newProject(tempDir())
     importSubmissions(db, [{ worker: 'W', at: day('2019-09-01'), fileRating: 2, dimensions: 5 }])

@@ -5,6 +5,7 @@ import m001 from './001-core'
 import m002 from './002-ratings'
 import m003 from './003-mturk'
 import m004 from './004-review'
+import m005 from './005-narrow-rating-index'
 
 export interface Migration {
   version: number
@@ -12,7 +13,7 @@ export interface Migration {
   up(db: Db): void
 }
 
-export const migrations: readonly Migration[] = [m001, m002, m003, m004]
+export const migrations: readonly Migration[] = [m001, m002, m003, m004, m005]
 
 export const LATEST_VERSION = migrations.length
 

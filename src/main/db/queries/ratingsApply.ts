@@ -146,10 +146,15 @@ export function applyTargets(db: Db, { track = true }: { track?: boolean } = {})
 /** Above this many rows (and a third of the table) a write rebuilds the rating indexes instead. */
 const MANY_ROWS = 100_000
 
+/** The fewest rows a write of ratings must change to be a bulk write (see `writeMany`). */
+export function manyRowsFrom(db: Db, atLeast = MANY_ROWS): number {
+  const total = pluck<number>(db, sql`SELECT count(*) FROM annotations`) ?? 0
+  return Math.max(atLeast, Math.ceil(total / 3))
+}
+
 /** Whether writing `rows` ratings is a bulk write: many rows and a good part of the table. */
 export function isManyRows(db: Db, rows: number, atLeast = MANY_ROWS): boolean {
-  if (rows < atLeast) return false
-  return rows >= (pluck<number>(db, sql`SELECT count(*) FROM annotations`) ?? 0) / 3
+  return rows >= atLeast && rows >= manyRowsFrom(db, atLeast)
 }
 
 /**
@@ -159,6 +164,12 @@ export function isManyRows(db: Db, rows: number, atLeast = MANY_ROWS): boolean {
  */
 export function writeMany(db: Db, rows: number, write: () => number, atLeast = MANY_ROWS): number {
   if (!db.inTransaction || !isManyRows(db, rows, atLeast)) return write()
+  return withRatingIndexesRebuilt(db, write)
+}
+
+/** Runs `write` with the indexes that hold the rating dropped, and builds them again after it. */
+export function withRatingIndexesRebuilt<T>(db: Db, write: () => T): T {
+  if (!db.inTransaction) throw new Error('rating indexes are rebuilt only inside a transaction')
   const indexes = all<{ name: string; sql: string }>(
     db,
     sql`SELECT s.name, s.sql FROM sqlite_schema s WHERE s.type = 'index' AND s.tbl_name = 'annotations'
@@ -167,9 +178,9 @@ export function writeMany(db: Db, rows: number, write: () => number, atLeast = M
   )
   // Names come from the schema itself, quoted as identifiers.
   for (const index of indexes) db.exec(`DROP INDEX "${index.name.replace(/"/g, '""')}"`)
-  const changed = write()
+  const result = write()
   for (const index of indexes) db.exec(index.sql)
-  return changed
+  return result
 }
 
 function inSegment(workerId: number, s: Segment): SqlFragment {

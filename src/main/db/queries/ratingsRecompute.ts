@@ -8,15 +8,16 @@ import {
   applyTargets,
   ensureWorkTables,
   fillSegments,
-  isManyRows,
-  writeMany,
+  manyRowsFrom,
+  withRatingIndexesRebuilt,
 } from './ratingsApply'
 
 /**
  * Rebuilds the whole effective-rating cache from the rating tables. First counts the rows whose
- * cached value is wrong (a few thousand index seeks when an index leads with `rating`); a few are
- * then rewritten one by one; when most of the table is wrong it is rewritten in one pass in row
- * order, with the rating indexes rebuilt afterwards.
+ * cached value is wrong (a few thousand index seeks when an index leads with `rating`), stopping
+ * once they are enough for a bulk write; a few are then rewritten one by one; when most of the
+ * table is wrong it is rewritten in one pass in row order, with the rating indexes rebuilt
+ * afterwards, and that pass counts what it changed.
  *
  * Assumes, as every writer keeps it, that a timeline-rated row's source is 0 exactly when its
  * rating is null; item-rated rows are checked in full.
@@ -28,11 +29,14 @@ export function recomputeAllRatings(
   { bulkFrom }: { bulkFrom?: number } = {},
 ): number {
   prepareWork(db, byWorker, workers)
-  const wrong = sql`SELECT count(*) FROM (${wrongTimelineRows} UNION ALL ${unreachedRows})`
-  const rows = pluck<number>(db, wrong) ?? 0
+  const many = manyRowsFrom(db, bulkFrom)
+  const wrong = sql`SELECT count(*) FROM (
+    SELECT 1 FROM (${wrongTimelineRows} UNION ALL ${unreachedRows}) LIMIT ${many})`
   let changed: number
-  if (isManyRows(db, rows, bulkFrom)) {
-    changed = writeMany(db, rows, () => rewriteTimelineRows(db, rows), bulkFrom)
+  if ((pluck<number>(db, wrong) ?? 0) >= many) {
+    changed = db.inTransaction
+      ? withRatingIndexesRebuilt(db, () => rewriteTimelineRows(db))
+      : rewriteTimelineRows(db)
   } else {
     run(db, sql`DELETE FROM temp.rating_target`)
     run(db, sql`INSERT INTO temp.rating_target (id, rating, source) ${wrongTimelineRows}`)
@@ -113,23 +117,30 @@ function prepareWork(
 }
 
 /**
- * Most rows are wrong: one pass over the table in row order, each row looking up its worker's
- * segment (segments cover the whole time axis, so the last one starting at or before the
- * submission holds). Rows without a worker or a time find none and become unrated. Rows with an
- * item rating in force are left to the item pass. Returns `wrong`, the count taken beforehand of
- * the rows whose rating this pass changes; the others keep the rating they hold.
+ * Most rows are wrong: one pass over the table in row order, each row joined to its worker's
+ * segment (segments cover the whole time axis), writing only the rows that differ, so the
+ * statement's change count is the count of rows moved. Rows without a worker or a time find no
+ * segment and become unrated in a second, small statement. Rows with an item rating in force are
+ * left to the item pass.
  */
-function rewriteTimelineRows(db: Db, wrong: number): number {
-  run(
+function rewriteTimelineRows(db: Db): number {
+  const source = sql`CASE WHEN g.value IS NULL THEN ${SOURCE.unrated} ELSE ${SOURCE.worker} END`
+  // NOT INDEXED keeps the pass in row order: driving from the segments through ann_worker would
+  // write the table in random order.
+  const timed = run(
     db,
-    sql`UPDATE annotations AS a SET (rating, rating_source) = (
-          SELECT v, CASE WHEN v IS NULL THEN ${SOURCE.unrated} ELSE ${SOURCE.worker} END FROM (
-            SELECT (SELECT g.value FROM temp.rating_segments g
-                    WHERE g.worker_id = a.worker_id AND g.start <= a.submitted_at
-                    ORDER BY g.start DESC LIMIT 1) AS v))
-        WHERE a.rating_source != ${SOURCE.item} OR ${noItem}`,
-  )
-  return wrong
+    sql`UPDATE annotations AS a NOT INDEXED SET rating = g.value, rating_source = ${source}
+        FROM temp.rating_segments g
+        WHERE g.worker_id = a.worker_id AND g.start <= a.submitted_at AND a.submitted_at < g.until
+          AND (a.rating IS NOT g.value OR a.rating_source != ${source}) AND ${noItem}`,
+  ).changes
+  const untimed = run(
+    db,
+    sql`UPDATE annotations AS a SET rating = NULL, rating_source = ${SOURCE.unrated}
+        WHERE (a.worker_id IS NULL OR a.submitted_at IS NULL)
+          AND (a.rating IS NOT NULL OR a.rating_source != ${SOURCE.unrated}) AND ${noItem}`,
+  ).changes
+  return timed + untimed
 }
 
 /** The distinct ratings the cache holds, one index seek each (a skip scan by hand). */

@@ -1,0 +1,48 @@
+import Database from 'better-sqlite3'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createChangeSet } from '../../src/main/db/queries/changeSets'
+import { REVIEW_INDEXES } from '../../src/main/db/queries/reviewIndexes'
+import { SubmissionWriter } from '../../src/main/db/queries/submissions'
+import { migrate } from '../../src/main/db/migrations'
+import { generateSubmissions } from '../../src/main/synth/glucose'
+import { useTempDir } from '../helpers/tmp'
+
+describe('migration 005 (narrow ann_rating)', () => {
+  const tempDir = useTempDir()
+
+  it('keeps every annotation and answers rating seeks as before', () => {
+    const path = join(tempDir(), 'p.winnow')
+    const db = new Database(path)
+    migrate(db, path, 4)
+    db.transaction(() => {
+      const changeSet = createChangeSet(db, { kind: 'import', author: 'test', description: 'x' })
+      const writer = new SubmissionWriter(db, changeSet.id, null)
+      for (const s of generateSubmissions({ count: 300, seed: 5 })) writer.write(s)
+      writer.finish()
+    })()
+    // Several effective ratings, some unrated, so the seeks below have something to find.
+    db.exec(`UPDATE annotations SET rating = CASE WHEN id % 5 = 0 THEN NULL ELSE id % 4 END,
+      rating_source = CASE WHEN id % 5 = 0 THEN 0 ELSE 1 END`)
+    const rows = () => db.prepare('SELECT * FROM annotations ORDER BY id').all()
+    const seek = (rating: number | null) =>
+      db
+        .prepare(
+          `SELECT id, worker_id, submitted_at, dimension FROM annotations INDEXED BY ann_rating
+           WHERE rating IS ? ORDER BY worker_id, submitted_at, dimension, id`,
+        )
+        .all(rating)
+    const before = { rows: rows(), seeks: [null, 1, 2, 3].map(seek) }
+    expect(before.seeks.every((s) => s.length > 0)).toBe(true)
+
+    migrate(db, path, 5)
+    expect(db.pragma('user_version', { simple: true })).toBe(5)
+    expect(
+      db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').pluck().all('ann_rating'),
+    ).toEqual(REVIEW_INDEXES.ann_rating)
+    expect(rows()).toEqual(before.rows)
+    expect([null, 1, 2, 3].map(seek)).toEqual(before.seeks)
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    db.close()
+  })
+})
