@@ -3,6 +3,17 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+const untrustedText = [
+  {
+    selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+    message: 'Crowd text is untrusted: render it as text.',
+  },
+  {
+    selector: "AssignmentExpression[left.property.name='innerHTML']",
+    message: 'Crowd text is untrusted: render it as text.',
+  },
+]
+
 export default tseslint.config(
   {
     ignores: [
@@ -31,15 +42,22 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
+      'no-restricted-syntax': ['error', ...untrustedText],
+    },
+  },
+  {
+    // A project may have a second writer (a pull's store thread, the command line beside the app).
+    // A deferred transaction that reads before it writes then fails at once with SQLITE_BUSY
+    // instead of waiting for the lock, so the core's write transactions begin immediate.
+    files: ['src/main/**/*.ts'],
+    rules: {
       'no-restricted-syntax': [
         'error',
+        ...untrustedText,
         {
-          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
-          message: 'Crowd text is untrusted: render it as text.',
-        },
-        {
-          selector: "AssignmentExpression[left.property.name='innerHTML']",
-          message: 'Crowd text is untrusted: render it as text.',
+          selector:
+            "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",
+          message: 'Begin write transactions with .immediate().',
         },
       ],
     },

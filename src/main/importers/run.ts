@@ -156,7 +156,7 @@ export function importFiles(
           `Imported ${results.map((r) => r.file).join(', ')}: ${submissions} submissions, ${annotations} annotations`,
         )
         return { files: results, submissions, annotations }
-      })(),
+      }).immediate(),
     )
   } finally {
     readAhead?.close()

@@ -39,7 +39,7 @@ export function writeSynthetic(
     // Like an import: the generated ratings become worker timelines.
     reconstructImportedRatings(db, changeSet, 'synth')
     return writer.counts
-  })()
+  }).immediate()
   indexSearchText(db)
   return counts
 }

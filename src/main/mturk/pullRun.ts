@@ -143,7 +143,7 @@ export async function runPull(
     }
     setPullHits(db, pullId, selected.length)
     return { pullId, resumed: resumed !== undefined, gone, plan, saved: checkpoints(db, pullId) }
-  })()
+  }).immediate()
 
   const checkpoint: PullCheckpoint = {}
   for (const [id, c] of setup.saved) {

@@ -170,7 +170,7 @@ export class PullStore {
     const storeStart = performance.now()
     let result: CommitResult
     try {
-      result = this.db.transaction(() => this.store(pages))()
+      result = this.db.transaction(() => this.store(pages)).immediate()
     } catch (error) {
       // Rolled back: a change set or writer state made in it no longer matches the file.
       this.changeSet = null

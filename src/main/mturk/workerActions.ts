@@ -98,7 +98,7 @@ class Batch {
         }),
       )
       return false
-    })()
+    }).immediate()
     if (duplicate) {
       this.skipped++
     } else if (r.error) {
