@@ -14,7 +14,7 @@ import type {
   SortChangedEvent,
   SuppressKeyboardEventParams,
 } from 'ag-grid-community'
-import { createGrid } from 'ag-grid-community'
+import { AgGridReact } from 'ag-grid-react'
 import { useEffect, useMemo, useRef } from 'react'
 import { type ReviewRow, reviewQuerySchema } from '../../../../shared/contract/review'
 import { DEFAULT_SORT, sortColumns } from '../../../../shared/filter'
@@ -143,33 +143,28 @@ export function ReviewGrid() {
   const feed = useFeed(model)
   const host = useRef<HTMLDivElement>(null)
   useEffect(() => (host.current ? feed.watch(host.current) : undefined), [feed])
-  // The grid itself is not React: ag-grid draws its rows and cells straight into the page, which
-  // makes a screen of rows several times cheaper to draw than through ag-grid-react.
+  const handlers = useMemo(() => gridHandlers(model, feed), [model, feed])
+  const context = useMemo((): GridContext => ({ model }), [model])
+  // Cells are plain DOM renderers (cells.ts), not React components: they read these when drawn,
+  // so the ones that show them are redrawn when they change.
   useEffect(() => {
-    if (!host.current) return
-    const context: GridContext = { model }
-    const grid = createGrid(host.current, {
-      ...GRID_OPTIONS,
-      context,
-      ...gridHandlers(model, feed),
-    })
-    // Cells read these when drawn; redraw the ones that show them when they change.
+    const refresh = (columns: string[]) => () =>
+      model.grid.get()?.refreshCells({ columns, force: true })
     const stops = [
-      model.shown.subscribe(() => grid.refreshCells({ columns: HIGHLIGHTING, force: true })),
-      ratingScale.subscribe(() => grid.refreshCells({ columns: ['rating'], force: true })),
+      model.shown.subscribe(refresh(HIGHLIGHTING)),
+      ratingScale.subscribe(refresh(['rating'])),
     ]
-    return () => {
-      stops.forEach((stop) => stop())
-      grid.destroy()
-    }
-  }, [model, feed])
+    return () => stops.forEach((stop) => stop())
+  }, [model])
 
   return (
     <div
       ref={host}
       className={`grid-host ${allOfQuery ? 'select-all-query' : ''}`}
       data-testid="grid"
-    />
+    >
+      <AgGridReact<ReviewRow> gridOptions={GRID_OPTIONS} context={context} {...handlers} />
+    </div>
   )
 }
 
