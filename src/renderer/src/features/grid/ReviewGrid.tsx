@@ -3,6 +3,7 @@ import type {
   CellKeyDownEvent,
   ColDef,
   GetRowIdParams,
+  GridOptions,
   GridReadyEvent,
   IsFullWidthRowParams,
   RowClassParams,
@@ -23,7 +24,9 @@ import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
 import { asOf } from '../ratings/ratingState'
+import { ratingScale } from '../ratings/scale'
 import { copySelection, moveFocus, rateFocused, ratingForKey, selectAllOfQuery } from './actions'
+import { type GridContext, LoadingRow } from './cells'
 import { columnDefs } from './columns'
 import { GridFeed } from './gridFeed'
 import { BLOCK_SIZE, gridTheme } from './gridSetup'
@@ -70,7 +73,26 @@ const rowClass = (p: RowClassParams<ReviewRow>) => (p.data ? undefined : 'row-lo
 // A row still loading is drawn as one empty full-width cell, not eleven: drawing it costs little,
 // and it is thrown away when its data arrives.
 const isLoadingRow = (p: IsFullWidthRowParams<ReviewRow>) => !p.rowNode.data
-const LoadingRow = () => null
+const GRID_OPTIONS: GridOptions<ReviewRow> = {
+  theme: gridTheme,
+  columnDefs: COLUMNS,
+  defaultColDef: DEFAULT_COLUMN,
+  rowModelType: 'infinite',
+  rowBuffer: 2,
+  cacheBlockSize: BLOCK_SIZE,
+  maxBlocksInCache: 50,
+  maxConcurrentDatasourceRequests: -1,
+  infiniteInitialRowCount: 1,
+  getRowId: rowId,
+  rowSelection: ROW_SELECTION,
+  selectionColumnDef: SELECTION_COLUMN,
+  getRowClass: rowClass,
+  isFullWidthRow: isLoadingRow,
+  fullWidthCellRenderer: LoadingRow,
+  suppressNoRowsOverlay: true,
+}
+/** The columns whose cells mark the text filters' matches. */
+const HIGHLIGHTING = ['sentence', 'specificNL', 'generalNL']
 
 function momentOf(): number | null {
   return gridTakesAsOf ? asOf.get() : null
@@ -120,8 +142,20 @@ export function ReviewGrid() {
   const allOfQuery = useStore(model.selection).mode === 'query'
   const feed = useFeed(model)
   const host = useRef<HTMLDivElement>(null)
-  const handlers = useMemo(() => gridHandlers(model, feed), [model, feed])
   useEffect(() => (host.current ? feed.watch(host.current) : undefined), [feed])
+  const handlers = useMemo(() => gridHandlers(model, feed), [model, feed])
+  const context = useMemo((): GridContext => ({ model }), [model])
+  // Cells are plain DOM renderers (cells.ts), not React components: they read these when drawn,
+  // so the ones that show them are redrawn when they change.
+  useEffect(() => {
+    const refresh = (columns: string[]) => () =>
+      model.grid.get()?.refreshCells({ columns, force: true })
+    const stops = [
+      model.shown.subscribe(refresh(HIGHLIGHTING)),
+      ratingScale.subscribe(refresh(['rating'])),
+    ]
+    return () => stops.forEach((stop) => stop())
+  }, [model])
 
   return (
     <div
@@ -129,25 +163,7 @@ export function ReviewGrid() {
       className={`grid-host ${allOfQuery ? 'select-all-query' : ''}`}
       data-testid="grid"
     >
-      <AgGridReact<ReviewRow>
-        theme={gridTheme}
-        columnDefs={COLUMNS}
-        defaultColDef={DEFAULT_COLUMN}
-        rowModelType="infinite"
-        rowBuffer={2}
-        cacheBlockSize={BLOCK_SIZE}
-        maxBlocksInCache={50}
-        maxConcurrentDatasourceRequests={-1}
-        infiniteInitialRowCount={1}
-        getRowId={rowId}
-        rowSelection={ROW_SELECTION}
-        selectionColumnDef={SELECTION_COLUMN}
-        getRowClass={rowClass}
-        isFullWidthRow={isLoadingRow}
-        fullWidthCellRenderer={LoadingRow}
-        suppressNoRowsOverlay
-        {...handlers}
-      />
+      <AgGridReact<ReviewRow> gridOptions={GRID_OPTIONS} context={context} {...handlers} />
     </div>
   )
 }

@@ -5,13 +5,13 @@ import { formatRating, levelFor, textOn } from './scaleMath'
 /** Where an effective rating comes from (annotations.rating_source). */
 export type RatingSource = 'item' | 'worker' | 'file' | 'none'
 
-const SOURCE_MARK: Record<RatingSource, string> = {
+export const SOURCE_MARK: Record<RatingSource, string> = {
   item: 'item',
   worker: 'worker',
   file: 'file',
   none: '',
 }
-const SOURCE_TITLE: Record<RatingSource, string> = {
+export const SOURCE_TITLE: Record<RatingSource, string> = {
   item: 'rated on this item',
   worker: "from the worker's rating timeline",
   file: 'as the imported file gave it',
