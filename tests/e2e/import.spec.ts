@@ -91,4 +91,18 @@ test('crowd text is shown as text, never as HTML', async ({ page, demo }) => {
   ).toBeVisible()
   expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined()
   expect(await page.locator('[data-testid="grid"] img').count()).toBe(0)
+
+  // The same row with no text search: the cells draw the plain text, not only matches.
+  await page.getByTestId('filter-text').fill('')
+  await page.getByTestId('filter-story').fill(submission.storyExternalId)
+  await page.getByTestId('filter-story').press('Enter')
+  const cell = page.getByTestId('grid').locator('.cell-text', { hasText: '<img src=x onerror=' })
+  await expect(cell.first()).toHaveText(attack)
+  const sentence = submission.sentences.find((x) => x.index === submission.sentenceIndex)?.text
+  if (!sentence) throw new Error('the generated submission names no selected sentence')
+  await expect(
+    page.getByTestId('grid').locator('.cell-text', { hasText: sentence }).first(),
+  ).toBeVisible()
+  expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined()
+  expect(await page.locator('[data-testid="grid"] img').count()).toBe(0)
 })

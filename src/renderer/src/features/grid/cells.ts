@@ -53,9 +53,10 @@ function renderer(draw: (p: Cell) => HTMLElement | null): new () => ICellRendere
   }
 }
 
-/** Text with its matching segments wrapped in <mark>; the rest as bare text nodes. */
+/** Text with its matching segments wrapped in <mark>, the rest as text nodes; no segments: plain text. */
 function highlighted(className: string, text: string, segments: readonly Segment[]): HTMLElement {
   const span = element('span', className, '', text)
+  if (segments.length === 0) span.textContent = text
   for (const s of segments) {
     if (s.match) span.append(element('mark', '', s.text))
     else span.append(document.createTextNode(s.text))
