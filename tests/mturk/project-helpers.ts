@@ -1,7 +1,8 @@
 /** A real project file in a temp folder and app-policy connections to a stand-in. */
 import { join } from 'node:path'
-import { afterEach } from 'vitest'
+import { afterEach, expect } from 'vitest'
 import { type Db, openProject } from '../../src/main/db/connection'
+import { checkpoints } from '../../src/main/db/queries/mturkPulls'
 import { type MTurkConnection, connect } from '../../src/main/mturk/connect'
 import type { Standin } from '../../src/main/mturk/standin/index'
 import { useTempDir } from '../helpers/tmp'
@@ -59,4 +60,29 @@ export function assignmentRequests(standin: Standin, from = 0): string[] {
     .slice(from)
     .filter((r) => r.operation === 'ListAssignmentsForHIT')
     .map((r) => (r.input as { HITId: string }).HITId)
+}
+
+/** What an interrupted pull left: the submissions stored, the pull's state, the HITs it finished. */
+export function interruptedPull(db: Db): { stored: number; state: string; finished: string[] } {
+  const pull = db.prepare('SELECT id, state FROM mturk_pulls').get() as {
+    id: number
+    state: string
+  }
+  const finished = [...checkpoints(db, pull.id)].filter(([, c]) => c.done).map(([id]) => id)
+  return { stored: count(db, 'SELECT count(*) FROM submissions'), state: pull.state, finished }
+}
+
+/**
+ * After a resumed pull: no finished HIT was fetched again (requests since `before`), every
+ * assignment is there exactly once, and the pull is done.
+ */
+export function expectResumedWhole(
+  db: Db,
+  standin: Standin,
+  { before, finished, total }: { before: number; finished: readonly string[]; total: number },
+): void {
+  expect(assignmentRequests(standin, before).filter((id) => finished.includes(id))).toEqual([])
+  expect(count(db, 'SELECT count(*) FROM submissions')).toBe(total)
+  expect(count(db, 'SELECT count(DISTINCT assignment_id) FROM submissions')).toBe(total)
+  expect(db.prepare('SELECT state FROM mturk_pulls').pluck().all()).toEqual(['done'])
 }

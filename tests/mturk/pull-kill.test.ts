@@ -2,11 +2,10 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
-import { checkpoints } from '../../src/main/db/queries/mturkPulls'
 import { runPull } from '../../src/main/mturk/pullRun'
 import { seedDemo } from '../../src/main/mturk/standin/index'
 import { useTempDir } from '../helpers/tmp'
-import { assignmentRequests, count, useConnections } from './project-helpers'
+import { count, expectResumedWhole, interruptedPull, useConnections } from './project-helpers'
 import { CREDENTIALS, useStandin } from './standin-helpers'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -67,18 +66,13 @@ describe('a killed pull', () => {
     const db = openProject(project)
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
-      const stored = count(db, 'SELECT count(*) FROM submissions')
+      const { stored, state, finished } = interruptedPull(db)
       expect(stored).toBeGreaterThan(0)
       expect(stored).toBeLessThan(2000)
       // What was committed is whole: each submission linked to its assignment, each finished
       // HIT's assignments all there.
       expect(count(db, 'SELECT count(*) FROM mturk_assignments')).toBe(stored)
-      const pull = db.prepare('SELECT id, state FROM mturk_pulls').get() as {
-        id: number
-        state: string
-      }
-      expect(pull.state).toBe('running')
-      const finished = [...checkpoints(db, pull.id)].filter(([, c]) => c.done).map(([id]) => id)
+      expect(state).toBe('running')
       expect(finished.length).toBeGreaterThan(0)
       expect(stored).toBe(finished.length * 10)
 
@@ -95,11 +89,8 @@ describe('a killed pull', () => {
         },
       )
       expect(result).toMatchObject({ resumed: true, new: 2000 - stored })
-      expect(assignmentRequests(standin, before).filter((id) => finished.includes(id))).toEqual([])
-      expect(count(db, 'SELECT count(*) FROM submissions')).toBe(2000)
-      expect(count(db, 'SELECT count(DISTINCT assignment_id) FROM submissions')).toBe(2000)
+      expectResumedWhole(db, standin, { before, finished, total: 2000 })
       expect(count(db, 'SELECT count(*) FROM search_backlog')).toBe(0)
-      expect(db.prepare('SELECT state FROM mturk_pulls').pluck().all()).toEqual(['done'])
     } finally {
       db.close()
     }

@@ -2,12 +2,18 @@ import { describe, expect, it } from 'vitest'
 import { UserError } from '../../src/shared/contract/errors'
 import { SubmissionFlag } from '../../src/shared/glucose/flags'
 import { hitRows } from '../../src/main/db/queries/mturkHits'
-import { checkpoints } from '../../src/main/db/queries/mturkPulls'
 import { runPull } from '../../src/main/mturk/pullRun'
 import { faultMix, seedDemo } from '../../src/main/mturk/standin/index'
 import { DAY_MS } from '../../src/main/mturk/standin/state'
 import { rateWorker } from '../../src/main/ratings/rate'
-import { assignmentRequests, count, useConnections, useProject } from './project-helpers'
+import {
+  assignmentRequests,
+  count,
+  expectResumedWhole,
+  interruptedPull,
+  useConnections,
+  useProject,
+} from './project-helpers'
 import { movableClock, useStandin } from './standin-helpers'
 
 const start = useStandin()
@@ -112,15 +118,10 @@ describe('pulling into a project', () => {
       },
     })
     await expect(killed).rejects.toThrow(/cancelled after/)
-    const stored = count(db, 'SELECT count(*) FROM submissions')
+    const { stored, state, finished } = interruptedPull(db)
     expect(stored).toBeGreaterThan(0)
     expect(stored).toBeLessThan(1800)
-    const pull = db.prepare('SELECT id, state FROM mturk_pulls').get() as {
-      id: number
-      state: string
-    }
-    expect(pull.state).toBe('cancelled')
-    const finished = [...checkpoints(db, pull.id)].filter(([, c]) => c.done).map(([id]) => id)
+    expect(state).toBe('cancelled')
     expect(finished.length).toBeGreaterThan(0)
 
     const before = standin.state.requests.length
@@ -128,11 +129,8 @@ describe('pulling into a project', () => {
     const result = await runPull(db, resumed, ALL, { endpoint: resumed.url, author: 'test' })
     expect(result.resumed).toBe(true)
     expect(result.new).toBe(1800 - stored)
-    expect(assignmentRequests(standin, before).filter((id) => finished.includes(id))).toEqual([])
-    expect(count(db, 'SELECT count(*) FROM submissions')).toBe(1800)
-    expect(count(db, 'SELECT count(DISTINCT assignment_id) FROM submissions')).toBe(1800)
     expect(new Set(seed.assignments.map((a) => a.AssignmentId)).size).toBe(1800)
-    expect(db.prepare('SELECT state FROM mturk_pulls').pluck().all()).toEqual(['done'])
+    expectResumedWhole(db, standin, { before, finished, total: 1800 })
   })
 
   it('starts a HIT over when its checkpoint token is no longer accepted', async () => {

@@ -1,11 +1,16 @@
 import { unlinkSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
-import { checkpoints } from '../../src/main/db/queries/mturkPulls'
 import { runPull } from '../../src/main/mturk/pullRun'
 import { faultMix, seedDemo } from '../../src/main/mturk/standin/index'
 import { rateWorker } from '../../src/main/ratings/rate'
-import { assignmentRequests, count, useConnections, useProject } from './project-helpers'
+import {
+  count,
+  expectResumedWhole,
+  interruptedPull,
+  useConnections,
+  useProject,
+} from './project-helpers'
 import { movableClock, useStandin } from './standin-helpers'
 
 const start = useStandin()
@@ -83,16 +88,11 @@ describe.each([1, 2] as const)('a pull with %i store thread(s)', (threads) => {
         onPage: () => ++pages === 7 && controller.abort(),
       }),
     ).rejects.toThrow(/cancelled after/)
-    const stored = count(db, 'SELECT count(*) FROM submissions')
+    const { stored, state, finished } = interruptedPull(db)
     expect(stored).toBeGreaterThan(0)
     expect(stored).toBeLessThan(1800)
     expect(count(db, 'SELECT count(*) FROM mturk_assignments')).toBe(stored)
-    const pull = db.prepare('SELECT id, state FROM mturk_pulls').get() as {
-      id: number
-      state: string
-    }
-    expect(pull.state).toBe('cancelled')
-    const finished = [...checkpoints(db, pull.id)].filter(([, c]) => c.done).map(([id]) => id)
+    expect(state).toBe('cancelled')
 
     const before = standin.state.requests.length
     const again = connectTo(standin)
@@ -102,9 +102,7 @@ describe.each([1, 2] as const)('a pull with %i store thread(s)', (threads) => {
       storeThreads: threads,
     })
     expect(result).toMatchObject({ resumed: true, new: 1800 - stored })
-    expect(assignmentRequests(standin, before).filter((id) => finished.includes(id))).toEqual([])
-    expect(count(db, 'SELECT count(DISTINCT assignment_id) FROM submissions')).toBe(1800)
-    expect(count(db, 'SELECT count(*) FROM submissions')).toBe(1800)
+    expectResumedWhole(db, standin, { before, finished, total: 1800 })
   })
 
   it('keeps a rating made on the app connection during the pull, and the pull after it', async () => {
