@@ -1,7 +1,9 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { callNames } from '../../src/shared/contract'
+import type { RatingLevel } from '../../src/shared/contract/ratings'
 import { dispatch } from '../../src/main/api/dispatch'
+import { openProject } from '../../src/main/db/connection'
 import { handlers } from '../../src/main/api/index'
 import { Session } from '../../src/main/session'
 import { useTempDir } from '../helpers/tmp'
@@ -51,6 +53,31 @@ describe('dispatch', () => {
     expect(cliSession.project().db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
     app.close()
     cliSession.close()
+  })
+
+  it('says the project is busy when another program holds its write lock, and changes nothing', async () => {
+    const s = session()
+    const path = join(tempDir(), 'p')
+    await dispatch('project.create', { path }, { session: s })
+    const db = s.project().db
+    db.pragma('busy_timeout = 50')
+    const before = await dispatch('ratings.scale', {}, { session: s })
+    if (!before.ok) throw new Error(before.error.message)
+    const scale = before.value as RatingLevel[]
+    const other = openProject(`${path}.winnow`)
+    other.exec('BEGIN IMMEDIATE')
+    try {
+      const outcome = await dispatch('ratings.setScale', { scale: scale.slice(1) }, { session: s })
+      expect(outcome).toMatchObject({
+        ok: false,
+        error: { type: 'conflict', code: 'project-busy', message: /another job or program/ },
+      })
+    } finally {
+      other.exec('ROLLBACK')
+      other.close()
+    }
+    expect(await dispatch('ratings.scale', {}, { session: s })).toEqual(before)
+    s.close()
   })
 
   it('refuses files the user did not choose', async () => {

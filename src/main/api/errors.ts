@@ -27,6 +27,26 @@ export function toErrorInfo(error: unknown): ApiErrorInfo {
   ) {
     return { ...error.info }
   }
+  if (isBusy(error)) {
+    return {
+      type: 'conflict',
+      code: 'project-busy',
+      message:
+        'The project is busy: another job or program (an import, a pull, the command line) is ' +
+        'writing to it. Nothing was changed; try again when it has finished.',
+    }
+  }
   const message = error instanceof Error ? error.message : String(error)
   return { type: 'internal', code: 'internal', message }
+}
+
+/** SQLite gave up waiting for another connection's write lock (SQLITE_BUSY and its variants). */
+function isBusy(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    typeof error.code === 'string' &&
+    error.code.startsWith('SQLITE_BUSY')
+  )
 }
