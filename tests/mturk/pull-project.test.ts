@@ -6,14 +6,7 @@ import { runPull } from '../../src/main/mturk/pullRun'
 import { faultMix, seedDemo } from '../../src/main/mturk/standin/index'
 import { DAY_MS } from '../../src/main/mturk/standin/state'
 import { rateWorker } from '../../src/main/ratings/rate'
-import {
-  assignmentRequests,
-  count,
-  expectResumedWhole,
-  interruptedPull,
-  useConnections,
-  useProject,
-} from './project-helpers'
+import { assignmentRequests, count, useConnections, useProject } from './project-helpers'
 import { movableClock, useStandin } from './standin-helpers'
 
 const start = useStandin()
@@ -101,36 +94,6 @@ describe('pulling into a project', () => {
     expect(
       count(db, "SELECT count(*) FROM annotation_search WHERE annotation_search MATCH 'the'"),
     ).toBeGreaterThan(0)
-  })
-
-  it('resumes a cancelled pull without duplicates or refetching finished HITs', async () => {
-    const { standin } = await start()
-    const seed = seedDemo(standin.state, { hits: 12, assignmentsPerHit: 150 })
-    const { db } = project()
-    const controller = new AbortController()
-    const ctx = connectTo(standin, controller.signal)
-    let pages = 0
-    const killed = runPull(db, ctx, ALL, {
-      endpoint: ctx.url,
-      author: 'test',
-      onPage: () => {
-        if (++pages === 7) controller.abort()
-      },
-    })
-    await expect(killed).rejects.toThrow(/cancelled after/)
-    const { stored, state, finished } = interruptedPull(db)
-    expect(stored).toBeGreaterThan(0)
-    expect(stored).toBeLessThan(1800)
-    expect(state).toBe('cancelled')
-    expect(finished.length).toBeGreaterThan(0)
-
-    const before = standin.state.requests.length
-    const resumed = connectTo(standin)
-    const result = await runPull(db, resumed, ALL, { endpoint: resumed.url, author: 'test' })
-    expect(result.resumed).toBe(true)
-    expect(result.new).toBe(1800 - stored)
-    expect(new Set(seed.assignments.map((a) => a.AssignmentId)).size).toBe(1800)
-    expectResumedWhole(db, standin, { before, finished, total: 1800 })
   })
 
   it('starts a HIT over when its checkpoint token is no longer accepted', async () => {

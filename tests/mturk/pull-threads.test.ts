@@ -71,40 +71,6 @@ describe.each([1, 2] as const)('a pull with %i store thread(s)', (threads) => {
     expect(db.prepare('SELECT state FROM mturk_pulls').pluck().all()).toEqual(['done'])
   })
 
-  it('keeps what was committed when cancelled, and resumes without duplicates', async () => {
-    const { standin } = await start()
-    seedDemo(standin.state, { hits: 12, assignmentsPerHit: 150 })
-    const { db } = project()
-    const controller = new AbortController()
-    const ctx = connectTo(standin, controller.signal)
-    let pages = 0
-    await expect(
-      runPull(db, ctx, ALL, {
-        endpoint: ctx.url,
-        author: 't',
-        storeThreads: threads,
-        commit: { commitAssignments: 100 },
-        // The pages posted before the cancel are committed by the threads as it stops.
-        onPage: () => ++pages === 7 && controller.abort(),
-      }),
-    ).rejects.toThrow(/cancelled after/)
-    const { stored, state, finished } = interruptedPull(db)
-    expect(stored).toBeGreaterThan(0)
-    expect(stored).toBeLessThan(1800)
-    expect(count(db, 'SELECT count(*) FROM mturk_assignments')).toBe(stored)
-    expect(state).toBe('cancelled')
-
-    const before = standin.state.requests.length
-    const again = connectTo(standin)
-    const result = await runPull(db, again, ALL, {
-      endpoint: again.url,
-      author: 't',
-      storeThreads: threads,
-    })
-    expect(result).toMatchObject({ resumed: true, new: 1800 - stored })
-    expectResumedWhole(db, standin, { before, finished, total: 1800 })
-  })
-
   it('keeps a rating made on the app connection during the pull, and the pull after it', async () => {
     const clock = movableClock()
     const { standin } = await start({ clock: clock.now })
@@ -151,6 +117,46 @@ describe.each([1, 2] as const)('a pull with %i store thread(s)', (threads) => {
       await runPull(db, ctx, NEW, { endpoint: ctx.url, author: 't', now: clock.now }),
     ).toMatchObject({ new: 0 })
   })
+})
+
+describe('a cancelled pull', () => {
+  it.each([0, 1, 2] as const)(
+    'keeps what was committed and resumes without duplicates or refetching finished HITs (%i store threads)',
+    async (threads) => {
+      const { standin } = await start()
+      seedDemo(standin.state, { hits: 12, assignmentsPerHit: 150 })
+      const { db } = project()
+      const controller = new AbortController()
+      const ctx = connectTo(standin, controller.signal)
+      let pages = 0
+      await expect(
+        runPull(db, ctx, ALL, {
+          endpoint: ctx.url,
+          author: 't',
+          storeThreads: threads,
+          commit: { commitAssignments: 100 },
+          // The pages queued before the cancel are committed as it stops.
+          onPage: () => ++pages === 7 && controller.abort(),
+        }),
+      ).rejects.toThrow(/cancelled after/)
+      const { stored, state, finished } = interruptedPull(db)
+      expect(stored).toBeGreaterThan(0)
+      expect(stored).toBeLessThan(1800)
+      expect(count(db, 'SELECT count(*) FROM mturk_assignments')).toBe(stored)
+      expect(state).toBe('cancelled')
+      expect(finished.length).toBeGreaterThan(0)
+
+      const before = standin.state.requests.length
+      const again = connectTo(standin)
+      const result = await runPull(db, again, ALL, {
+        endpoint: again.url,
+        author: 't',
+        storeThreads: threads,
+      })
+      expect(result).toMatchObject({ resumed: true, new: 1800 - stored })
+      expectResumedWhole(db, standin, { before, finished, total: 1800 })
+    },
+  )
 })
 
 describe('a store thread that fails', () => {

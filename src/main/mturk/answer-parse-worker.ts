@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
+import { errorInfo } from '../api/errorInfo'
 import { encodeRows } from '../importers/rowBatch'
 import { mapAssignment } from './glucose-map'
 import { presentAssignments } from './pullStore'
@@ -7,7 +8,6 @@ import {
   type FromStoreThread,
   type ParsedPage,
   type ToStoreThread,
-  failureInfo,
 } from './pullStoreProtocol'
 
 /**
@@ -41,7 +41,7 @@ function main(data: AnswerParseData): void {
       input.close()
       output.close()
     } catch (error) {
-      input.postMessage({ type: 'failed', error: failureInfo(error) } satisfies FromStoreThread)
+      input.postMessage({ type: 'failed', error: errorInfo(error) } satisfies FromStoreThread)
       input.close()
       output.close()
     }

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
+import { errorInfo } from '../api/errorInfo'
 import { openProject } from '../db/connection'
 import { deferCheckpoints } from '../db/queries/mturkPulls'
 import { decodeStoredRows } from '../importers/rowBatch'
@@ -8,7 +9,6 @@ import {
   type ParsedPage,
   type PullStoreData,
   type ToStoreThread,
-  failureInfo,
 } from './pullStoreProtocol'
 
 /**
@@ -24,7 +24,7 @@ function main(data: PullStoreData): void {
   let stopped = false
   const stop = (error?: unknown): void => {
     stopped = true
-    if (error !== undefined) post({ type: 'failed', error: failureInfo(error) })
+    if (error !== undefined) post({ type: 'failed', error: errorInfo(error) })
     data.input.close()
     port.close()
     db?.close()

@@ -105,45 +105,47 @@ export async function runPull(
   const selected = selectHITs(all, request.selection)
   const key = { mode: request.mode, selection: request.selection, endpoint: options.endpoint }
 
-  const setup = db.transaction(() => {
-    const at = now()
-    upsertHits(db, all.map(toListedHit), at)
-    const gone = markGoneExcept(
-      db,
-      all.map((h) => h.HITId ?? ''),
-      at,
-    )
-    const resumed = unfinishedPull(db, key)
-    const pullId = resumed?.id ?? createPull(db, key, at)
-    if (resumed) restartPull(db, pullId)
-    const saved = checkpoints(db, pullId)
-    const unfinished = new Set([...saved].filter(([, c]) => !c.done).map(([id]) => id))
-    const states = hitStates(
-      db,
-      selected.map((h) => h.HITId ?? ''),
-      Math.floor(at / 1000),
-    )
-    const plan = planPull(
-      request.mode,
-      selected,
-      new Map(states.map((s) => [s.hitId, s])),
-      unfinished,
-    )
-    addCheckpoints(
-      db,
-      pullId,
-      plan.fetch.map((h) => h.HITId ?? ''),
-    )
-    if (request.mode === 'new') {
-      // A HIT finished earlier in this run that changed again since is fetched again.
-      for (const hit of plan.fetch) {
-        const id = hit.HITId ?? ''
-        if (saved.get(id)?.done) saveCheckpoint(db, pullId, id, { nextToken: null, done: false })
+  const setup = db
+    .transaction(() => {
+      const at = now()
+      upsertHits(db, all.map(toListedHit), at)
+      const gone = markGoneExcept(
+        db,
+        all.map((h) => h.HITId ?? ''),
+        at,
+      )
+      const resumed = unfinishedPull(db, key)
+      const pullId = resumed?.id ?? createPull(db, key, at)
+      if (resumed) restartPull(db, pullId)
+      const saved = checkpoints(db, pullId)
+      const unfinished = new Set([...saved].filter(([, c]) => !c.done).map(([id]) => id))
+      const states = hitStates(
+        db,
+        selected.map((h) => h.HITId ?? ''),
+        Math.floor(at / 1000),
+      )
+      const plan = planPull(
+        request.mode,
+        selected,
+        new Map(states.map((s) => [s.hitId, s])),
+        unfinished,
+      )
+      addCheckpoints(
+        db,
+        pullId,
+        plan.fetch.map((h) => h.HITId ?? ''),
+      )
+      if (request.mode === 'new') {
+        // A HIT finished earlier in this run that changed again since is fetched again.
+        for (const hit of plan.fetch) {
+          const id = hit.HITId ?? ''
+          if (saved.get(id)?.done) saveCheckpoint(db, pullId, id, { nextToken: null, done: false })
+        }
       }
-    }
-    setPullHits(db, pullId, selected.length)
-    return { pullId, resumed: resumed !== undefined, gone, plan, saved: checkpoints(db, pullId) }
-  }).immediate()
+      setPullHits(db, pullId, selected.length)
+      return { pullId, resumed: resumed !== undefined, gone, plan, saved: checkpoints(db, pullId) }
+    })
+    .immediate()
 
   const checkpoint: PullCheckpoint = {}
   for (const [id, c] of setup.saved) {
@@ -185,7 +187,7 @@ export async function runPull(
           result.updated += stored.updated
           options.onCommit?.()
         },
-        ...(options.timing ? { timing: options.timing } : {}),
+        ...(timing ? { timing } : {}),
       },
       threads,
     )

@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads'
-import { type ApiErrorInfo, UserError } from '../../shared/contract/errors'
+import type { ApiErrorInfo } from '../../shared/contract/errors'
 import type { RowBatch } from '../importers/rowBatch'
 import type { FieldMap } from './glucose-map'
 import type { CommitResult, PullTiming, StorePage } from './pullStore'
@@ -51,13 +51,3 @@ export type FromStoreThread =
   | { type: 'committed'; result: CommitResult }
   | { type: 'finished'; timing: PullTiming }
   | { type: 'failed'; error: ApiErrorInfo }
-
-/**
- * A thread's failure as it crosses back: a UserError as it is, anything else by its message.
- * (Not the API's `toErrorInfo`: loading zod would add a tenth of a second to each thread's start.)
- */
-export function failureInfo(error: unknown): ApiErrorInfo {
-  if (error instanceof UserError) return { ...error.info }
-  const message = error instanceof Error ? error.message : String(error)
-  return { type: 'internal', code: 'internal', message }
-}

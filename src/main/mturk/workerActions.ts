@@ -67,38 +67,40 @@ class Batch {
     },
   ): void {
     const { db } = this.ac
-    const duplicate = db.transaction((): boolean => {
-      // A second click that raced the first: the payment is recorded once.
-      const paid = about.bonusToken && !r.error ? paidBonusId(db, about.bonusToken) : undefined
-      if (paid !== undefined) {
-        this.ids.push(paid)
-        return true
-      }
-      let changeSetId: number | null = null
-      if (!r.error && about.status && about.assignmentId) {
-        changeSetId = this.localStatus(about.assignmentId, about.status)
-      }
-      this.ids.push(
-        insertWorkerAction(db, {
-          action: this.action,
-          assignmentId: about.assignmentId ?? null,
-          request: r.request,
-          response: r.response ?? null,
-          error: r.error ?? null,
-          note: r.note ?? '',
-          requestId: r.requestId ?? null,
-          endpoint: this.ac.endpoint,
-          bonusToken: about.bonusToken ?? null,
-          at: r.at,
-          changeSetId,
-          targets: about.workers.map((workerId) => ({
-            workerId,
-            failure: about.failures?.get(workerId) ?? null,
-          })),
-        }),
-      )
-      return false
-    }).immediate()
+    const duplicate = db
+      .transaction((): boolean => {
+        // A second click that raced the first: the payment is recorded once.
+        const paid = about.bonusToken && !r.error ? paidBonusId(db, about.bonusToken) : undefined
+        if (paid !== undefined) {
+          this.ids.push(paid)
+          return true
+        }
+        let changeSetId: number | null = null
+        if (!r.error && about.status && about.assignmentId) {
+          changeSetId = this.localStatus(about.assignmentId, about.status)
+        }
+        this.ids.push(
+          insertWorkerAction(db, {
+            action: this.action,
+            assignmentId: about.assignmentId ?? null,
+            request: r.request,
+            response: r.response ?? null,
+            error: r.error ?? null,
+            note: r.note ?? '',
+            requestId: r.requestId ?? null,
+            endpoint: this.ac.endpoint,
+            bonusToken: about.bonusToken ?? null,
+            at: r.at,
+            changeSetId,
+            targets: about.workers.map((workerId) => ({
+              workerId,
+              failure: about.failures?.get(workerId) ?? null,
+            })),
+          }),
+        )
+        return false
+      })
+      .immediate()
     if (duplicate) {
       this.skipped++
     } else if (r.error) {

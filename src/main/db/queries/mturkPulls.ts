@@ -173,10 +173,14 @@ export function addEffects(a: Effects, b: Effects): Effects {
 /** WAL pages a pull may gather before SQLite checkpoints (the default is 1,000). */
 const PULL_WAL_PAGES = 16_000
 
-/** Holds checkpoints back on a pull's second connection (its store thread) until it closes. */
-export function deferCheckpoints(db: Db): void {
+/**
+ * Holds checkpoints back on a connection that writes a pull (its store thread's, until it closes);
+ * returns the setting it replaced.
+ */
+export function deferCheckpoints(db: Db): number {
   const before = db.pragma('wal_autocheckpoint', { simple: true }) as number
   db.pragma(`wal_autocheckpoint = ${Math.max(before, PULL_WAL_PAGES)}`)
+  return before
 }
 
 /**
@@ -185,8 +189,7 @@ export function deferCheckpoints(db: Db): void {
  * a kill in between only leaves a longer WAL, which SQLite replays.
  */
 export async function withDeferredCheckpoints<T>(db: Db, work: () => Promise<T>): Promise<T> {
-  const before = db.pragma('wal_autocheckpoint', { simple: true }) as number
-  db.pragma(`wal_autocheckpoint = ${Math.max(before, PULL_WAL_PAGES)}`)
+  const before = deferCheckpoints(db)
   try {
     return await work()
   } finally {
