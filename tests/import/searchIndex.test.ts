@@ -35,6 +35,7 @@ describe('full-text index after an import', () => {
     const steps: number[] = []
     expect(indexSearchText(db, { progress: (done) => steps.push(done) })).toBe(result.annotations)
     expect(searchBacklogSize(db)).toBe(0)
+    expect(steps[0]).toBe(0)
     expect(steps.at(-1)).toBe(result.annotations)
     const word = (
       db.prepare('SELECT specific_nl FROM annotation_texts LIMIT 1').pluck().get() as string

@@ -17,6 +17,9 @@ const CHUNK = 20_000
  */
 export function indexSearchText(db: Db, hooks: IndexHooks = {}): number {
   const total = searchBacklogSize(db)
+  if (total === 0) return 0
+  // At once: the progress bar turns from the import to the indexing as soon as the rows are in.
+  hooks.progress?.(0, total)
   let done = 0
   while (done < total) {
     // Stopping here loses nothing: the import is committed and the rest waits in the backlog.
