@@ -405,7 +405,10 @@ try {
         '',
       ],
       gestureRow('drag that stops → no blank or loading rows', drags),
-      gestureRow(`${WHEEL_NOTCHES} wheel notches of ${WHEEL_PX} px → no blank or loading rows`, wheels),
+      gestureRow(
+        `${WHEEL_NOTCHES} wheel notches of ${WHEEL_PX} px → no blank or loading rows`,
+        wheels,
+      ),
     ]),
     '',
     '<details><summary>The 30 edits</summary>',

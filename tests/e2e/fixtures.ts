@@ -40,6 +40,17 @@ export async function stop(child: ChildProcess): Promise<void> {
 type Fixtures = { workDir: string; demo: Served }
 
 export const test = base.extend<Fixtures>({
+  // Every test also checks that the page logged no error: a grid feature whose module is missing,
+  // a React warning turned error or an uncaught exception fails the test that met it.
+  page: async ({ page }, use) => {
+    const errors: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text())
+    })
+    page.on('pageerror', (error) => errors.push(error.message))
+    await use(page)
+    expect(errors, 'errors logged by the page').toEqual([])
+  },
   // eslint-disable-next-line no-empty-pattern
   workDir: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'winnow-e2e-'))

@@ -3,6 +3,7 @@ import {
   ColumnApiModule,
   InfiniteRowModelModule,
   ModuleRegistry,
+  RenderApiModule,
   RowApiModule,
   RowSelectionModule,
   RowStyleModule,
@@ -11,13 +12,15 @@ import {
   themeQuartz,
 } from 'ag-grid-community'
 
-// Only what the review grid uses (FORMATS §4): infinite rows, selection, column and row APIs.
+// Only what the review grid uses (FORMATS §4): infinite rows, selection, column and row APIs, and
+// `refreshCells` (the plain DOM cells are redrawn when the search or the rating scale changes).
 ModuleRegistry.registerModules([
   InfiniteRowModelModule,
   RowSelectionModule,
   ColumnApiModule,
   RowApiModule,
   ScrollApiModule,
+  RenderApiModule,
   CellStyleModule,
   RowStyleModule,
   TooltipModule,
