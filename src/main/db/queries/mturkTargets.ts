@@ -53,29 +53,32 @@ export function queryTargetCounts(db: Db, filter: AnnotationFilter): QueryTarget
   }
 }
 
+/** `select` over `t` (see `targets`) for the filter's submissions; none when it matches nothing. */
+function fromTargets<T>(db: Db, filter: AnnotationFilter, select: SqlFragment): T[] {
+  const matching = matchingAnnotationIds(db, filter)
+  return matching === null ? [] : all<T>(db, sql`${targets(matching)} ${select}`)
+}
+
 /** The query's distinct assignments, at most `limit`. */
 export function queryAssignments(
   db: Db,
   filter: AnnotationFilter,
   limit: number,
 ): AssignmentTarget[] {
-  const matching = matchingAnnotationIds(db, filter)
-  if (matching === null) return []
-  return all<AssignmentTarget>(
+  return fromTargets<AssignmentTarget>(
     db,
-    sql`${targets(matching)}
-      SELECT assignment_id AS assignmentId, worker AS workerId FROM t WHERE valid
+    filter,
+    sql`SELECT assignment_id AS assignmentId, worker AS workerId FROM t WHERE valid
       ORDER BY assignment_id LIMIT ${limit}`,
   )
 }
 
 /** The query's distinct workers, at most `limit`. */
 export function queryWorkers(db: Db, filter: AnnotationFilter, limit: number): string[] {
-  const matching = matchingAnnotationIds(db, filter)
-  if (matching === null) return []
-  return all<{ worker: string }>(
+  return fromTargets<{ worker: string }>(
     db,
-    sql`${targets(matching)} SELECT DISTINCT worker FROM t ORDER BY worker LIMIT ${limit}`,
+    filter,
+    sql`SELECT DISTINCT worker FROM t ORDER BY worker LIMIT ${limit}`,
   ).map((r) => r.worker)
 }
 
@@ -85,12 +88,10 @@ export function queryLatestPerWorker(
   filter: AnnotationFilter,
   limit: number,
 ): AssignmentTarget[] {
-  const matching = matchingAnnotationIds(db, filter)
-  if (matching === null) return []
-  return all<AssignmentTarget>(
+  return fromTargets<AssignmentTarget>(
     db,
-    sql`${targets(matching)}
-      SELECT assignment_id AS assignmentId, worker AS workerId FROM (
+    filter,
+    sql`SELECT assignment_id AS assignmentId, worker AS workerId FROM (
         SELECT assignment_id, worker, row_number() OVER (
           PARTITION BY worker ORDER BY submitted_at DESC, assignment_id) AS n
         FROM t WHERE valid)

@@ -2,7 +2,7 @@ import { annotationFlags, ESCAPED } from '../../../shared/glucose/grammar'
 import { AnnotationFlag, SubmissionFlag } from '../../../shared/glucose/flags'
 import { type CsvRecord, locateField } from '../csv'
 import { InputError, type InputErrorCode, showValue } from '../errors'
-import type { ImportedAnnotation, ImportWarning } from '../types'
+import type { ImportedAnnotation, ImportedSubmission, ImportWarning } from '../types'
 import {
   EXPECTED,
   isAssignmentId,
@@ -12,6 +12,7 @@ import {
   parseGlucoseDate,
   parseRating,
   parseSentenceIndex,
+  splitExperimentId,
   utcDay,
 } from './fields'
 
@@ -184,4 +185,55 @@ export function summaryFlags(
   if (annotations.length === 0) flags |= SubmissionFlag.NoDimension
   if (annotations.length === 1 && oneIsSuspect) flags |= SubmissionFlag.SingleDimension
   return flags
+}
+
+/** What a worker's row says in the release and per-dimension layouts, each field read and checked. */
+export interface WorkerRow {
+  experimentId: string
+  storyExternalId: string
+  worker: string
+  assignmentId: string | null
+  submittedAt: number
+  fileRating: number | null
+  sentenceIndex: number
+  storyText: string
+  selected: string
+  declaredFilled: number | null
+  annotations: ImportedAnnotation[]
+  /** What the layout flagged so far (`summaryFlags` and its own checks). */
+  flags: number
+  /** The row's key, from `RowContext.uniqueKey`. */
+  unique: { key: string; duplicate: boolean }
+}
+
+/**
+ * A worker's row as a submission, with the checks both layouts make: the experiment id names the
+ * row's story and sentence, the selected sentence is in the story, the key is new in the file.
+ */
+export function workerSubmission(row: WorkerRow, line: number): ImportedSubmission {
+  let flags = row.flags
+  const id = splitExperimentId(row.experimentId)
+  if (id === null || id.storyId !== row.storyExternalId || id.sentenceIndex !== row.sentenceIndex) {
+    flags |= SubmissionFlag.IdMismatch
+  }
+  if (!row.storyText.includes(row.selected)) flags |= SubmissionFlag.SentenceMismatch
+  if (row.unique.duplicate) flags |= SubmissionFlag.DuplicateKey
+  return {
+    sourceKey: row.unique.key,
+    assignmentId: row.assignmentId,
+    workerExternalId: row.worker,
+    workerRef: null,
+    storyExternalId: row.storyExternalId,
+    storyText: row.storyText,
+    sentences: [{ index: row.sentenceIndex, text: row.selected }],
+    sentenceIndex: row.sentenceIndex,
+    submittedAt: row.submittedAt,
+    acceptedAt: null,
+    fileRating: row.fileRating,
+    declaredFilled: row.declaredFilled,
+    line,
+    flags,
+    raw: null,
+    annotations: row.annotations,
+  }
 }

@@ -1,7 +1,6 @@
 import { SubmissionFlag } from '../../../shared/glucose/flags'
 import type { ImportedSubmission } from '../types'
-import { annotationFromCells, type RowContext, summaryFlags } from './context'
-import { splitExperimentId } from './fields'
+import { annotationFromCells, type RowContext, summaryFlags, workerSubmission } from './context'
 import type { RowMapper } from './release'
 
 /**
@@ -16,44 +15,24 @@ export function dimensionMapper(ctx: RowContext, dimension: number): RowMapper {
     map(record) {
       const f = record.fields
       const cell = (k: number): string => f[k] ?? ''
-      const uniqueId = cell(0)
-      const storyExternalId = ctx.storyId(record, 1)
-      const assignmentId = ctx.assignmentId(record, 2)
-      const worker = ctx.workerId(record, 3)
-      const submittedAt = ctx.date(record, 4)
-      const fileRating = ctx.rating(record, 5)
-      const sentenceIndex = ctx.sentenceIndex(record, 6)
-      const storyText = cell(7)
-      const selected = cell(8)
+      const row = {
+        experimentId: cell(0),
+        storyExternalId: ctx.storyId(record, 1),
+        assignmentId: ctx.assignmentId(record, 2),
+        worker: ctx.workerId(record, 3),
+        submittedAt: ctx.date(record, 4),
+        fileRating: ctx.rating(record, 5),
+        sentenceIndex: ctx.sentenceIndex(record, 6),
+        storyText: cell(7),
+        selected: cell(8),
+        declaredFilled: null,
+      }
       const ann = annotationFromCells(dimension, cell(9), cell(10), cell(11), cell(13))
       const annotations = ann ? [ann] : []
       // One row shows one dimension: whether the assignment had more is only known after merging.
-      let flags = summaryFlags(annotations, false)
-      const id = splitExperimentId(uniqueId)
-      if (id === null || id.storyId !== storyExternalId || id.sentenceIndex !== sentenceIndex) {
-        flags |= SubmissionFlag.IdMismatch
-      }
-      if (!storyText.includes(selected)) flags |= SubmissionFlag.SentenceMismatch
-      const unique = ctx.uniqueKey(`a:${assignmentId}`, record.line, false)
-      if (unique.duplicate) flags |= SubmissionFlag.DuplicateKey
-      return {
-        sourceKey: unique.key,
-        assignmentId,
-        workerExternalId: worker,
-        workerRef: null,
-        storyExternalId,
-        storyText,
-        sentences: [{ index: sentenceIndex, text: selected }],
-        sentenceIndex,
-        submittedAt,
-        acceptedAt: null,
-        fileRating,
-        declaredFilled: null,
-        line: record.line,
-        flags,
-        raw: null,
-        annotations,
-      }
+      const flags = summaryFlags(annotations, false)
+      const unique = ctx.uniqueKey(`a:${row.assignmentId}`, record.line, false)
+      return workerSubmission({ ...row, annotations, flags, unique }, record.line)
     },
   }
 }

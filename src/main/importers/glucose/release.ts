@@ -2,8 +2,13 @@ import { SubmissionFlag } from '../../../shared/glucose/flags'
 import type { CsvRecord } from '../csv'
 import type { ImportedAnnotation, ImportedSubmission } from '../types'
 import { RELEASE_COLUMNS } from './columns'
-import { annotationFromCells, detach, type RowContext, summaryFlags } from './context'
-import { splitExperimentId } from './fields'
+import {
+  annotationFromCells,
+  detach,
+  type RowContext,
+  summaryFlags,
+  workerSubmission,
+} from './context'
 
 export interface RowMapper {
   /** Fields every row must have. */
@@ -25,52 +30,31 @@ export function releaseMapper(ctx: RowContext, assignmentColumn?: number): RowMa
     map(record) {
       const f = record.fields
       const cell = (k: number): string => f[col(k)] ?? ''
-      const experimentId = detach(cell(0))
-      const storyExternalId = ctx.storyId(record, col(1))
-      const worker = ctx.workerId(record, col(2))
-      const submittedAt = ctx.date(record, col(3))
-      const fileRating = ctx.rating(record, col(4))
-      const sentenceIndex = ctx.sentenceIndex(record, col(5))
-      const storyText = cell(6)
-      const selected = cell(7)
+      const row = {
+        experimentId: detach(cell(0)),
+        storyExternalId: ctx.storyId(record, col(1)),
+        worker: ctx.workerId(record, col(2)),
+        submittedAt: ctx.date(record, col(3)),
+        fileRating: ctx.rating(record, col(4)),
+        sentenceIndex: ctx.sentenceIndex(record, col(5)),
+        storyText: cell(6),
+        selected: cell(7),
+        assignmentId: a === -1 ? null : ctx.assignmentId(record, a),
+        declaredFilled: ctx.filledCount(record, col(48)),
+      }
       const annotations: ImportedAnnotation[] = []
       for (let n = 1; n <= 10; n++) {
         const b = 4 * n + 4
         const ann = annotationFromCells(n, cell(b), cell(b + 1), cell(b + 2), cell(b + 3))
         if (ann) annotations.push(ann)
       }
-      const declaredFilled = ctx.filledCount(record, col(48))
       let flags = summaryFlags(annotations, true)
-      if (declaredFilled !== annotations.length) flags |= SubmissionFlag.FilledMismatch
-      const id = splitExperimentId(experimentId)
-      if (id === null || id.storyId !== storyExternalId || id.sentenceIndex !== sentenceIndex) {
-        flags |= SubmissionFlag.IdMismatch
-      }
-      if (!storyText.includes(selected)) flags |= SubmissionFlag.SentenceMismatch
-      const assignmentId = a === -1 ? null : ctx.assignmentId(record, a)
+      if (row.declaredFilled !== annotations.length) flags |= SubmissionFlag.FilledMismatch
       const unique =
-        assignmentId === null
-          ? ctx.uniqueKey(`e:${experimentId}|${worker}`, record.line)
-          : ctx.uniqueKey(`a:${assignmentId}`, record.line, false)
-      if (unique.duplicate) flags |= SubmissionFlag.DuplicateKey
-      return {
-        sourceKey: unique.key,
-        assignmentId,
-        workerExternalId: worker,
-        workerRef: null,
-        storyExternalId,
-        storyText,
-        sentences: [{ index: sentenceIndex, text: selected }],
-        sentenceIndex,
-        submittedAt,
-        acceptedAt: null,
-        fileRating,
-        declaredFilled,
-        line: record.line,
-        flags,
-        raw: null,
-        annotations,
-      }
+        row.assignmentId === null
+          ? ctx.uniqueKey(`e:${row.experimentId}|${row.worker}`, record.line)
+          : ctx.uniqueKey(`a:${row.assignmentId}`, record.line, false)
+      return workerSubmission({ ...row, annotations, flags, unique }, record.line)
     },
   }
 }

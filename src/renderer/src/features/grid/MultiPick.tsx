@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react'
+import { useClickOutside } from '../../lib/useClickOutside'
 
 export interface PickOption<V> {
   value: V
@@ -33,14 +34,9 @@ export function MultiPick<V extends string | number>({
   const [open, setOpen] = useState(false)
   const root = useRef<HTMLDivElement>(null)
 
+  useClickOutside(root, open, setOpen)
   useEffect(() => {
-    if (!open) return
-    const close = (e: MouseEvent) => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', close)
-    root.current?.querySelector<HTMLElement>('input')?.focus()
-    return () => document.removeEventListener('mousedown', close)
+    if (open) root.current?.querySelector<HTMLElement>('input')?.focus()
   }, [open])
 
   return (

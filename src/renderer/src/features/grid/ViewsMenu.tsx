@@ -3,6 +3,7 @@ import type { SavedView } from '../../../../shared/contract/review'
 import { describeFilter } from '../../../../shared/filter'
 import { api } from '../../api'
 import { formatMoment } from '../../lib/format'
+import { useClickOutside } from '../../lib/useClickOutside'
 import { showError, showInfo } from '../messages/messages'
 import { Modal } from '../shell/Modal'
 import { applyLayout, columnsOf } from './columnState'
@@ -16,6 +17,7 @@ export function ViewsMenu() {
   const [saving, setSaving] = useState(false)
   const root = useRef<HTMLDivElement>(null)
 
+  useClickOutside(root, open, setOpen)
   useEffect(() => {
     if (!open) return
     let live = true
@@ -23,13 +25,8 @@ export function ViewsMenu() {
       .listViews({})
       .then((list) => live && setViews(list))
       .catch((e: unknown) => showError('Listing views', e))
-    const close = (e: MouseEvent) => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', close)
     return () => {
       live = false
-      document.removeEventListener('mousedown', close)
     }
   }, [open])
 

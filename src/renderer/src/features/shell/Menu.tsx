@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react'
+import { useClickOutside } from '../../lib/useClickOutside'
 
 export interface MenuItem {
   label: string
@@ -29,14 +30,9 @@ export function Menu({ label, items, onOpen, testId, buttonClass, ariaLabel }: M
   const button = useRef<HTMLButtonElement>(null)
   const list = typeof items === 'function' ? items() : items
 
+  useClickOutside(root, open, setOpen)
   useEffect(() => {
-    if (!open) return
-    const close = (e: MouseEvent) => {
-      if (root.current && !root.current.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', close)
-    root.current?.querySelector<HTMLElement>('[role=menuitem]:not([disabled])')?.focus()
-    return () => document.removeEventListener('mousedown', close)
+    if (open) root.current?.querySelector<HTMLElement>('[role=menuitem]:not([disabled])')?.focus()
   }, [open])
 
   function move(delta: number) {
