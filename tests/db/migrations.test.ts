@@ -16,7 +16,16 @@ describe('project file', () => {
     expect(db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID)
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+    expect(db.pragma('mmap_size', { simple: true })).toBeGreaterThan(0)
     db.close()
+  })
+
+  it('maps the file into memory, except for a connection that imports', () => {
+    const path = join(tempDir(), 'p.winnow')
+    openProject(path, { create: true }).close()
+    const importing = openProject(path, { memoryMap: false })
+    expect(importing.pragma('mmap_size', { simple: true })).toBe(0)
+    importing.close()
   })
 
   it('numbers migrations 1..N without gaps', () => {

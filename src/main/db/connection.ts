@@ -14,6 +14,13 @@ export interface OpenOptions {
   readonly?: boolean
   /** Path of a better-sqlite3 addon built for this runtime (Electron uses its own build). */
   nativeBinding?: string
+  /**
+   * Map the file into memory for reads (the default: the grid's queries read the same pages
+   * again and again). An import's connection reads each page about once, and mapped pages count
+   * as the job's memory: the full-text indexing after a 65k-row import took the process from
+   * ~320 MB to ~410 MB of resident memory with the map, and stayed at ~320 MB without, as fast.
+   */
+  memoryMap?: boolean
 }
 
 let defaultNativeBinding: string | undefined
@@ -46,7 +53,7 @@ export function openProject(path: string, options: OpenOptions = {}): Db {
     })
   }
   try {
-    configure(db, options.readonly ?? false)
+    configure(db, options.readonly ?? false, options.memoryMap ?? true)
     if (!options.readonly) migrate(db, path)
     return db
   } catch (error) {
@@ -55,7 +62,7 @@ export function openProject(path: string, options: OpenOptions = {}): Db {
   }
 }
 
-function configure(db: Db, readonly: boolean): void {
+function configure(db: Db, readonly: boolean, memoryMap: boolean): void {
   const appId = db.pragma('application_id', { simple: true }) as number
   const version = db.pragma('user_version', { simple: true }) as number
   const tables = db.prepare('SELECT count(*) AS n FROM sqlite_schema').pluck().get() as number
@@ -76,7 +83,7 @@ function configure(db: Db, readonly: boolean): void {
   }
   db.pragma('temp_store = MEMORY')
   db.pragma('cache_size = -65536')
-  db.pragma('mmap_size = 268435456')
+  db.pragma(`mmap_size = ${memoryMap ? 268435456 : 0}`)
 }
 
 const statementCache = new WeakMap<Db, Map<string, Database.Statement>>()

@@ -25,10 +25,10 @@ function main(data: ImportWorkerData): void {
   if (!port) throw new Error('import-worker must run as a worker thread')
   const post = (message: ImportWorkerMessage): void => port.postMessage(message)
   try {
-    const db = openProject(
-      data.dbPath,
-      data.nativeBinding ? { nativeBinding: data.nativeBinding } : {},
-    )
+    const db = openProject(data.dbPath, {
+      memoryMap: false,
+      ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
+    })
     try {
       const result = importFiles(db, data.files, data.options, {
         progress: (p) => post({ type: 'progress', ...p }),

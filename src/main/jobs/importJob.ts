@@ -71,7 +71,7 @@ async function importInProcess(
   context: JobContext,
 ): Promise<ImportResult> {
   await Promise.resolve()
-  const db = openProject(dbPath)
+  const db = openProject(dbPath, { memoryMap: false })
   try {
     const result = importFiles(
       db,

@@ -33,7 +33,7 @@ export const importCommand: Command = {
     for (const file of files) {
       if (!existsSync(file)) throw new UsageError(`no such file: ${file}`)
     }
-    const db = openProject(dbPath, { create: true })
+    const db = openProject(dbPath, { create: true, memoryMap: false })
     try {
       const progress = io.interactive ? progressLine(io, 'bytes') : undefined
       const result = importFiles(

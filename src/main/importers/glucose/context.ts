@@ -199,6 +199,10 @@ export interface WorkerRow {
   storyText: string
   selected: string
   declaredFilled: number | null
+}
+
+/** What a layout found in a worker's row besides its fields. */
+export interface WorkerRowFindings {
   annotations: ImportedAnnotation[]
   /** What the layout flagged so far (`summaryFlags` and its own checks). */
   flags: number
@@ -210,16 +214,20 @@ export interface WorkerRow {
  * A worker's row as a submission, with the checks both layouts make: the experiment id names the
  * row's story and sentence, the selected sentence is in the story, the key is new in the file.
  */
-export function workerSubmission(row: WorkerRow, line: number): ImportedSubmission {
-  let flags = row.flags
+export function workerSubmission(
+  row: WorkerRow,
+  found: WorkerRowFindings,
+  line: number,
+): ImportedSubmission {
+  let flags = found.flags
   const id = splitExperimentId(row.experimentId)
   if (id === null || id.storyId !== row.storyExternalId || id.sentenceIndex !== row.sentenceIndex) {
     flags |= SubmissionFlag.IdMismatch
   }
   if (!row.storyText.includes(row.selected)) flags |= SubmissionFlag.SentenceMismatch
-  if (row.unique.duplicate) flags |= SubmissionFlag.DuplicateKey
+  if (found.unique.duplicate) flags |= SubmissionFlag.DuplicateKey
   return {
-    sourceKey: row.unique.key,
+    sourceKey: found.unique.key,
     assignmentId: row.assignmentId,
     workerExternalId: row.worker,
     workerRef: null,
@@ -234,6 +242,6 @@ export function workerSubmission(row: WorkerRow, line: number): ImportedSubmissi
     line,
     flags,
     raw: null,
-    annotations: row.annotations,
+    annotations: found.annotations,
   }
 }

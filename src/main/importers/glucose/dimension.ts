@@ -32,7 +32,7 @@ export function dimensionMapper(ctx: RowContext, dimension: number): RowMapper {
       // One row shows one dimension: whether the assignment had more is only known after merging.
       const flags = summaryFlags(annotations, false)
       const unique = ctx.uniqueKey(`a:${row.assignmentId}`, record.line, false)
-      return workerSubmission({ ...row, annotations, flags, unique }, record.line)
+      return workerSubmission(row, { annotations, flags, unique }, record.line)
     },
   }
 }

@@ -54,7 +54,7 @@ export function releaseMapper(ctx: RowContext, assignmentColumn?: number): RowMa
         row.assignmentId === null
           ? ctx.uniqueKey(`e:${row.experimentId}|${row.worker}`, record.line)
           : ctx.uniqueKey(`a:${row.assignmentId}`, record.line, false)
-      return workerSubmission({ ...row, annotations, flags, unique }, record.line)
+      return workerSubmission(row, { annotations, flags, unique }, record.line)
     },
   }
 }
