@@ -91,8 +91,6 @@ const GRID_OPTIONS: GridOptions<ReviewRow> = {
   fullWidthCellRenderer: LoadingRow,
   suppressNoRowsOverlay: true,
 }
-/** The columns whose cells mark the text filters' matches. */
-const HIGHLIGHTING = ['sentence', 'specificNL', 'generalNL']
 
 function momentOf(): number | null {
   return gridTakesAsOf ? asOf.get() : null
@@ -145,17 +143,16 @@ export function ReviewGrid() {
   useEffect(() => (host.current ? feed.watch(host.current) : undefined), [feed])
   const handlers = useMemo(() => gridHandlers(model, feed), [model, feed])
   const context = useMemo((): GridContext => ({ model }), [model])
-  // Cells are plain DOM renderers (cells.ts), not React components: they read these when drawn,
-  // so the ones that show them are redrawn when they change.
-  useEffect(() => {
-    const refresh = (columns: string[]) => () =>
-      model.grid.get()?.refreshCells({ columns, force: true })
-    const stops = [
-      model.shown.subscribe(refresh(HIGHLIGHTING)),
-      ratingScale.subscribe(refresh(['rating'])),
-    ]
-    return () => stops.forEach((stop) => stop())
-  }, [model])
+  // Cells are plain DOM renderers (cells.ts), not React components: they read the rating scale
+  // when drawn, so the rating cells are redrawn when it changes. (A new search needs no redraw:
+  // the feed sets the query shown and then a new datasource, whose rows are all drawn afresh.)
+  useEffect(
+    () =>
+      ratingScale.subscribe(() =>
+        model.grid.get()?.refreshCells({ columns: ['rating'], force: true }),
+      ),
+    [model],
+  )
 
   return (
     <div
