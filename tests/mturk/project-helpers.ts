@@ -4,6 +4,7 @@ import { afterEach, expect } from 'vitest'
 import { type Db, openProject } from '../../src/main/db/connection'
 import { checkpoints } from '../../src/main/db/queries/mturkPulls'
 import { type MTurkConnection, connect } from '../../src/main/mturk/connect'
+import { type RunPullOptions, runPull } from '../../src/main/mturk/pullRun'
 import type { Standin } from '../../src/main/mturk/standin/index'
 import { useTempDir } from '../helpers/tmp'
 import { CREDENTIALS } from './standin-helpers'
@@ -62,14 +63,53 @@ export function assignmentRequests(standin: Standin, from = 0): string[] {
     .map((r) => (r.input as { HITId: string }).HITId)
 }
 
-/** What an interrupted pull left: the submissions stored, the pull's state, the HITs it finished. */
-export function interruptedPull(db: Db): { stored: number; state: string; finished: string[] } {
+/**
+ * Checks what an interrupted pull left (some but not all submissions, each linked to its
+ * assignment, at least one HIT finished, the pull in `state`) and returns the submissions stored
+ * and the HITs it finished.
+ */
+export function expectInterrupted(
+  db: Db,
+  { state, fewerThan }: { state: 'cancelled' | 'running'; fewerThan: number },
+): { stored: number; finished: string[] } {
   const pull = db.prepare('SELECT id, state FROM mturk_pulls').get() as {
     id: number
     state: string
   }
   const finished = [...checkpoints(db, pull.id)].filter(([, c]) => c.done).map(([id]) => id)
-  return { stored: count(db, 'SELECT count(*) FROM submissions'), state: pull.state, finished }
+  const stored = count(db, 'SELECT count(*) FROM submissions')
+  expect(stored).toBeGreaterThan(0)
+  expect(stored).toBeLessThan(fewerThan)
+  // What was committed is whole: each submission linked to its assignment.
+  expect(count(db, 'SELECT count(*) FROM mturk_assignments')).toBe(stored)
+  expect(pull.state).toBe(state)
+  expect(finished.length).toBeGreaterThan(0)
+  return { stored, finished }
+}
+
+/** Pulls everything and cancels once `pages` pages have arrived; the pull must end cancelled. */
+export async function pullCancelledAfter(
+  db: Db,
+  connection: (signal: AbortSignal) => MTurkConnection,
+  pages: number,
+  options: Omit<RunPullOptions, 'endpoint' | 'author' | 'onPage'> = {},
+): Promise<void> {
+  const controller = new AbortController()
+  const ctx = connection(controller.signal)
+  let seen = 0
+  await expect(
+    runPull(
+      db,
+      ctx,
+      { mode: 'all', selection: {} },
+      {
+        endpoint: ctx.url,
+        author: 't',
+        ...options,
+        onPage: () => ++seen === pages && controller.abort(),
+      },
+    ),
+  ).rejects.toThrow(/cancelled/)
 }
 
 /**

@@ -6,7 +6,13 @@ import { runPull } from '../../src/main/mturk/pullRun'
 import { faultMix, seedDemo } from '../../src/main/mturk/standin/index'
 import { DAY_MS } from '../../src/main/mturk/standin/state'
 import { rateWorker } from '../../src/main/ratings/rate'
-import { assignmentRequests, count, useConnections, useProject } from './project-helpers'
+import {
+  assignmentRequests,
+  count,
+  pullCancelledAfter,
+  useConnections,
+  useProject,
+} from './project-helpers'
 import { movableClock, useStandin } from './standin-helpers'
 
 const start = useStandin()
@@ -100,17 +106,7 @@ describe('pulling into a project', () => {
     const { standin } = await start()
     seedDemo(standin.state, { hits: 2, assignmentsPerHit: 250 })
     const { db } = project()
-    const controller = new AbortController()
-    const ctx = connectTo(standin, controller.signal)
-    let pages = 0
-    await expect(
-      runPull(db, ctx, ALL, {
-        endpoint: ctx.url,
-        author: 't',
-        concurrency: 1,
-        onPage: () => ++pages === 1 && controller.abort(),
-      }),
-    ).rejects.toThrow(/cancelled/)
+    await pullCancelledAfter(db, (signal) => connectTo(standin, signal), 1, { concurrency: 1 })
     // The service forgot the token (a resume days later).
     db.prepare(
       "UPDATE mturk_checkpoints SET next_token = 'eyJzIjoic3RhbGUiLCJvIjoxMDB9' WHERE done = 0 AND next_token IS NOT NULL",

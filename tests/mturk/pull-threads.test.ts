@@ -7,7 +7,8 @@ import { rateWorker } from '../../src/main/ratings/rate'
 import {
   count,
   expectResumedWhole,
-  interruptedPull,
+  expectInterrupted,
+  pullCancelledAfter,
   useConnections,
   useProject,
 } from './project-helpers'
@@ -126,25 +127,12 @@ describe('a cancelled pull', () => {
       const { standin } = await start()
       seedDemo(standin.state, { hits: 12, assignmentsPerHit: 150 })
       const { db } = project()
-      const controller = new AbortController()
-      const ctx = connectTo(standin, controller.signal)
-      let pages = 0
-      await expect(
-        runPull(db, ctx, ALL, {
-          endpoint: ctx.url,
-          author: 't',
-          storeThreads: threads,
-          commit: { commitAssignments: 100 },
-          // The pages queued before the cancel are committed as it stops.
-          onPage: () => ++pages === 7 && controller.abort(),
-        }),
-      ).rejects.toThrow(/cancelled after/)
-      const { stored, state, finished } = interruptedPull(db)
-      expect(stored).toBeGreaterThan(0)
-      expect(stored).toBeLessThan(1800)
-      expect(count(db, 'SELECT count(*) FROM mturk_assignments')).toBe(stored)
-      expect(state).toBe('cancelled')
-      expect(finished.length).toBeGreaterThan(0)
+      // The pages queued before the cancel are committed as it stops.
+      await pullCancelledAfter(db, (signal) => connectTo(standin, signal), 7, {
+        storeThreads: threads,
+        commit: { commitAssignments: 100 },
+      })
+      const { stored, finished } = expectInterrupted(db, { state: 'cancelled', fewerThan: 1800 })
 
       const before = standin.state.requests.length
       const again = connectTo(standin)
