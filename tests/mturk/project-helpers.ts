@@ -15,6 +15,10 @@ export interface TestProject {
   dir: string
 }
 
+/** What a pull fetches: every HIT of the account, or only what changed since the last pull. */
+export const ALL = { mode: 'all', selection: {} } as const
+export const NEW = { mode: 'new', selection: {} } as const
+
 /** Opens fresh projects (closed after each test). */
 export function useProject(): () => TestProject {
   const tempDir = useTempDir()
@@ -98,17 +102,12 @@ export async function pullCancelledAfter(
   const ctx = connection(controller.signal)
   let seen = 0
   await expect(
-    runPull(
-      db,
-      ctx,
-      { mode: 'all', selection: {} },
-      {
-        endpoint: ctx.url,
-        author: 't',
-        ...options,
-        onPage: () => ++seen === pages && controller.abort(),
-      },
-    ),
+    runPull(db, ctx, ALL, {
+      endpoint: ctx.url,
+      author: 't',
+      ...options,
+      onPage: () => ++seen === pages && controller.abort(),
+    }),
   ).rejects.toThrow(/cancelled/)
 }
 

@@ -5,7 +5,13 @@ import { openProject } from '../../src/main/db/connection'
 import { runPull } from '../../src/main/mturk/pullRun'
 import { seedDemo } from '../../src/main/mturk/standin/index'
 import { useTempDir } from '../helpers/tmp'
-import { count, expectInterrupted, expectResumedWhole, useConnections } from './project-helpers'
+import {
+  ALL,
+  count,
+  expectInterrupted,
+  expectResumedWhole,
+  useConnections,
+} from './project-helpers'
 import { CREDENTIALS, useStandin } from './standin-helpers'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -73,15 +79,10 @@ describe('a killed pull', () => {
       standin.setFaults({})
       const before = standin.state.requests.length
       const ctx = connectTo(standin)
-      const result = await runPull(
-        db,
-        ctx,
-        { mode: 'all', selection: {} },
-        {
-          endpoint: ctx.url,
-          author: 'test',
-        },
-      )
+      const result = await runPull(db, ctx, ALL, {
+        endpoint: ctx.url,
+        author: 'test',
+      })
       expect(result).toMatchObject({ resumed: true, new: 2000 - stored })
       expectResumedWhole(db, standin, { before, finished, total: 2000 })
       expect(count(db, 'SELECT count(*) FROM search_backlog')).toBe(0)

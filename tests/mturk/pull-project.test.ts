@@ -7,6 +7,8 @@ import { faultMix, seedDemo } from '../../src/main/mturk/standin/index'
 import { DAY_MS } from '../../src/main/mturk/standin/state'
 import { rateWorker } from '../../src/main/ratings/rate'
 import {
+  ALL,
+  NEW,
   assignmentRequests,
   count,
   pullCancelledAfter,
@@ -18,8 +20,6 @@ import { movableClock, useStandin } from './standin-helpers'
 const start = useStandin()
 const project = useProject()
 const connectTo = useConnections()
-const ALL = { mode: 'all', selection: {} } as const
-const NEW = { mode: 'new', selection: {} } as const
 
 describe('pulling into a project', () => {
   it('stores every assignment exactly once under 20% injected faults (50 HITs × 9)', async () => {

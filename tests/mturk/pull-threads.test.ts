@@ -5,6 +5,8 @@ import { runPull } from '../../src/main/mturk/pullRun'
 import { faultMix, seedDemo } from '../../src/main/mturk/standin/index'
 import { rateWorker } from '../../src/main/ratings/rate'
 import {
+  ALL,
+  NEW,
   count,
   expectResumedWhole,
   expectInterrupted,
@@ -17,8 +19,6 @@ import { movableClock, useStandin } from './standin-helpers'
 const start = useStandin()
 const project = useProject()
 const connectTo = useConnections()
-const ALL = { mode: 'all', selection: {} } as const
-const NEW = { mode: 'new', selection: {} } as const
 
 /** What a pull leaves in the project, without the ids and times that differ between runs. */
 function contents(db: Db): unknown[] {

@@ -12,7 +12,7 @@ import {
   qualifyWorkers,
   rejectAssignments,
 } from '../../src/main/mturk/workerActions'
-import { count, useConnections, useProject } from './project-helpers'
+import { ALL, count, useConnections, useProject } from './project-helpers'
 import { useStandin } from './standin-helpers'
 
 const start = useStandin()
@@ -24,7 +24,7 @@ async function pulled(hits = 2, perHit = 4) {
   const seed = seedDemo(standin.state, { hits, assignmentsPerHit: perHit })
   const { db, path } = project()
   const ctx = connectTo(standin)
-  await runPull(db, ctx, { mode: 'all', selection: {} }, { endpoint: ctx.url, author: 't' })
+  await runPull(db, ctx, ALL, { endpoint: ctx.url, author: 't' })
   const ac: ActionContext = { db, ctx, endpoint: ctx.url, projectId: 'p-test', author: 't' }
   return { standin, seed, db, path, ac }
 }
