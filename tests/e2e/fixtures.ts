@@ -12,6 +12,11 @@ export interface Served {
   dbPath: string
 }
 
+// Origins of servers a test has stopped: the page's event stream retries them once a second, and
+// those refused requests are the test's shutdown, not an error of the app.
+const stoppedOrigins = new Set<string>()
+const origins = new WeakMap<ChildProcess, string>()
+
 /** Starts `winnow serve` (the built app) on a project in a fresh folder; stops it after the test. */
 export async function serve(
   args: string[],
@@ -27,11 +32,14 @@ export async function serve(
     child.once('exit', (code) => reject(new Error(`winnow serve exited with ${code}`)))
   })
   const { url, token } = JSON.parse(first) as { url: string; token: string }
+  origins.set(child, new URL(url).origin)
   return { served: { url, token }, child }
 }
 
 export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return
+  const origin = origins.get(child)
+  if (origin) stoppedOrigins.add(origin)
   const exited = new Promise((resolve) => child.once('exit', resolve))
   child.kill('SIGTERM')
   await exited
@@ -45,7 +53,10 @@ export const test = base.extend<Fixtures>({
   page: async ({ page }, use) => {
     const errors: string[] = []
     page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text())
+      if (message.type() !== 'error') return
+      const { url } = message.location()
+      if (url && stoppedOrigins.has(new URL(url).origin)) return
+      errors.push(message.text())
     })
     page.on('pageerror', (error) => errors.push(error.message))
     await use(page)
