@@ -5,9 +5,12 @@
 // parsing thread followed by a store thread (2). Reports assignments/s, the process's CPU time,
 // and where the pull's thread spent its time (listing HITs, waiting for pages, held by the store,
 // indexing the text at the end) next to the busy time of parsing and storing wherever they ran.
+// A floor for storing, from outside our code: what one pull stored (every plain table, its text
+// index left out), exported as CSV and loaded by the sqlite3 shell's `.import` into flat tables
+// with no index or constraint.
 //   npx tsx bench/mturk.bench.ts [--quick]
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -17,7 +20,7 @@ import { connect } from '../src/main/mturk/connect'
 import { listHITs, pullAssignments } from '../src/main/mturk/pull'
 import { runPull } from '../src/main/mturk/pullRun'
 import type { StoreThreadCount } from '../src/main/mturk/pullStoreThread'
-import { seconds, table } from './lib/measure'
+import { hasCommand, seconds, table, timeCommand } from './lib/measure'
 
 const quick = process.argv.includes('--quick')
 const ASSIGNMENTS = quick ? 2_000 : 10_000
@@ -88,7 +91,47 @@ async function reference(url: string): Promise<{ seconds: number; assignments: n
   return { seconds: s, assignments }
 }
 
-async function ours(url: string, threads: StoreThreadCount) {
+interface Floor {
+  seconds: number
+  rows: number
+  mb: number
+}
+
+/**
+ * What the pull stored in `dbPath`, loaded into flat tables by the sqlite3 shell: every plain
+ * table with rows (not the full-text index and its shadow tables, which the pull builds after
+ * its last commit and the table reports as indexing), exported as CSV first, untimed.
+ */
+function shellFloor(dbPath: string, dir: string): Floor {
+  const db = openProject(dbPath, { readonly: true })
+  const tables = (
+    db
+      .prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table'")
+      .pluck()
+      .all() as string[]
+  ).filter((name) => !name.startsWith('sqlite_'))
+  const counts = tables.map(
+    (name) => db.prepare(`SELECT count(*) FROM "${name}"`).pluck().get() as number,
+  )
+  db.close()
+  const script = ['.mode csv']
+  let bytes = 0
+  tables.forEach((name, i) => {
+    if (!counts[i]) return
+    const csv = join(dir, `${name}.csv`)
+    const out = spawnSync('sqlite3', ['-csv', '-header', dbPath, `SELECT * FROM "${name}"`], {
+      maxBuffer: 1 << 30,
+    })
+    if (out.status !== 0) throw new Error(`exporting ${name} failed`)
+    writeFileSync(csv, out.stdout)
+    bytes += statSync(csv).size
+    script.push(`.import ${csv} ${name}`)
+  })
+  const seconds = timeCommand('sqlite3', [join(dir, 'floor.db')], script.join('\n'))
+  return { seconds, rows: counts.reduce((a, b) => a + b, 0), mb: bytes / 1e6 }
+}
+
+async function ours(url: string, threads: StoreThreadCount, floor = false) {
   const dir = mkdtempSync(join(tmpdir(), 'winnow-mturk-bench-'))
   const db = openProject(join(dir, 'pull.winnow'), { create: true })
   const ctx = connect({ endpoint: url, credentials, lifted: true })
@@ -111,9 +154,10 @@ async function ours(url: string, threads: StoreThreadCount) {
   const cpu = process.cpuUsage(cpuStart)
   ctx.close()
   db.close()
+  const floorOfThis = floor ? shellFloor(join(dir, 'pull.winnow'), dir) : null
   rmSync(dir, { recursive: true, force: true })
   if (result.new !== ASSIGNMENTS) throw new Error(`pulled ${result.new} of ${ASSIGNMENTS}`)
-  return { seconds: s, cpuSeconds: (cpu.user + cpu.system) / 1e6, timing }
+  return { seconds: s, cpuSeconds: (cpu.user + cpu.system) / 1e6, timing, floor: floorOfThis }
 }
 
 const pct = (ms: number, s: number): string => `${((ms / 1000 / s) * 100).toFixed(0)}%`
@@ -136,21 +180,43 @@ const rows: (string | number)[][] = [
     'storing (busy)',
   ],
 ]
+const floors: (string | number)[][] = [
+  ['shape', 'reference s', 'rows stored', 'CSV MB', 'sqlite3 .import s', 'sqlite3 / reference'],
+]
+const measureFloor = hasCommand('sqlite3')
+if (!measureFloor)
+  console.log('no sqlite3 shell (apt-get install sqlite3): the storing floor is left out')
 for (const shape of SHAPES) {
   const { url, child } = await startStandin(ASSIGNMENTS / shape.perHit, shape.perHit, shape.latency)
   try {
     if (shape.latency === 0) await reference(url) // warm-up: JIT, keep-alive sockets, caches
     let ref = { seconds: Infinity, assignments: 0 }
     const best = new Map<StoreThreadCount, Awaited<ReturnType<typeof ours>>>()
+    let floor: Floor | null = null
     // A slow stand-in measures the same thing each time: one round is enough.
     for (let round = 0; round < (shape.latency > 0 ? 1 : ROUNDS); round++) {
       const r = await reference(url)
       if (r.seconds < ref.seconds) ref = r
       for (const threads of shape.threads) {
-        const w = await ours(url, threads)
+        const w = await ours(url, threads, measureFloor && shape.latency === 0 && !floor)
+        floor ??= w.floor
         const before = best.get(threads)
         if (!before || w.seconds < before.seconds) best.set(threads, w)
       }
+    }
+    if (floor) {
+      floors.push([
+        shape.label,
+        ref.seconds.toFixed(2),
+        floor.rows,
+        floor.mb.toFixed(0),
+        floor.seconds.toFixed(2),
+        (floor.seconds / ref.seconds).toFixed(2),
+      ])
+      console.log(
+        `${shape.label}: sqlite3 .import of what was stored ${floor.seconds.toFixed(2)} s ` +
+          `(${floor.rows} rows, ${floor.mb.toFixed(0)} MB of CSV), ×${(floor.seconds / ref.seconds).toFixed(2)} the reference`,
+      )
     }
     for (const [threads, win] of best) {
       const t = win.timing
@@ -186,3 +252,4 @@ for (const shape of SHAPES) {
 }
 console.log(`\n${ASSIGNMENTS} assignments, concurrency ${CONCURRENCY}, best of ${ROUNDS}\n`)
 console.log(table(rows))
+if (floors.length > 1) console.log(`\nStoring floor\n\n${table(floors)}`)
