@@ -16,6 +16,11 @@ test('filter by worker and dimension, read a story, step with j/k, keep a view a
   await page.goto(served.url)
   await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
 
+  // The text filters show their whole placeholders: full-text search is the widest field.
+  const width = async (id: string) => (await page.getByTestId(id).boundingBox())?.width ?? 0
+  expect(await width('filter-text')).toBeGreaterThan(await width('filter-sentence'))
+  expect(await width('filter-sentence')).toBeGreaterThan(await width('filter-story'))
+
   // Worker: type-ahead, pick the busiest worker.
   await page.getByTestId('filter-worker').fill('19')
   await page.getByTestId('worker-option').first().click()

@@ -81,6 +81,7 @@ export function FilterBar() {
         />
         <FilterTextInput
           field="sentence"
+          className="sentence-input"
           placeholder="Sentence contains…"
           label="Selected sentence contains"
           testId="filter-sentence"
