@@ -109,11 +109,21 @@ export function FilterBar() {
         <MultiPick
           label="Rating"
           testId="filter-rating"
-          options={ratingOptions.map((r) => ({
-            value: r,
-            name: r === 'unrated' ? 'unrated' : `rating ${r}`,
-            label: <RatingBadge value={r === 'unrated' ? null : r} />,
-          }))}
+          options={ratingOptions.map((r) => {
+            if (r === 'unrated') {
+              return { value: r, name: 'unrated', label: <RatingBadge value={null} /> }
+            }
+            const level = scale.find((l) => l.value === r)?.label ?? ''
+            return {
+              value: r,
+              name: `rating ${r} ${level}`.trim(),
+              label: (
+                <span>
+                  <RatingBadge value={r} /> {level}
+                </span>
+              ),
+            }
+          })}
           selected={filter.ratings ?? []}
           summary={(filter.ratings ?? [])
             .map((r) => (r === 'unrated' ? 'unrated' : formatRating(r)))
