@@ -48,6 +48,15 @@ test('filter by worker and dimension, read a story, step with j/k, keep a view a
   await expect(story).toHaveAttribute('data-annotation', first ?? '')
   await page.keyboard.press('Escape')
 
+  // A worker id opens the worker panel and leaves the keyboard on the row: Space selects it.
+  await page.getByTestId('worker-link').first().click()
+  await expect(page.getByTestId('worker-panel')).toBeVisible()
+  await page.keyboard.press('Space')
+  await expect(page.getByTestId('selection-count')).toContainText('1 selected')
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('worker-panel')).toBeHidden()
+  await page.getByTestId('clear-selection').click()
+
   // Save the view, restart the server on the same project, reopen it.
   await page.getByTestId('view-save').click()
   await page.getByTestId('view-name').fill('worker 19, dimension 1')

@@ -135,7 +135,7 @@ export const FlagsCell = renderer(({ data }) => {
 })
 
 /** A worker id that opens the worker panel. */
-export const WorkerCell = renderer(({ data, context }) => {
+export const WorkerCell = renderer(({ data, context, api, node, column }) => {
   if (!data) return null
   const workerId = data.workerId
   if (workerId === null) return element('span', 'note', '—')
@@ -150,6 +150,8 @@ export const WorkerCell = renderer(({ data, context }) => {
   button.addEventListener('click', (e) => {
     e.stopPropagation()
     context.model.panel.set({ kind: 'worker', workerId })
+    // Focus back on the cell, not the button: the keyboard keeps speaking to the row.
+    if (node.rowIndex !== null && column) api.setFocusedCell(node.rowIndex, column)
   })
   return button
 })
