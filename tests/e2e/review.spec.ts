@@ -57,6 +57,15 @@ test('filter by worker and dimension, read a story, step with j/k, keep a view a
   await expect(page.getByTestId('worker-panel')).toBeHidden()
   await page.getByTestId('clear-selection').click()
 
+  // Shift+↓ grows a run of selected rows and Shift+↑ takes the last one back.
+  await page.locator('.ag-row .ag-cell[col-id=dimension]').nth(2).click()
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown')
+  await expect(page.getByTestId('selection-count')).toContainText('4 selected')
+  await page.keyboard.press('Shift+ArrowUp')
+  await expect(page.getByTestId('selection-count')).toContainText('3 selected')
+  await page.getByTestId('clear-selection').click()
+  await page.keyboard.press('Escape')
+
   // Save the view, restart the server on the same project, reopen it.
   await page.getByTestId('view-save').click()
   await page.getByTestId('view-name').fill('worker 19, dimension 1')

@@ -25,7 +25,14 @@ import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
 import { asOf } from '../ratings/ratingState'
 import { ratingScale } from '../ratings/scale'
-import { copySelection, moveFocus, rateFocused, ratingForKey, selectAllOfQuery } from './actions'
+import {
+  copySelection,
+  focusedRow,
+  moveFocus,
+  rateFocused,
+  ratingForKey,
+  selectAllOfQuery,
+} from './actions'
 import { type GridContext, LoadingRow } from './cells'
 import { columnDefs } from './columns'
 import { GridFeed } from './gridFeed'
@@ -198,7 +205,7 @@ function gridHandlers(model: WorkspaceModel, feed: GridFeed) {
     onCellKeyDown(e: CellKeyDownEvent<ReviewRow>) {
       const event = e.event
       if (!(event instanceof KeyboardEvent)) return
-      const handled = handleGridKey(model, event, e.data, e.rowIndex)
+      const handled = handleGridKey(model, event)
       if (handled) {
         event.preventDefault()
         event.stopPropagation()
@@ -232,12 +239,7 @@ function ownsKey(e: KeyboardEvent): boolean {
 }
 
 /** The grid's own keys. Returns whether the key was used. */
-function handleGridKey(
-  model: WorkspaceModel,
-  e: KeyboardEvent,
-  row: ReviewRow | undefined,
-  index: number | null,
-): boolean {
+function handleGridKey(model: WorkspaceModel, e: KeyboardEvent): boolean {
   if (isPrimaryModifier(e)) {
     const key = e.key.toLowerCase()
     if (key === 'c' && !e.shiftKey) {
@@ -251,39 +253,51 @@ function handleGridKey(
     return false
   }
   if (e.altKey) return false
-  if (e.key === 'Enter' && row) {
-    model.panel.set({ kind: 'story' })
-    return true
-  }
   if (e.key === 'j' || e.key === 'k') {
     moveFocus(model, e.key === 'j' ? 1 : -1)
     return true
   }
-  if (e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp') && index !== null) {
-    extendSelection(model, index, e.key === 'ArrowDown' ? 1 : -1)
+  if (e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+    extendSelection(model, e.key === 'ArrowDown' ? 1 : -1)
     return true
   }
-  if (e.key === 'w' && row?.workerId) {
+  const row = focusedRow(model)?.row
+  if (!row) return false
+  if (e.key === 'Enter') {
+    model.panel.set({ kind: 'story' })
+    return true
+  }
+  if (e.key === 'w' && row.workerId) {
     model.panel.set({ kind: 'worker', workerId: row.workerId })
     return true
   }
-  if (e.key === 'x' && row) {
+  if (e.key === 'x') {
     void rateFocused(model, null, false)
     return true
   }
   const rating = ratingForKey(e)
-  if (rating !== undefined && row) {
+  if (rating !== undefined) {
     void rateFocused(model, rating, e.shiftKey)
     return true
   }
   return false
 }
 
-/** Shift+↑/↓: select the focused row and the next one, and move on. */
-function extendSelection(model: WorkspaceModel, index: number, delta: number): void {
+/**
+ * Shift+↑/↓ moves the end of a run of selected rows, as in a file list: away from where the run
+ * began it selects the focused row and the next one, back into the run it unselects the row it
+ * leaves.
+ */
+function extendSelection(model: WorkspaceModel, delta: number): void {
   const grid = model.grid.get()
-  if (!grid) return
-  grid.getDisplayedRowAtIndex(index)?.setSelected(true, false, 'uiSelectAll')
-  grid.getDisplayedRowAtIndex(index + delta)?.setSelected(true, false, 'uiSelectAll')
+  const at = grid?.getFocusedCell()?.rowIndex
+  if (!grid || at === undefined || at === null) return
+  const here = grid.getDisplayedRowAtIndex(at)
+  const next = grid.getDisplayedRowAtIndex(at + delta)
+  if (here?.isSelected() && next?.isSelected()) here.setSelected(false, false, 'uiSelectAll')
+  else {
+    here?.setSelected(true, false, 'uiSelectAll')
+    next?.setSelected(true, false, 'uiSelectAll')
+  }
   moveFocus(model, delta)
 }

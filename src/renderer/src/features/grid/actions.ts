@@ -10,13 +10,27 @@ import { writeClipboard } from './clipboard'
 import { columnById } from './columns'
 import { NO_SELECTION, type WorkspaceModel, currentFilter } from './workspaceModel'
 
+/**
+ * The row the keyboard acts on now. The grid's focused cell moves the moment a key moves it;
+ * the browser's focus, the key events' own row and `model.focused` follow a moment later, after
+ * keys pressed in quick succession (j then 2, a held j) have already arrived. A focused row still
+ * loading is no row at all; without a focused cell (focus in a panel) it is the row last focused.
+ */
+export function focusedRow(model: WorkspaceModel): { row: ReviewRow; index: number } | null {
+  const grid = model.grid.get()
+  const index = grid?.getFocusedCell()?.rowIndex
+  if (index === undefined || index === null) return model.focused.get()
+  const row = grid?.getDisplayedRowAtIndex(index)?.data
+  return row ? { row, index } : null
+}
+
 /** Moves the grid's focus `delta` rows (j/k, arrows in the story view), scrolling as needed. */
 export function moveFocus(model: WorkspaceModel, delta: number): void {
   const grid = model.grid.get()
   const total = model.total.get()
   if (!grid || !total) return
   const focusedCell = grid.getFocusedCell()
-  const at = model.focused.get()?.index ?? focusedCell?.rowIndex ?? -1
+  const at = focusedCell?.rowIndex ?? model.focused.get()?.index ?? -1
   const index = Math.max(0, Math.min(total - 1, at + delta))
   grid.ensureIndexVisible(index)
   grid.setFocusedCell(index, focusedCell?.column ?? 'specificNL')
@@ -69,7 +83,7 @@ export async function copySelection(model: WorkspaceModel): Promise<void> {
     }
     let rows: ReviewRow[] = [...selection.rows.values()]
     if (rows.length === 0) {
-      const focused = model.focused.get()
+      const focused = focusedRow(model)
       if (!focused) return
       rows = [focused.row]
     }
@@ -117,7 +131,7 @@ export function rateFocused(
   rating: number | null,
   whole: boolean,
 ): Promise<void> {
-  const focused = model.focused.get()
+  const focused = focusedRow(model)
   if (!focused) return Promise.resolve()
   const { row } = focused
   return rateTarget(

@@ -11,7 +11,7 @@ import { projectState } from '../project/project'
 import { RatingBadge } from '../ratings/RatingBadge'
 import { ratingScale } from '../ratings/scale'
 import { keyedLevels, ratingText } from '../ratings/scaleMath'
-import { moveFocus, ratingForKey, rateTarget } from '../grid/actions'
+import { focusedRow, moveFocus, rateFocused, ratingForKey, rateTarget } from '../grid/actions'
 import { ratingSource } from '../grid/cells'
 import { useWorkspace } from '../grid/workspaceModel'
 import { PanelHead } from '../shell/PanelHead'
@@ -52,6 +52,7 @@ export function StoryView({ onClose }: { onClose: () => void }) {
   }, [row, dimension, dataVersion])
 
   const cells = story?.submission.dimensions.find((d) => d.dimension === dimension)
+  const stale = loadedFor !== want
 
   function onKeyDown(e: KeyboardEvent) {
     if (isTypingTarget(e.target) || isPrimaryModifier(e) || e.altKey) return
@@ -66,16 +67,20 @@ export function StoryView({ onClose }: { onClose: () => void }) {
       onClose()
       return
     }
-    if (!story) return
-    const annotationId = cells?.annotationId ?? null
-    if (key === 'x' && annotationId !== null) {
-      e.preventDefault()
-      void rateTarget({ kind: 'annotation', id: annotationId }, null)
-      return
-    }
-    const rating = ratingForKey(e.nativeEvent)
+    const rating = key === 'x' ? null : ratingForKey(e.nativeEvent)
     if (rating === undefined) return
     e.preventDefault()
+    // Focus has moved on (j then a digit, quicker than the story loads): the key is for the row
+    // focus is on now, as in the grid, not for the story still on screen.
+    if (!story || stale || focusedRow(model)?.row.id !== row?.id) {
+      void rateFocused(model, rating, rating !== null && e.shiftKey)
+      return
+    }
+    const annotationId = cells?.annotationId ?? null
+    if (rating === null) {
+      if (annotationId !== null) void rateTarget({ kind: 'annotation', id: annotationId }, null)
+      return
+    }
     if (e.shiftKey) void rateTarget({ kind: 'submission', id: story.submission.id }, rating)
     else if (annotationId !== null)
       void rateTarget({ kind: 'annotation', id: annotationId }, rating)
@@ -89,8 +94,6 @@ export function StoryView({ onClose }: { onClose: () => void }) {
       </section>
     )
   }
-
-  const stale = loadedFor !== want
 
   return (
     <section
