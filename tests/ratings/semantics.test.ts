@@ -119,6 +119,16 @@ describe('effective ratings over time', () => {
       { rating: 1.5, source: 2 },
       { rating: 1.5, source: 2 },
     ])
+    const one = rateSelection(
+      db,
+      { annotationIds: [sep20[0] as number], submissionIds: [] },
+      { ...who, value: 3 },
+    )
+    // The history counts the way people read: one annotation, two annotations.
+    const described = (id: number | null | undefined) =>
+      db.prepare('SELECT description FROM change_sets WHERE id = ?').pluck().get(id)
+    expect(described(result.changeSet)).toBe(`Rated 1.5: submission ${sub} (2 annotations)`)
+    expect(described(one.changeSet)).toBe(`Rated 3: annotation ${sep20[0]} (1 annotation)`)
   })
 
   it('previews exactly what applying does, writing nothing', () => {

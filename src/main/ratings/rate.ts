@@ -95,6 +95,11 @@ export function rateWorker(
     .immediate()
 }
 
+/** `1 annotation`, `2 annotations`: how the history counts things. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`
+}
+
 export interface ItemTarget {
   /** Query yielding the annotation ids (column `id`). */
   annotations: SqlFragment
@@ -132,7 +137,7 @@ export function rateItems(
       const changeSet = createChangeSet(db, {
         kind: target.kind,
         author: r.author,
-        description: `${verb} ${target.what} (${rows} annotations)${r.note ? ` — ${r.note}` : ''}`,
+        description: `${verb} ${target.what} (${plural(rows, 'annotation')})${r.note ? ` — ${r.note}` : ''}`,
       })
       insertItemRatings(db, {
         annotations: selection,

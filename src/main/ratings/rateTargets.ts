@@ -11,14 +11,10 @@ import {
   union,
 } from '../db/queries/ratingsSelection'
 import type { SqlFragment } from '../db/sql'
-import { type Who, rateItems } from './rate'
+import { type Who, plural, rateItems } from './rate'
 import { assertOnScale } from './scale'
 
 type Options = Who & { value: number | null; preview?: boolean }
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
-}
 
 /** Item ratings for annotations and whole submissions named by id (a grid selection). */
 export function rateSelection(
