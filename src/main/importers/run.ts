@@ -10,6 +10,7 @@ import { FileRatingLog, reconstructFromLog } from '../ratings/fileRatingLog'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
 import { type GlucoseFile, openGlucoseFile } from './glucose/open'
 import { type FileRows, ReadAhead, canReadAhead } from './readAhead'
+import { plural } from '../text'
 
 export interface ImportFile {
   path: string
@@ -153,7 +154,7 @@ export function importFiles(
         describeChangeSet(
           db,
           changeSet.id,
-          `Imported ${results.map((r) => r.file).join(', ')}: ${submissions} submissions, ${annotations} annotations`,
+          `Imported ${results.map((r) => r.file).join(', ')}: ${plural(submissions, 'submission')}, ${plural(annotations, 'annotation')}`,
         )
         return { files: results, submissions, annotations }
       }).immediate(),

@@ -37,6 +37,7 @@ import {
 import { expectedAssignments, planPull, toListedHit } from './pullPlan'
 import { type PullStoreOptions, type PullTiming, presentAssignments } from './pullStore'
 import { type StoreThreadCount, canStoreOnThread, openPageStore } from './pullStoreThread'
+import { plural } from '../text'
 
 export interface PullRequest {
   mode: 'all' | 'new'
@@ -225,7 +226,7 @@ export async function runPull(
       if (ctx.signal?.aborted) {
         finishPull(db, setup.pullId, 'cancelled', now())
         throw new CancelledError(
-          `Pull cancelled after ${result.assignments} assignments; what was pulled is kept, and ` +
+          `Pull cancelled after ${plural(result.assignments, 'assignment')}; what was pulled is kept, and ` +
             'pulling again with the same selection continues where it stopped.',
         )
       }

@@ -33,6 +33,7 @@ import { reconstructImportedRatings } from '../ratings/importTimelines'
 import { type FieldMap, mapAssignment } from './glucose-map'
 import type { PullBatch } from './pull'
 import { hitSignature } from './pullPlan'
+import { plural } from '../text'
 
 export interface CommitResult {
   /** Assignments on the committed pages. */
@@ -215,7 +216,7 @@ export class PullStore {
       describeChangeSet(
         db,
         changeSet.id,
-        `Pulled from MTurk: ${this.written.submissions} submissions, ${this.written.annotations} annotations`,
+        `Pulled from MTurk: ${plural(this.written.submissions, 'submission')}, ${plural(this.written.annotations, 'annotation')}`,
       )
     }
     for (const page of pages) {

@@ -33,6 +33,7 @@ import {
 import { settlePending } from './importTimelines'
 import { assertOnScale } from './scale'
 import { changedSegments, segments } from './timeline'
+import { plural } from '../text'
 
 export interface Who {
   author: string
@@ -93,11 +94,6 @@ export function rateWorker(
       return { preview: false, changeSet: changeSet.id, changed, rows: 1, transitions }
     })
     .immediate()
-}
-
-/** `1 annotation`, `2 annotations`: how the history counts things. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
 }
 
 export interface ItemTarget {

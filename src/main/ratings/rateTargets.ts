@@ -11,7 +11,8 @@ import {
   union,
 } from '../db/queries/ratingsSelection'
 import type { SqlFragment } from '../db/sql'
-import { type Who, plural, rateItems } from './rate'
+import { plural } from '../text'
+import { type Who, rateItems } from './rate'
 import { assertOnScale } from './scale'
 
 type Options = Who & { value: number | null; preview?: boolean }
