@@ -109,3 +109,27 @@ test('a rating key right after j rates the row focus moved to, in the grid and i
   await pressTogether(page, [j, { key: '1', code: 'Digit1' }], '[data-testid=story-view]')
   await expect(notes.filter({ hasText: `Annotation ${await idAt(4)} rated 1` })).toHaveCount(1)
 })
+
+test('Ctrl+Z pressed while a rating is on its way undoes that rating and names it', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url)
+  await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
+  // The rating reaches Winnow at once; its answer is held back, as on a slow machine.
+  await page.route('**/api/ratings.rateItems', async (route) => {
+    const response = await route.fetch()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await route.fulfill({ response })
+  })
+  const id = await page.locator('.ag-row[row-index="1"]').first().getAttribute('row-id')
+  await page.locator('.ag-row[row-index="1"] .ag-cell[col-id=dimension]').click()
+  await page.keyboard.press('3')
+  await page.keyboard.press('ControlOrMeta+z')
+  const notes = page.getByRole('status')
+  await expect(notes.filter({ hasText: `Annotation ${id} rated 3` })).toHaveCount(1)
+  await expect(
+    notes.filter({ hasText: `Undid “Rated 3: annotation ${id} (1 annotation)”` }),
+  ).toHaveCount(1)
+  await expect(page.getByTestId('redo')).toBeEnabled()
+})

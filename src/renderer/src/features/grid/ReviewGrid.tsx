@@ -1,6 +1,5 @@
 import type {
   CellFocusedEvent,
-  CellKeyDownEvent,
   ColDef,
   GetRowIdParams,
   GridOptions,
@@ -166,6 +165,15 @@ export function ReviewGrid() {
       ref={host}
       className={`grid-host ${allOfQuery ? 'select-all-query' : ''}`}
       data-testid="grid"
+      onKeyDown={(e) => {
+        // Here, while the key is dispatched: the grid's own cellKeyDown event reaches a handler
+        // only in a later task, after any keys pressed right behind it (Ctrl+Z after a digit).
+        const inRows = e.target instanceof Element && e.target.closest('.ag-row')
+        if (inRows && handleGridKey(model, e.nativeEvent)) {
+          e.preventDefault()
+          e.stopPropagation()
+        }
+      }}
     >
       <AgGridReact<ReviewRow> gridOptions={GRID_OPTIONS} context={context} {...handlers} />
     </div>
@@ -201,15 +209,6 @@ function gridHandlers(model: WorkspaceModel, feed: GridFeed) {
       const state = e.api.getColumnState().find((c) => c.sort)
       const column = sortColumns.find((c) => c === state?.colId)
       model.sort.set(column && state?.sort ? { column, direction: state.sort } : DEFAULT_SORT)
-    },
-    onCellKeyDown(e: CellKeyDownEvent<ReviewRow>) {
-      const event = e.event
-      if (!(event instanceof KeyboardEvent)) return
-      const handled = handleGridKey(model, event)
-      if (handled) {
-        event.preventDefault()
-        event.stopPropagation()
-      }
     },
     onModelUpdated() {
       refreshFocused(model)

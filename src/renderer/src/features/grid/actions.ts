@@ -3,7 +3,7 @@ import { api } from '../../api'
 import { formatCount } from '../../lib/format'
 import { toTsv } from '../../lib/tsv'
 import { showError, showInfo } from '../messages/messages'
-import { asOf, describeResult, ratingsChanged } from '../ratings/ratingState'
+import { asOf, describeResult, inTurn, ratingsChanged } from '../ratings/ratingState'
 import { ratingScale } from '../ratings/scale'
 import { keyedLevels, ratingText } from '../ratings/scaleMath'
 import { writeClipboard } from './clipboard'
@@ -107,8 +107,12 @@ function refuseInPast(): boolean {
 /** What a rating key acts on: one annotation, or a whole submission (all its annotations). */
 export type RatingTarget = { kind: 'annotation'; id: number } | { kind: 'submission'; id: number }
 
-export async function rateTarget(target: RatingTarget, rating: number | null): Promise<void> {
-  if (refuseInPast()) return
+export function rateTarget(target: RatingTarget, rating: number | null): Promise<void> {
+  if (refuseInPast()) return Promise.resolve()
+  return inTurn(() => rateNow(target, rating))
+}
+
+async function rateNow(target: RatingTarget, rating: number | null): Promise<void> {
   try {
     const result = await api.ratings.rateItems(
       target.kind === 'submission'

@@ -31,9 +31,26 @@ export function describeResult(result: RatingResult): string {
   return `${formatCount(result.changed)} annotation${result.changed === 1 ? '' : 's'} changed rating`
 }
 
-async function step(which: 'undo' | 'redo'): Promise<void> {
+let turn: Promise<unknown> = Promise.resolve()
+
+/**
+ * Runs rating changes made from the keyboard one after another: Ctrl+Z pressed right after a
+ * rating key waits for that rating, then undoes it and names it (not the change before it).
+ */
+export function inTurn<T>(change: () => Promise<T>): Promise<T> {
+  const next = turn.then(change, change)
+  turn = next.catch(() => undefined)
+  return next
+}
+
+function step(which: 'undo' | 'redo'): Promise<void> {
+  return inTurn(() => stepNow(which))
+}
+
+async function stepNow(which: 'undo' | 'redo'): Promise<void> {
   try {
-    const state = undoState.get()
+    // Read afresh: the state kept for the toolbar may not have caught up with the last change.
+    const state = await api.ratings.undoState({})
     const target = which === 'undo' ? state.undo : state.redo
     const result = which === 'undo' ? await api.ratings.undo({}) : await api.ratings.redo({})
     if (result === null) {
