@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { test as base, expect } from '@playwright/test'
+import { type Page, test as base, expect } from '@playwright/test'
 
 export interface Served {
   url: string
@@ -43,6 +43,12 @@ export async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve))
   child.kill('SIGTERM')
   await exited
+}
+
+/** Opens the app at `url` on the demo project and waits for the grid's first count. */
+export async function openDemo(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
 }
 
 type Fixtures = { workDir: string; demo: Served }

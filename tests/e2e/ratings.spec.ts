@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, test } from './fixtures'
+import { expect, openDemo, test } from './fixtures'
 
 /** The grid's exact total, once it has been counted. */
 async function total(page: Page): Promise<number> {
@@ -35,8 +35,7 @@ test('rate a worker from a date: only later work changes, and undo restores it',
   page,
   demo,
 }) => {
-  await page.goto(demo.url)
-  await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
+  await openDemo(page, demo.url)
   await page.getByTestId('filter-worker').fill('19')
   await page.getByTestId('worker-option').first().click()
   await minusTwoFilter(page, true)
@@ -92,8 +91,7 @@ test('a rating key right after j rates the row focus moved to, in the grid and i
   page,
   demo,
 }) => {
-  await page.goto(demo.url)
-  await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
+  await openDemo(page, demo.url)
   const idAt = (index: number) =>
     page.locator(`.ag-row[row-index="${index}"]`).first().getAttribute('row-id')
   const notes = page.getByRole('status')
@@ -114,8 +112,7 @@ test('Ctrl+Z pressed while a rating is on its way undoes that rating and names i
   page,
   demo,
 }) => {
-  await page.goto(demo.url)
-  await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
+  await openDemo(page, demo.url)
   // The rating reaches Winnow at once; its answer is held back, as on a slow machine.
   await page.route('**/api/ratings.rateItems', async (route) => {
     const response = await route.fetch()

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { expect, serve, stop, test } from './fixtures'
+import { expect, openDemo, serve, stop, test } from './fixtures'
 
 /** The grid's exact total, or NaN while it is being counted. */
 const total = async (page: import('@playwright/test').Page): Promise<number> => {
@@ -13,8 +13,7 @@ test('filter by worker and dimension, read a story, step with j/k, keep a view a
 }) => {
   const dbPath = join(workDir, 'demo.winnow')
   let { served, child } = await serve(['--demo', '--db', dbPath], workDir)
-  await page.goto(served.url)
-  await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
+  await openDemo(page, served.url)
 
   // The text filters show their whole placeholders: full-text search is the widest field.
   const width = async (id: string) => (await page.getByTestId(id).boundingBox())?.width ?? 0
@@ -72,8 +71,7 @@ test('filter by worker and dimension, read a story, step with j/k, keep a view a
   await page.getByTestId('view-save-confirm').click()
   await stop(child)
   ;({ served, child } = await serve(['--db', dbPath], workDir))
-  await page.goto(served.url)
-  await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
+  await openDemo(page, served.url)
   await page.getByTestId('view-list').click()
   await page.getByTestId('view-item').filter({ hasText: 'worker 19, dimension 1' }).click()
   await expect.poll(() => total(page)).toBe(both)

@@ -26,6 +26,7 @@ import { asOf } from '../ratings/ratingState'
 import { ratingScale } from '../ratings/scale'
 import {
   copySelection,
+  focusedIndex,
   focusedRow,
   moveFocus,
   rateFocused,
@@ -289,8 +290,8 @@ function handleGridKey(model: WorkspaceModel, e: KeyboardEvent): boolean {
  */
 function extendSelection(model: WorkspaceModel, delta: number): void {
   const grid = model.grid.get()
-  const at = grid?.getFocusedCell()?.rowIndex
-  if (!grid || at === undefined || at === null) return
+  const at = focusedIndex(model)
+  if (!grid || at === null) return
   const here = grid.getDisplayedRowAtIndex(at)
   const next = grid.getDisplayedRowAtIndex(at + delta)
   if (here?.isSelected() && next?.isSelected()) here.setSelected(false, false, 'uiSelectAll')

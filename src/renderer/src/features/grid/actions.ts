@@ -17,11 +17,15 @@ import { NO_SELECTION, type WorkspaceModel, currentFilter } from './workspaceMod
  * loading is no row at all; without a focused cell (focus in a panel) it is the row last focused.
  */
 export function focusedRow(model: WorkspaceModel): { row: ReviewRow; index: number } | null {
-  const grid = model.grid.get()
-  const index = grid?.getFocusedCell()?.rowIndex
+  const index = model.grid.get()?.getFocusedCell()?.rowIndex
   if (index === undefined || index === null) return model.focused.get()
-  const row = grid?.getDisplayedRowAtIndex(index)?.data
+  const row = model.grid.get()?.getDisplayedRowAtIndex(index)?.data
   return row ? { row, index } : null
+}
+
+/** The index of the row focus is on (loaded or not), as `focusedRow` reads it. */
+export function focusedIndex(model: WorkspaceModel): number | null {
+  return model.grid.get()?.getFocusedCell()?.rowIndex ?? model.focused.get()?.index ?? null
 }
 
 /** Moves the grid's focus `delta` rows (j/k, arrows in the story view), scrolling as needed. */
@@ -30,7 +34,7 @@ export function moveFocus(model: WorkspaceModel, delta: number): void {
   const total = model.total.get()
   if (!grid || !total) return
   const focusedCell = grid.getFocusedCell()
-  const at = focusedCell?.rowIndex ?? model.focused.get()?.index ?? -1
+  const at = focusedIndex(model) ?? -1
   const index = Math.max(0, Math.min(total - 1, at + delta))
   grid.ensureIndexVisible(index)
   grid.setFocusedCell(index, focusedCell?.column ?? 'specificNL')

@@ -6,7 +6,7 @@ import { formatCount } from '../../lib/format'
 import { ErrorText } from '../messages/Messages'
 import { showInfo } from '../messages/messages'
 import { Modal } from '../shell/Modal'
-import { describeResult, ratingsChanged } from './ratingState'
+import { describeResult, inTurn, ratingsChanged } from './ratingState'
 import { Transitions } from './Transitions'
 
 interface ConfirmRatingProps {
@@ -43,7 +43,7 @@ export function ConfirmRating({ title, summary, confirmLabel, run, onClose }: Co
   async function confirm() {
     setBusy(true)
     try {
-      const result = await run(false)
+      const result = await inTurn(() => run(false))
       showInfo(`${describeResult(result)}.`)
       ratingsChanged()
       onClose()

@@ -8,7 +8,7 @@ import { useStore } from '../../lib/store'
 import { ErrorText } from '../messages/Messages'
 import { showInfo } from '../messages/messages'
 import { Modal } from '../shell/Modal'
-import { describeResult, ratingsChanged } from './ratingState'
+import { describeResult, inTurn, ratingsChanged } from './ratingState'
 import { ratingScale } from './scale'
 import { ratingText } from './scaleMath'
 import { Transitions } from './Transitions'
@@ -57,12 +57,14 @@ export function RateWorkerDialog({ worker, onClose }: RateWorkerDialogProps) {
     if (value === null) return
     setBusy(true)
     try {
-      const result = await api.ratings.rateWorker({
-        workerId: worker.id,
-        rating: value,
-        from,
-        ...(note.trim() ? { note: note.trim() } : {}),
-      })
+      const result = await inTurn(() =>
+        api.ratings.rateWorker({
+          workerId: worker.id,
+          rating: value,
+          from,
+          ...(note.trim() ? { note: note.trim() } : {}),
+        }),
+      )
       showInfo(
         `Worker ${worker.externalId} rated ${ratingText(value, scale)} from ${from}: ${describeResult(result)}.`,
       )

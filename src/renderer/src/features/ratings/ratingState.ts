@@ -34,8 +34,9 @@ export function describeResult(result: RatingResult): string {
 let turn: Promise<unknown> = Promise.resolve()
 
 /**
- * Runs rating changes made from the keyboard one after another: Ctrl+Z pressed right after a
- * rating key waits for that rating, then undoes it and names it (not the change before it).
+ * Runs every rating change this page makes (keys, dialogs, reverts, undo, redo) one after
+ * another: Ctrl+Z pressed right after a rating waits for it, then undoes it and names it (not
+ * the change before it).
  */
 export function inTurn<T>(change: () => Promise<T>): Promise<T> {
   const next = turn.then(change, change)
