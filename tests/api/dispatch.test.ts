@@ -85,7 +85,7 @@ describe('dispatch', () => {
     await dispatch('project.create', { path: join(tempDir(), 'p') }, { session: s })
     const outcome = await dispatch(
       'import.start',
-      { files: [{ kind: 'path', path: '/etc/passwd' }] },
+      { files: [{ ref: { kind: 'path', path: '/etc/passwd' } }] },
       { session: s },
     )
     expect(outcome).toMatchObject({ ok: false, error: { code: 'file-not-granted' } })

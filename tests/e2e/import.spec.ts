@@ -33,6 +33,10 @@ test('starts on the demo project, imports a file with progress, and counts it', 
   await expect(page.getByTestId('import-progress')).toBeVisible()
   await expect(page.getByTestId('import-result')).toBeVisible({ timeout: 60_000 })
   await expect(page.getByTestId('import-result-submissions')).toContainText('4,000')
+  // The job tray's last line says what the import did, not the step it was on.
+  await expect(page.getByTestId('job-tray').getByTestId('job-summary')).toContainText(
+    /^Added 4,000 submissions and [\d,]+ annotations\.in \d/,
+  )
   await page.getByTestId('import-close').click()
   await expect(status).toContainText(`${(before + 4000).toLocaleString('en-US')} submissions`)
 })
@@ -63,6 +67,52 @@ test('a broken file gets one clear message with its location and changes nothing
   const error = page.getByTestId('import-dialog').getByTestId('error-message')
   await expect(error).toContainText('broken.csv:42')
   await expect(error).toContainText(/quote/i)
+  await page.keyboard.press('Escape')
+  await expect(status).toHaveText(before ?? '')
+})
+
+test('files with formats chosen by hand are imported with the rest, all or nothing', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url)
+  const status = page.getByTestId('status-counts')
+  await expect(status).toContainText('3,000 submissions')
+  const before = await status.textContent()
+
+  const good = join(demo.dir, 'good.csv')
+  writeReleaseCsv(good, generateSubmissions({ count: 30, seed: 8 }), {
+    workerStyle: 'int',
+    ratingStyle: 'int',
+  })
+  const other = join(demo.dir, 'other.csv')
+  writeReleaseCsv(other, generateSubmissions({ count: 20, seed: 9 }), {
+    workerStyle: 'int',
+    ratingStyle: 'int',
+  })
+  const unknown = join(demo.dir, 'unknown.csv')
+  writeFileSync(unknown, 'a,b,c\n1,2,3\n')
+
+  await page.getByTestId('import-button').click()
+  await page.getByTestId('import-file-input').setInputFiles([good, other, unknown])
+  const rows = page.getByTestId('import-file')
+  await expect(rows).toHaveCount(3)
+  // A file nobody recognised holds the import back until it has a format or is gone.
+  await expect(page.getByTestId('import-file-problem')).toContainText('unknown.csv:1:1')
+  await expect(page.getByTestId('import-hint')).toHaveText(
+    'Choose a format for unknown.csv, or remove it.',
+  )
+  await expect(page.getByTestId('import-start')).toBeDisabled()
+  await page.getByRole('button', { name: 'Remove unknown.csv' }).click()
+  await expect(page.getByTestId('import-hint')).toHaveCount(0)
+
+  // The wrong format, chosen by hand for the second file: its header does not fit, so the first
+  // file, detected correctly, must not be imported either.
+  await page.getByLabel('Format of other.csv').selectOption('glucose-test')
+  await page.getByTestId('import-start').click()
+  const error = page.getByTestId('import-dialog').getByTestId('error-message')
+  await expect(error).toContainText('other.csv:1:1')
+  await expect(error).toContainText('Nothing was imported; the project is unchanged.')
   await page.keyboard.press('Escape')
   await expect(status).toHaveText(before ?? '')
 })

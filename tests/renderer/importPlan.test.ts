@@ -3,10 +3,10 @@ import type { DetectedFile } from '../../src/shared/contract/imports'
 import {
   addFiles,
   asImportResult,
-  importGroups,
-  mergeResults,
+  importRequestFiles,
   needsYear,
   parseYear,
+  unrecognised,
 } from '../../src/renderer/src/features/import/importPlan'
 
 function detected(id: string, format: DetectedFile['format'], needs = false): DetectedFile {
@@ -38,7 +38,7 @@ describe('import plan', () => {
     const once = addFiles([], [detected('a', 'glucose-release')])
     expect(addFiles(once, [detected('a', 'glucose-release')])).toHaveLength(1)
   })
-  it('imports overridden files in their own run per forced format', () => {
+  it('sends every file in one request, with the format only where the user chose another', () => {
     const [a, b, c] = [
       detected('a', 'glucose-release'),
       detected('b', null),
@@ -49,14 +49,19 @@ describe('import plan', () => {
       { detected: b, override: 'glucose-test' as const },
       { detected: c, override: 'glucose-release' as const },
     ]
-    expect(importGroups(files)).toEqual([
-      { format: undefined, files: [a.ref, c.ref] },
-      { format: 'glucose-test', files: [b.ref] },
+    expect(importRequestFiles(files)).toEqual([
+      { ref: a.ref },
+      { ref: b.ref, format: 'glucose-test' },
+      { ref: c.ref },
     ])
   })
-  it('merges results and checks untyped job results', () => {
+  it('holds the import back while a file has no format, detected or chosen', () => {
+    const b = detected('b', null)
+    expect(unrecognised([{ detected: b, override: null }])).toHaveLength(1)
+    expect(unrecognised([{ detected: b, override: 'glucose-test' }])).toEqual([])
+  })
+  it('checks untyped job results', () => {
     const r = { files: [], submissions: 2, annotations: 5 }
-    expect(mergeResults([r, r])).toEqual({ files: [], submissions: 4, annotations: 10 })
     expect(asImportResult(r)).toBe(r)
     expect(asImportResult({ files: 1 })).toBeNull()
     expect(asImportResult(null)).toBeNull()

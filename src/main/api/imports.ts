@@ -13,13 +13,13 @@ export const importHandlers: Handlers<keyof typeof importCalls> = {
       const file = session.resolveFile(ref)
       return { ref, ...inspectFile(file.path, file.name) }
     }),
-  'import.start': ({ files, format, year }, { session }) => {
+  'import.start': ({ files, year }, { session }) => {
     const project = session.project()
-    const resolved = files.map((ref) => session.resolveFile(ref))
-    const job = startImportJob(session, project.path, resolved, {
+    const resolved = files.map(({ ref, format }) => ({
+      ...session.resolveFile(ref),
       ...(format ? { format } : {}),
-      ...(year ? { year } : {}),
-    })
+    }))
+    const job = startImportJob(session, project.path, resolved, year ? { year } : {})
     return { jobId: job.id }
   },
 }

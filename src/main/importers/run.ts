@@ -10,15 +10,18 @@ import { FileRatingLog, reconstructFromLog } from '../ratings/fileRatingLog'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
 import { type GlucoseFile, openGlucoseFile } from './glucose/open'
 import { type FileRows, ReadAhead, canReadAhead } from './readAhead'
-import { plural } from '../text'
+import { plural } from '../../shared/text'
 
 export interface ImportFile {
   path: string
   /** The name the user knows the file by (an upload's original name in serve mode). */
   name?: string
+  /** This file's format, chosen by the user; otherwise `ImportOptions.format`, or detected. */
+  format?: ImportFormat
 }
 
 export interface ImportOptions {
+  /** The format of every file without its own (`winnow import --format`); otherwise detected. */
   format?: ImportFormat
   year?: number
   author?: string
@@ -55,10 +58,11 @@ export function importFiles(
   let readAhead: ReadAhead | null = null
   try {
     for (const file of files) {
+      const format = file.format ?? options.format
       opened.push({
         file,
         glucose: openGlucoseFile(file.path, {
-          ...(options.format ? { format: options.format } : {}),
+          ...(format ? { format } : {}),
           ...(options.year ? { year: options.year } : {}),
           csv: { sha256: true },
         }),

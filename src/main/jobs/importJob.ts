@@ -13,6 +13,7 @@ import {
   importFiles,
 } from '../importers/run'
 import { indexSearchText } from '../search/indexer'
+import { describeAdded } from '../../shared/summaries'
 import type { Session } from '../session'
 import type { JobContext } from './manager'
 import type { ImportWorkerData, ImportWorkerMessage } from './import-worker'
@@ -42,6 +43,7 @@ export function startImportJob(
       session.dataChanged()
       return result
     },
+    summary: describeAdded,
   })
 }
 

@@ -1,5 +1,6 @@
 import { indexSearchBacklog, searchBacklogSize } from '../db/queries/search'
 import type { Session } from '../session'
+import { plural } from '../../shared/text'
 
 const CHUNK = 5_000
 
@@ -26,5 +27,6 @@ export function resumeSearchIndexing(session: Session): void {
       }
       return { indexed: done }
     },
+    summary: ({ indexed }) => `Indexed ${plural(indexed, 'annotation')}`,
   })
 }

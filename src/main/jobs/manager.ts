@@ -22,6 +22,8 @@ export interface JobSpec<R> {
   title: string
   unit: string
   run(context: JobContext): Promise<R>
+  /** What the job did, in a line, shown once it succeeded in place of its last step. */
+  summary?(result: R): string
 }
 
 const REPORT_INTERVAL_MS = 100
@@ -81,6 +83,7 @@ export class JobManager {
         (result) => {
           progress.state = 'succeeded'
           progress.result = result
+          progress.detail = spec.summary?.(result) ?? ''
         },
         (error: unknown) => {
           progress.error = toErrorInfo(error)

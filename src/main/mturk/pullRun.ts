@@ -37,7 +37,7 @@ import {
 import { expectedAssignments, planPull, toListedHit } from './pullPlan'
 import { type PullStoreOptions, type PullTiming, presentAssignments } from './pullStore'
 import { type StoreThreadCount, canStoreOnThread, openPageStore } from './pullStoreThread'
-import { plural } from '../text'
+import { plural } from '../../shared/text'
 
 export interface PullRequest {
   mode: 'all' | 'new'

@@ -33,7 +33,7 @@ import { reconstructImportedRatings } from '../ratings/importTimelines'
 import { type FieldMap, mapAssignment } from './glucose-map'
 import type { PullBatch } from './pull'
 import { hitSignature } from './pullPlan'
-import { plural } from '../text'
+import { plural } from '../../shared/text'
 
 export interface CommitResult {
   /** Assignments on the committed pages. */

@@ -9,6 +9,7 @@ import type {
 } from '../../shared/contract/mturk'
 import type { JobProgress } from '../../shared/contract/jobs'
 import { UserError } from '../../shared/contract/errors'
+import { describePull } from '../../shared/summaries'
 import { localAuthor } from '../ratings/author'
 import type { Session } from '../session'
 import { accountBalance } from './actions'
@@ -165,5 +166,6 @@ export function startPullJob(session: Session, request: PullRequest): JobProgres
         session.dataChanged()
       }
     },
+    summary: describePull,
   })
 }

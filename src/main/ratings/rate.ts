@@ -33,7 +33,7 @@ import {
 import { settlePending } from './importTimelines'
 import { assertOnScale } from './scale'
 import { changedSegments, segments } from './timeline'
-import { plural } from '../text'
+import { plural } from '../../shared/text'
 
 export interface Who {
   author: string

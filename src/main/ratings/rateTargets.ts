@@ -11,7 +11,7 @@ import {
   union,
 } from '../db/queries/ratingsSelection'
 import type { SqlFragment } from '../db/sql'
-import { plural } from '../text'
+import { plural } from '../../shared/text'
 import { type Who, rateItems } from './rate'
 import { assertOnScale } from './scale'
 

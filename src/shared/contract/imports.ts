@@ -46,10 +46,12 @@ export interface ImportResult {
   annotations: number
 }
 
-export const importOptionsSchema = z.object({
+/** A file to import, with the format the user chose for it (main detects it otherwise). */
+export const importFileSchema = z.object({
+  ref: fileRefSchema,
   format: z.enum(glucoseFormats).optional(),
-  year: z.number().int().min(1990).max(2100).optional(),
 })
+export type ImportFileRequest = z.infer<typeof importFileSchema>
 
 export const importCalls = {
   /** Electron only: the native Open dialog for data files. */
@@ -57,7 +59,11 @@ export const importCalls = {
   'import.detect': call(z.object({ files: z.array(fileRefSchema).min(1).max(100) })).returns<
     DetectedFile[]
   >(),
+  /** Every file in one transaction: all of them are imported, or none. */
   'import.start': call(
-    importOptionsSchema.extend({ files: z.array(fileRefSchema).min(1).max(100) }),
+    z.object({
+      files: z.array(importFileSchema).min(1).max(100),
+      year: z.number().int().min(1990).max(2100).optional(),
+    }),
   ).returns<{ jobId: string }>(),
 }

@@ -19,6 +19,7 @@ export interface JobProgress {
   rate: number
   /** Bytes per second, where meaningful. */
   bytesPerSecond: number | null
+  /** The step under way (a file's name, "Indexing text for search"); once succeeded, what the job did. */
   detail: string
   startedAt: number
   finishedAt: number | null

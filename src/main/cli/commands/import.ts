@@ -4,6 +4,7 @@ import { type ImportFormat, glucoseFormats } from '../../../shared/contract/impo
 import { openProject } from '../../db/connection'
 import { importFiles } from '../../importers/run'
 import { indexSearchText } from '../../search/indexer'
+import { describeAdded } from '../../../shared/summaries'
 import {
   type Command,
   UsageError,
@@ -58,7 +59,7 @@ export const importCommand: Command = {
           `${f.file} (${f.format}): ${f.records} records, +${f.submissions} submissions, +${f.annotations} annotations` +
           f.warnings.map((w) => `\n  warning: ${w}`).join(''),
       )
-      lines.push(`Added ${result.submissions} submissions and ${result.annotations} annotations.`)
+      lines.push(describeAdded(result))
       return { json: result, text: lines.join('\n') }
     } finally {
       db.close()

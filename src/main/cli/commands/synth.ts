@@ -1,5 +1,6 @@
 import { openProject } from '../../db/connection'
 import { writeSynthetic } from '../../importers/synthetic'
+import { describeAdded } from '../../../shared/summaries'
 import { type Command, dbOption, parseNumber, requireString } from '../command'
 import { progressLine } from '../progress'
 
@@ -25,7 +26,7 @@ export const synthCommand: Command = {
       progress?.done()
       return {
         json: counts,
-        text: `Added ${counts.submissions} submissions and ${counts.annotations} annotations.`,
+        text: describeAdded(counts),
       }
     } finally {
       db.close()

@@ -1,16 +1,11 @@
 /** Display formatting shared by the page. Pure: tested in tests/renderer. */
 
+import { formatCount } from '../../../shared/text'
+
+export { formatCount, plural } from '../../../shared/text'
+
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
 const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 })
-
-export function formatCount(n: number): string {
-  return integer.format(n)
-}
-
-/** `1 submission`, `2 submissions`. */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`
-}
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${formatCount(bytes)} B`
@@ -32,6 +27,15 @@ export function formatRate(perSecond: number, unit: string): string {
 
 export function formatMegabytesPerSecond(bytesPerSecond: number): string {
   return `${oneDecimal.format(bytesPerSecond / (1024 * 1024))} MB/s`
+}
+
+/** A job's running time: `0.4 s`, `12 s`, `3 min 05 s`. */
+export function formatElapsed(ms: number): string {
+  const seconds = Math.max(0, ms) / 1000
+  if (seconds < 10) return `${oneDecimal.format(seconds)} s`
+  if (seconds < 60) return `${Math.round(seconds)} s`
+  const whole = Math.round(seconds)
+  return `${Math.floor(whole / 60)} min ${pad(whole % 60)} s`
 }
 
 function pad(n: number): string {

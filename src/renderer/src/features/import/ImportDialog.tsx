@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { Fragment, useEffect, useRef, useState } from 'react'
 import type { ApiErrorInfo } from '../../../../shared/contract'
 import type { ImportFormat, ImportResult, PickedFile } from '../../../../shared/contract/imports'
 import { api, fileFromPage, isDesktop } from '../../api'
@@ -20,10 +20,10 @@ import {
   effectiveFormat,
   formatLabels,
   importFormats,
-  importGroups,
-  mergeResults,
+  importRequestFiles,
   needsYear,
   parseYear,
+  unrecognised,
 } from './importPlan'
 
 type Phase = 'select' | 'running' | 'done' | 'failed' | 'cancelled'
@@ -37,7 +37,6 @@ export function ImportDialog() {
   const [jobId, setJobId] = useState<string | null>(null)
   const [result, setResult] = useState<ImportResult | null>(null)
   const [error, setError] = useState<ApiErrorInfo | null>(null)
-  const cancelRequested = useRef(false)
   const takenSeq = useRef(0)
   const input = useRef<HTMLInputElement>(null)
 
@@ -106,49 +105,41 @@ export function ImportDialog() {
 
   const year = parseYear(yearText)
   const yearNeeded = needsYear(files)
+  const waiting = unrecognised(files)
   const canStart =
-    phase === 'select' && files.length > 0 && busy === null && (!yearNeeded || year !== null)
+    phase === 'select' &&
+    files.length > 0 &&
+    waiting.length === 0 &&
+    busy === null &&
+    (!yearNeeded || year !== null)
 
   async function start() {
     if (!canStart) return
-    cancelRequested.current = false
     setPhase('running')
     setError(null)
     setResult(null)
-    const results: ImportResult[] = []
-    for (const group of importGroups(files)) {
-      if (cancelRequested.current) break
-      try {
-        const { jobId: id } = await api.import.start({
-          files: group.files,
-          ...(group.format ? { format: group.format } : {}),
-          ...(yearNeeded && year !== null ? { year } : {}),
-        })
-        setJobId(id)
-        const final = await whenFinished(id)
-        if (final.state === 'cancelled') {
-          setPhase('cancelled')
-          return
-        }
-        if (final.state === 'failed') {
-          setError(final.error ?? { type: 'internal', code: 'job', message: 'The import failed.' })
-          setPhase('failed')
-          return
-        }
-        const r = asImportResult(final.result)
-        if (r) results.push(r)
-      } catch (e) {
-        setError(toErrorInfo(e))
+    try {
+      const { jobId: id } = await api.import.start({
+        files: importRequestFiles(files),
+        ...(yearNeeded && year !== null ? { year } : {}),
+      })
+      setJobId(id)
+      const final = await whenFinished(id)
+      if (final.state === 'cancelled') {
+        setPhase('cancelled')
+        return
+      }
+      if (final.state === 'failed') {
+        setError(final.error ?? { type: 'internal', code: 'job', message: 'The import failed.' })
         setPhase('failed')
         return
       }
+      setResult(asImportResult(final.result))
+      setPhase('done')
+    } catch (e) {
+      setError(toErrorInfo(e))
+      setPhase('failed')
     }
-    if (cancelRequested.current && results.length === 0) {
-      setPhase('cancelled')
-      return
-    }
-    setResult(mergeResults(results))
-    setPhase('done')
   }
 
   function reset() {
@@ -171,6 +162,12 @@ export function ImportDialog() {
   const footer =
     phase === 'select' ? (
       <>
+        {waiting.length > 0 && (
+          <span className="footer-hint" data-testid="import-hint">
+            Choose a format for {waiting.map((f) => f.detected.name).join(', ')}, or remove{' '}
+            {waiting.length === 1 ? 'it' : 'them'}.
+          </span>
+        )}
         <button onClick={close}>Cancel</button>
         <button
           className="primary"
@@ -190,7 +187,6 @@ export function ImportDialog() {
           data-testid="import-cancel"
           disabled={jobId === null}
           onClick={() => {
-            cancelRequested.current = true
             if (jobId) void cancelJob(jobId).catch((e: unknown) => setError(toErrorInfo(e)))
           }}
         >
@@ -300,46 +296,48 @@ function SelectFiles(p: SelectFilesProps) {
           </thead>
           <tbody>
             {p.files.map((f, i) => (
-              <tr key={i} data-testid="import-file">
-                <td>
-                  <div className="file-name">{f.detected.name}</div>
-                  {f.detected.problem && (
-                    <div className="file-problem" data-testid="import-file-problem">
+              <Fragment key={i}>
+                <tr data-testid="import-file" className={f.detected.problem ? 'has-problem' : ''}>
+                  <td className="file-name">{f.detected.name}</td>
+                  <td className="num">{formatBytes(f.detected.bytes)}</td>
+                  <td>
+                    <select
+                      aria-label={`Format of ${f.detected.name}`}
+                      data-testid="import-format"
+                      value={effectiveFormat(f) ?? ''}
+                      onChange={(e) =>
+                        p.onOverride(i, (e.target.value || null) as ImportFormat | null)
+                      }
+                    >
+                      {f.detected.format === null && (
+                        <option value="">Not recognised — choose…</option>
+                      )}
+                      {importFormats.map((format) => (
+                        <option key={format} value={format}>
+                          {formatLabels[format]}
+                          {format === f.detected.format ? ' (detected)' : ''}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <button
+                      className="icon-button"
+                      aria-label={`Remove ${f.detected.name}`}
+                      onClick={() => p.onRemove(i)}
+                    >
+                      ×
+                    </button>
+                  </td>
+                </tr>
+                {f.detected.problem && (
+                  <tr className="file-problem-row">
+                    <td colSpan={4} className="file-problem" data-testid="import-file-problem">
                       {f.detected.problem}
-                    </div>
-                  )}
-                </td>
-                <td className="num">{formatBytes(f.detected.bytes)}</td>
-                <td>
-                  <select
-                    aria-label={`Format of ${f.detected.name}`}
-                    data-testid="import-format"
-                    value={effectiveFormat(f) ?? ''}
-                    onChange={(e) =>
-                      p.onOverride(i, (e.target.value || null) as ImportFormat | null)
-                    }
-                  >
-                    {f.detected.format === null && (
-                      <option value="">Not recognised — choose…</option>
-                    )}
-                    {importFormats.map((format) => (
-                      <option key={format} value={format}>
-                        {formatLabels[format]}
-                        {format === f.detected.format ? ' (detected)' : ''}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <button
-                    className="icon-button"
-                    aria-label={`Remove ${f.detected.name}`}
-                    onClick={() => p.onRemove(i)}
-                  >
-                    ×
-                  </button>
-                </td>
-              </tr>
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
             ))}
           </tbody>
         </table>

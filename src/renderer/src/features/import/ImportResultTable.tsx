@@ -1,4 +1,5 @@
 import type { ImportResult } from '../../../../shared/contract/imports'
+import { describeAdded } from '../../../../shared/summaries'
 import { formatCount, plural } from '../../lib/format'
 import { formatLabels } from './importPlan'
 
@@ -6,10 +7,7 @@ import { formatLabels } from './importPlan'
 export function ImportResultTable({ result }: { result: ImportResult }) {
   return (
     <div className="import-result" data-testid="import-result">
-      <p className="result-summary">
-        Added {plural(result.submissions, 'submission')} and{' '}
-        {plural(result.annotations, 'annotation')}.
-      </p>
+      <p className="result-summary">{describeAdded(result)}</p>
       <table className="table">
         <thead>
           <tr>

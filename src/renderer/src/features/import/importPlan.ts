@@ -1,6 +1,7 @@
 import type {
   DetectedFile,
   FileRef,
+  ImportFileRequest,
   ImportFormat,
   ImportResult,
 } from '../../../../shared/contract/imports'
@@ -38,41 +39,18 @@ export function parseYear(text: string): number | null {
   return year >= 1990 && year <= 2100 ? year : null
 }
 
-export interface ImportGroup {
-  /** Forced format, or undefined to let main detect each file. */
-  format: ImportFormat | undefined
-  files: FileRef[]
+/** Files whose format is neither detected nor chosen: the import waits for a choice or removal. */
+export function unrecognised(files: readonly PlannedFile[]): PlannedFile[] {
+  return files.filter((f) => effectiveFormat(f) === null)
 }
 
-/**
- * `import.start` takes one format for all its files, so files whose format the user overrode are
- * imported in their own run (one per forced format) after the detected ones.
- */
-export function importGroups(files: readonly PlannedFile[]): ImportGroup[] {
-  const detected: FileRef[] = []
-  const forced = new Map<ImportFormat, FileRef[]>()
-  for (const f of files) {
-    if (f.override === null || f.override === f.detected.format) {
-      detected.push(f.detected.ref)
-    } else {
-      const list = forced.get(f.override) ?? []
-      list.push(f.detected.ref)
-      forced.set(f.override, list)
-    }
-  }
-  const groups: ImportGroup[] = []
-  if (detected.length > 0) groups.push({ format: undefined, files: detected })
-  for (const [format, refs] of forced) groups.push({ format, files: refs })
-  return groups
-}
-
-/** The results of several runs as one. */
-export function mergeResults(results: readonly ImportResult[]): ImportResult {
-  return {
-    files: results.flatMap((r) => r.files),
-    submissions: results.reduce((n, r) => n + r.submissions, 0),
-    annotations: results.reduce((n, r) => n + r.annotations, 0),
-  }
+/** What `import.start` gets: every file, with the format the user chose where it differs. */
+export function importRequestFiles(files: readonly PlannedFile[]): ImportFileRequest[] {
+  return files.map(({ detected, override }) =>
+    override === null || override === detected.format
+      ? { ref: detected.ref }
+      : { ref: detected.ref, format: override },
+  )
 }
 
 /** Job results arrive untyped (their shape depends on the job's kind); check before showing. */

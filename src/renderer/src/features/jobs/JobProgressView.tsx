@@ -2,6 +2,7 @@ import type { JobProgress } from '../../../../shared/contract/jobs'
 import {
   formatBytes,
   formatCount,
+  formatElapsed,
   formatMegabytesPerSecond,
   formatRate,
   percentDone,
@@ -26,14 +27,24 @@ export function JobProgressBar({ job, testId }: { job: JobProgress; testId?: str
   )
 }
 
-/** `12,400 rows/s · 8.1 MB/s · 40 MB of 120 MB` */
+/** `12,400 rows/s · 8.1 MB/s · 40 MB of 120 MB`, the step under way; once done, what the job did. */
 export function JobRates({ job }: { job: JobProgress }) {
   if (job.state === 'failed' || job.state === 'cancelled') {
+    const message =
+      job.error?.message ?? (job.state === 'failed' ? 'Failed' : 'Cancelled; nothing was changed')
     return (
-      <div className="job-rates">
-        {job.state === 'failed'
-          ? (job.error?.message ?? 'Failed')
-          : (job.error?.message ?? 'Cancelled; nothing was changed')}
+      <div className="job-rates job-message" title={message}>
+        {message}
+      </div>
+    )
+  }
+  if (job.state === 'succeeded') {
+    return (
+      <div className="job-rates" data-testid="job-summary">
+        <span className="job-detail" title={job.detail}>
+          {job.detail}
+        </span>
+        {job.finishedAt !== null && <span>in {formatElapsed(job.finishedAt - job.startedAt)}</span>}
       </div>
     )
   }
@@ -58,7 +69,7 @@ export function JobRates({ job }: { job: JobProgress }) {
   }
   return (
     <div className="job-rates">
-      <span>{parts.join(' · ')}</span>
+      <span className="job-counts">{parts.join(' · ')}</span>
       {job.detail && <span className="job-detail">{job.detail}</span>}
     </div>
   )

@@ -10,6 +10,7 @@ import { errorParts, toErrorInfo } from '../../lib/errors'
 import { formatCount, plural } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { JobProgressBar, JobRates } from '../jobs/JobProgressView'
+import { describePull } from '../../../../shared/summaries'
 import { cancelJob, jobs } from '../jobs/jobs'
 import { ErrorText } from '../messages/Messages'
 import { showError } from '../messages/messages'
@@ -156,16 +157,12 @@ export function PullSection({
       {job && (
         <div className="mturk-progress" data-testid="mturk-pull-progress" data-state={job.state}>
           <JobProgressBar job={job} />
-          <JobRates job={job} />
+          {!result && <JobRates job={job} />}
         </div>
       )}
       {result && (
         <p className="mturk-test mturk-ok" role="status" data-testid="mturk-pull-result">
-          {result.resumed ? 'Resumed the interrupted pull. ' : ''}
-          {plural(result.hits, 'HIT')}: {plural(result.assignments, 'assignment')} fetched,{' '}
-          {formatCount(result.new)} new, {plural(result.updated, 'status change')}
-          {result.skipped ? `, ${plural(result.skipped, 'HIT')} unchanged (not fetched)` : ''}
-          {result.gone ? `, ${plural(result.gone, 'HIT')} no longer on MTurk` : ''}.
+          {describePull(result)}
         </p>
       )}
       {summary && (

@@ -1,0 +1,23 @@
+/** What an import or a pull did, in a sentence: the same words in the page, the job tray and the command line. */
+import type { MTurkPullResult } from './contract/mturk'
+import { formatCount, plural } from './text'
+
+/** `Added 4,000 submissions and 18,700 annotations.` */
+export function describeAdded(counts: { submissions: number; annotations: number }): string {
+  if (counts.submissions === 0 && counts.annotations === 0) {
+    return 'Nothing new: all of it was in the project already.'
+  }
+  return `Added ${plural(counts.submissions, 'submission')} and ${plural(counts.annotations, 'annotation')}.`
+}
+
+/** `12 HITs: 480 assignments fetched, 40 new, 3 status changes.` */
+export function describePull(result: MTurkPullResult): string {
+  return [
+    result.resumed ? 'Resumed the interrupted pull. ' : '',
+    `${plural(result.hits, 'HIT')}: ${plural(result.assignments, 'assignment')} fetched, `,
+    `${formatCount(result.new)} new, ${plural(result.updated, 'status change')}`,
+    result.skipped ? `, ${plural(result.skipped, 'HIT')} unchanged (not fetched)` : '',
+    result.gone ? `, ${plural(result.gone, 'HIT')} no longer on MTurk` : '',
+    '.',
+  ].join('')
+}

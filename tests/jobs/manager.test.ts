@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest'
+import type { JobProgress } from '../../src/shared/contract/jobs'
+import { JobManager } from '../../src/main/jobs/manager'
+import { describeAdded, describePull } from '../../src/shared/summaries'
+
+function manager(): { jobs: JobManager; seen: JobProgress[] } {
+  const seen: JobProgress[] = []
+  return { jobs: new JobManager((p) => seen.push(p)), seen }
+}
+
+describe('a job’s last line', () => {
+  it('says what the job did once it succeeded, instead of its last step', async () => {
+    const { jobs, seen } = manager()
+    const started = jobs.start({
+      kind: 'import',
+      title: 'Importing a.csv',
+      unit: 'bytes',
+      run: (context) => {
+        context.report({ done: 10, total: 10, detail: 'Indexing text for search' })
+        return Promise.resolve({ submissions: 4000, annotations: 1 })
+      },
+      summary: describeAdded,
+    })
+    await jobs.idle()
+    const last = jobs.get(started.id)
+    expect(last?.state).toBe('succeeded')
+    expect(last?.detail).toBe('Added 4,000 submissions and 1 annotation.')
+    expect(seen.at(-1)?.detail).toBe(last?.detail)
+  })
+
+  it('leaves no step behind when the job has nothing to say', async () => {
+    const { jobs } = manager()
+    const started = jobs.start({
+      kind: 'index',
+      title: 'Indexing',
+      unit: 'annotations',
+      run: (context) => {
+        context.report({ done: 1, detail: 'Indexing text for search' })
+        return Promise.resolve(null)
+      },
+    })
+    await jobs.idle()
+    expect(jobs.get(started.id)?.detail).toBe('')
+  })
+
+  it('keeps the step it failed in', async () => {
+    const { jobs } = manager()
+    const started = jobs.start({
+      kind: 'import',
+      title: 'Importing',
+      unit: 'bytes',
+      run: (context) => {
+        context.report({ done: 1, detail: 'b.csv' })
+        return Promise.reject(new Error('disk full'))
+      },
+      summary: () => 'never',
+    })
+    await jobs.idle()
+    const last = jobs.get(started.id)
+    expect(last?.state).toBe('failed')
+    expect(last?.detail).toBe('b.csv')
+  })
+})
+
+describe('summaries in words', () => {
+  it('names an import that added nothing as such', () => {
+    expect(describeAdded({ submissions: 0, annotations: 0 })).toBe(
+      'Nothing new: all of it was in the project already.',
+    )
+    expect(describeAdded({ submissions: 1, annotations: 12_345 })).toBe(
+      'Added 1 submission and 12,345 annotations.',
+    )
+  })
+
+  it('lists only the parts of a pull that happened', () => {
+    const pull = {
+      pullId: 1,
+      hits: 1,
+      assignments: 1200,
+      new: 40,
+      updated: 1,
+      skipped: 0,
+      gone: 0,
+      nearDisposal: 0,
+      resumed: false,
+    }
+    expect(describePull(pull)).toBe('1 HIT: 1,200 assignments fetched, 40 new, 1 status change.')
+    expect(describePull({ ...pull, hits: 3, skipped: 2, gone: 1, resumed: true })).toBe(
+      'Resumed the interrupted pull. 3 HITs: 1,200 assignments fetched, 40 new, 1 status change, ' +
+        '2 HITs unchanged (not fetched), 1 HIT no longer on MTurk.',
+    )
+  })
+})
