@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { UserError } from '../../src/shared/contract/errors'
@@ -56,6 +57,22 @@ describe('project file', () => {
       expect(error).toBeInstanceOf(UserError)
       expect((error as UserError).info.code).toBe('not-a-project')
     }
+  })
+
+  it('refuses a file that is not a database, and leaves it as it was', () => {
+    const path = join(tempDir(), 'batch.csv')
+    const text = 'a,b,c\n1,2,3\n'.repeat(200)
+    writeFileSync(path, text)
+    expect(() => openProject(path)).toThrowError(
+      expect.objectContaining({
+        info: expect.objectContaining({
+          code: 'not-a-project',
+          message: `${path} is not a Winnow project (it is not a SQLite database).`,
+        }) as unknown,
+      }) as Error,
+    )
+    expect(readFileSync(path, 'utf8')).toBe(text)
+    expect(existsSync(`${path}-wal`)).toBe(false)
   })
 
   it('refuses to create a project where none exists unless asked', () => {

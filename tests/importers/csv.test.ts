@@ -238,6 +238,17 @@ describe('openCsv errors', () => {
     expect(e.reason).toMatch(/^binary file \(NUL byte at byte offset 7\)/)
   })
 
+  it('calls a file binary when a NUL byte comes before bytes that are not UTF-8', () => {
+    // The start of an executable: a magic number, NUL padding, then bytes that are not UTF-8.
+    const elf = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0xd0, 0x3e])
+    const e = errorOf(fileWith(elf))
+    expect(e.code).toBe('binary-file')
+    expect([e.line, e.column]).toEqual([1, 8])
+    expect(e.reason).toMatch(/^binary file \(NUL byte at byte offset 7\)/)
+    // Latin-1 text stays an encoding problem.
+    expect(errorOf(fileWith(Buffer.from('a,b\nCaf\xe9,1\n', 'latin1'))).code).toBe('invalid-utf8')
+  })
+
   it('limits field length, naming the limit and a likely missing quote', () => {
     const long = 'x'.repeat(100)
     const unquoted = errorOf(fileWith(`a,b\n1,${long}\n`), { maxFieldBytes: 64, chunkBytes: 16 })

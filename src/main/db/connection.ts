@@ -62,8 +62,25 @@ export function openProject(path: string, options: OpenOptions = {}): Db {
   }
 }
 
+/** The first read of a file that is not a SQLite database fails; say so in the user's words. */
+function readHeader(db: Db): number {
+  try {
+    return db.pragma('application_id', { simple: true }) as number
+  } catch (error) {
+    if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {
+      throw new UserError({
+        type: 'input',
+        code: 'not-a-project',
+        message: `${db.name} is not a Winnow project (it is not a SQLite database).`,
+        file: db.name,
+      })
+    }
+    throw error
+  }
+}
+
 function configure(db: Db, readonly: boolean, memoryMap: boolean): void {
-  const appId = db.pragma('application_id', { simple: true }) as number
+  const appId = readHeader(db)
   const version = db.pragma('user_version', { simple: true }) as number
   const tables = db.prepare('SELECT count(*) AS n FROM sqlite_schema').pluck().get() as number
   if (appId !== APPLICATION_ID && (appId !== 0 || version !== 0 || tables > 0)) {

@@ -387,10 +387,9 @@ class StreamingCsvReader implements CsvReader {
     const nul = decoded.indexOf('\u0000')
     if (nul !== -1) {
       const at = rest.length + nul
-      const offset = this.byte + Buffer.byteLength(this.text.slice(0, at))
       this.failAt(
         'binary-file',
-        `binary file (NUL byte at byte offset ${offset}); expected UTF-8 text`,
+        binaryFile(this.byte + Buffer.byteLength(this.text.slice(0, at))),
         at,
       )
     }
@@ -405,10 +404,13 @@ class StreamingCsvReader implements CsvReader {
   private invalidUtf8(piece: Buffer, pieceOffset: number, atEnd: boolean): never {
     const bad = firstInvalidUtf8(piece)
     const at = bad === -1 ? 0 : bad
+    // A NUL byte before it says binary file (an executable, a spreadsheet) rather than another encoding.
+    const nul = piece.subarray(0, at).indexOf(0)
     // Everything before the bad byte is valid; decode it to place the byte on a line.
-    const before = new TextDecoder('utf-8').decode(piece.subarray(0, at))
+    const before = new TextDecoder('utf-8').decode(piece.subarray(0, nul === -1 ? at : nul))
     this.text = this.text.slice(this.pos) + before
     this.pos = 0
+    if (nul !== -1) this.failAt('binary-file', binaryFile(pieceOffset + nul), this.text.length)
     const byte = piece[at] ?? 0
     const truncated = atEnd ? ' (truncated at end of file)' : ''
     this.failAt(
@@ -417,6 +419,10 @@ class StreamingCsvReader implements CsvReader {
       this.text.length,
     )
   }
+}
+
+function binaryFile(offset: number): string {
+  return `binary file (NUL byte at byte offset ${offset}); expected UTF-8 text`
 }
 
 /**
