@@ -78,3 +78,29 @@ test('filter by worker and dimension, read a story, step with j/k, keep a view a
   await expect(page.getByTestId('filter-chip')).toHaveCount(2)
   await stop(child)
 })
+
+test('a story is found by the first characters of its id, as the grid shows them', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  // The grid shows a story id's first 8 characters; the whole id is the cell's title.
+  const cell = page.locator('.ag-row[row-index="0"] .ag-cell[col-id=storyId] span')
+  const shown = ((await cell.textContent()) ?? '').replace('…', '')
+  const storyId = (await cell.getAttribute('title')) ?? ''
+  expect(storyId).toMatch(/^[0-9a-f-]{36}$/)
+  expect(shown).toBe(storyId.slice(0, 8))
+
+  await page.getByTestId('filter-story').fill(shown)
+  const option = page.getByTestId('story-option')
+  await expect(option).toHaveCount(1)
+  await expect(option).toContainText(storyId)
+  // How the story opens tells it apart; its volume is what the filter will count.
+  await expect(option).toContainText('Anna walked to the yard.')
+  const volume = Number(
+    ((await option.locator('.note').first().textContent()) ?? '').replace(/,/g, ''),
+  )
+  await page.getByTestId('filter-story').press('Enter')
+  await expect(page.getByTestId('filter-chip')).toContainText(`story ${shown}…`)
+  await expect.poll(() => total(page)).toBe(volume)
+})

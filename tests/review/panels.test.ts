@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
 import { pluck } from '../../src/main/db/connection'
-import { queryAnnotations } from '../../src/main/db/queries/review'
+import { countAnnotations, queryAnnotations } from '../../src/main/db/queries/review'
 import { storyContext } from '../../src/main/db/queries/reviewStory'
+import { storyMatches } from '../../src/main/db/queries/stories'
 import { deleteView, listViews, saveView } from '../../src/main/db/queries/views'
 import { workerMatches, workerPanel } from '../../src/main/db/queries/workers'
 import { sql } from '../../src/main/db/sql'
@@ -98,6 +99,29 @@ describe('story view, worker panel, views and TSV', () => {
     expect(workerMatches(db, '_%', 10).map((w) => w.workerId)).toEqual(['X_%\'"Y'])
     expect(workerMatches(db, '%', 10).map((w) => w.workerId)).toEqual(['X_%\'"Y'])
     expect(workerMatches(db, '', 2)).toHaveLength(2)
+  })
+
+  it('finds stories by the first characters of their ids, with their volume and opening', () => {
+    db = handProject(tempDir())
+    const count = (story: string) => countAnnotations(db as Db, { stories: [story] })
+    expect(storyMatches(db, 'story-', 10).map((s) => s.storyId)).toEqual([
+      'story-bill',
+      'story-cat',
+      'story-dog',
+    ])
+    const [cat] = storyMatches(db, ' story-c ', 10)
+    expect(cat).toEqual({
+      storyId: 'story-cat',
+      annotations: count('story-cat'),
+      opening: expect.stringMatching(/^\S/) as unknown,
+    })
+    expect(cat?.annotations).toBeGreaterThan(0)
+    expect(storyMatches(db, 'story-', 2)).toHaveLength(2)
+    // Only the start of an id counts, compared exactly; LIKE metacharacters are plain text.
+    expect(storyMatches(db, 'cat', 10)).toEqual([])
+    expect(storyMatches(db, 'STORY-', 10)).toEqual([])
+    expect(storyMatches(db, 'story%', 10)).toEqual([])
+    expect(storyMatches(db, '', 10)).toEqual([])
   })
 
   it('saves, lists, replaces and deletes named views', () => {

@@ -1,6 +1,7 @@
 import type { ReviewRow, reviewCalls } from '../../shared/contract/review'
 import { countAnnotations, queryAnnotations } from '../db/queries/review'
 import { storyContext } from '../db/queries/reviewStory'
+import { storyMatches } from '../db/queries/stories'
 import { deleteView, listViews, saveView } from '../db/queries/views'
 import { workerMatches, workerPanel } from '../db/queries/workers'
 import { orderSoon, pageFromOrder } from '../review/queryOrder'
@@ -34,6 +35,8 @@ export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
   'review.worker': ({ workerId }, { session }) => workerPanel(session.project().db, workerId),
   'review.workers': ({ query, limit }, { session }) =>
     workerMatches(session.project().db, query, limit),
+  'review.stories': ({ query, limit }, { session }) =>
+    storyMatches(session.project().db, query, limit),
   'review.listViews': (_args, { session }) => listViews(session.project().db),
   'review.saveView': (view, { session }) => saveView(session.project().db, view),
   'review.deleteView': ({ name }, { session }) => ({

@@ -151,6 +151,13 @@ export interface WorkerMatch {
   annotations: number
 }
 
+export interface StoryMatch {
+  storyId: string
+  annotations: number
+  /** The story's first characters, to tell stories apart by more than their ids. */
+  opening: string
+}
+
 /** Column layout a view may keep (ag-grid column state, reduced to what we restore). */
 export const viewColumnSchema = z.object({
   id: z.string().min(1).max(100),
@@ -201,6 +208,10 @@ export const reviewCalls = {
   'review.workers': call(
     z.object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(20) }),
   ).returns<WorkerMatch[]>(),
+  /** Type-ahead over story ids (the ids that start with the query). */
+  'review.stories': call(
+    z.object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(20) }),
+  ).returns<StoryMatch[]>(),
   'review.listViews': call(z.object({})).returns<SavedView[]>(),
   /** Saves a named view, replacing one of the same name. */
   'review.saveView': call(savedViewSchema).returns<SavedView>(),

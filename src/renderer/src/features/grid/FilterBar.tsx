@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import { DIMENSIONS } from '../../../../shared/glucose/dimensions'
 import {
   type AnnotationFilter,
@@ -16,7 +16,7 @@ import { ColumnsMenu } from './ColumnsMenu'
 import { FilterTextInput } from './FilterTextInput'
 import { MultiPick } from './MultiPick'
 import { ViewsMenu } from './ViewsMenu'
-import { WorkerTypeahead } from './WorkerTypeahead'
+import { StoryTypeahead, WorkerTypeahead } from './Typeahead'
 import { goBack, goForward, setFilter, updateFilter, useWorkspace } from './workspaceModel'
 
 function toggle<V>(list: readonly V[] | undefined, value: V, on: boolean): V[] {
@@ -87,9 +87,7 @@ export function FilterBar() {
           testId="filter-sentence"
         />
         <WorkerTypeahead />
-        <StoryInput
-          onAdd={(id) => change((f) => ({ ...f, stories: toggle(f.stories, id, true) }))}
-        />
+        <StoryTypeahead />
         <MultiPick
           label="Dimension"
           testId="filter-dimension"
@@ -156,29 +154,6 @@ export function FilterBar() {
       </div>
       <Chips filter={filter} onChange={(f) => setFilter(model, f)} />
     </div>
-  )
-}
-
-function StoryInput({ onAdd }: { onAdd: (id: string) => void }) {
-  const [text, setText] = useState('')
-  return (
-    <input
-      type="search"
-      className="story-input"
-      placeholder="Story id ↵"
-      aria-label="Add a story id to the filter (Enter)"
-      value={text}
-      spellCheck={false}
-      data-testid="filter-story"
-      onChange={(e) => setText(e.target.value)}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' && text.trim()) {
-          e.preventDefault()
-          onAdd(text.trim())
-          setText('')
-        }
-      }}
-    />
   )
 }
 
