@@ -2,7 +2,29 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeReleaseCsv } from '../../src/main/synth/csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
+import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './fixtures'
+
+/** Opens the demo; its status line, and that line's text before the test changes anything. */
+async function openWithCounts(
+  page: Page,
+  url: string,
+): Promise<{ status: Locator; before: string }> {
+  await page.goto(url)
+  const status = page.getByTestId('status-counts')
+  await expect(status).toContainText('3,000 submissions')
+  return { status, before: (await status.textContent()) ?? '' }
+}
+
+/** A release-layout file of `count` generated submissions. */
+function releaseFile(dir: string, name: string, count: number, seed: number): string {
+  const path = join(dir, name)
+  writeReleaseCsv(path, generateSubmissions({ count, seed }), {
+    workerStyle: 'int',
+    ratingStyle: 'int',
+  })
+  return path
+}
 
 function count(text: string | null, label: string): number {
   const match = new RegExp(`([\\d,]+) ${label}`).exec(text ?? '')
@@ -45,16 +67,8 @@ test('a broken file gets one clear message with its location and changes nothing
   page,
   demo,
 }) => {
-  await page.goto(demo.url)
-  const status = page.getByTestId('status-counts')
-  await expect(status).toContainText('3,000 submissions')
-  const before = await status.textContent()
-
-  const good = join(demo.dir, 'good.csv')
-  writeReleaseCsv(good, generateSubmissions({ count: 60, seed: 5 }), {
-    workerStyle: 'int',
-    ratingStyle: 'int',
-  })
+  const { status, before } = await openWithCounts(page, demo.url)
+  const good = releaseFile(demo.dir, 'good.csv', 60, 5)
   const lines = readFileSync(good, 'utf8').split('\n')
   lines[41] = `${lines[41]},"unterminated`
   const broken = join(demo.dir, 'broken.csv')
@@ -68,28 +82,16 @@ test('a broken file gets one clear message with its location and changes nothing
   await expect(error).toContainText('broken.csv:42')
   await expect(error).toContainText(/quote/i)
   await page.keyboard.press('Escape')
-  await expect(status).toHaveText(before ?? '')
+  await expect(status).toHaveText(before)
 })
 
 test('files with formats chosen by hand are imported with the rest, all or nothing', async ({
   page,
   demo,
 }) => {
-  await page.goto(demo.url)
-  const status = page.getByTestId('status-counts')
-  await expect(status).toContainText('3,000 submissions')
-  const before = await status.textContent()
-
-  const good = join(demo.dir, 'good.csv')
-  writeReleaseCsv(good, generateSubmissions({ count: 30, seed: 8 }), {
-    workerStyle: 'int',
-    ratingStyle: 'int',
-  })
-  const other = join(demo.dir, 'other.csv')
-  writeReleaseCsv(other, generateSubmissions({ count: 20, seed: 9 }), {
-    workerStyle: 'int',
-    ratingStyle: 'int',
-  })
+  const { status, before } = await openWithCounts(page, demo.url)
+  const good = releaseFile(demo.dir, 'good.csv', 30, 8)
+  const other = releaseFile(demo.dir, 'other.csv', 20, 9)
   const unknown = join(demo.dir, 'unknown.csv')
   writeFileSync(unknown, 'a,b,c\n1,2,3\n')
 
@@ -114,7 +116,7 @@ test('files with formats chosen by hand are imported with the rest, all or nothi
   await expect(error).toContainText('other.csv:1:1')
   await expect(error).toContainText('Nothing was imported; the project is unchanged.')
   await page.keyboard.press('Escape')
-  await expect(status).toHaveText(before ?? '')
+  await expect(status).toHaveText(before)
 })
 
 test('crowd text is shown as text, never as HTML', async ({ page, demo }) => {
