@@ -1,6 +1,7 @@
 import { type Ref, useState } from 'react'
 import type { AnnotationFilter } from '../../../../shared/filter'
 import { useStore } from '../../lib/store'
+import { focusFirstRow } from './actions'
 import { updateFilter, useWorkspace } from './workspaceModel'
 
 interface FilterTextInputProps {
@@ -55,6 +56,9 @@ export function FilterTextInput({
         if (e.key === 'Escape' && text) {
           e.stopPropagation()
           change('')
+        } else if (e.key === 'Enter' || e.key === 'ArrowDown') {
+          e.preventDefault()
+          focusFirstRow(model)
         }
       }}
     />

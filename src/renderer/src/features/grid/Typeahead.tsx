@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useId, useState } from 'react'
 import type { StoryMatch, WorkerMatch } from '../../../../shared/contract/review'
 import { api } from '../../api'
 import { formatCount } from '../../lib/format'
+import { focusFirstRow } from './actions'
 import { addToFilter, useWorkspace } from './workspaceModel'
 
 interface TypeaheadProps<T> {
@@ -16,6 +17,8 @@ interface TypeaheadProps<T> {
   idOf: (match: T) => string
   render: (match: T) => ReactNode
   onPick: (id: string) => void
+  /** Enter or ↓ with nothing typed: on to the rows. */
+  onDone: () => void
 }
 
 /**
@@ -79,7 +82,10 @@ function Typeahead<T>(p: TypeaheadProps<T>) {
         onFocus={() => setOpen(true)}
         onBlur={() => setTimeout(() => setOpen(false), 120)}
         onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') {
+          if ((e.key === 'Enter' || e.key === 'ArrowDown') && !text.trim()) {
+            e.preventDefault()
+            p.onDone()
+          } else if (e.key === 'ArrowDown') {
             e.preventDefault()
             setActive((a) => Math.min(a + 1, shown.length - 1))
           } else if (e.key === 'ArrowUp') {
@@ -141,6 +147,7 @@ export function WorkerTypeahead() {
         </>
       )}
       onPick={(id) => addToFilter(model, 'workers', id)}
+      onDone={() => focusFirstRow(model)}
     />
   )
 }
@@ -167,6 +174,7 @@ export function StoryTypeahead() {
         </span>
       )}
       onPick={(id) => addToFilter(model, 'stories', id)}
+      onDone={() => focusFirstRow(model)}
     />
   )
 }

@@ -40,6 +40,21 @@ export function moveFocus(model: WorkspaceModel, delta: number): void {
   grid.setFocusedCell(index, focusedCell?.column ?? 'specificNL')
 }
 
+/** Gives the keyboard back to the grid's focused cell (after a panel closes). */
+export function focusGrid(model: WorkspaceModel): void {
+  const grid = model.grid.get()
+  const cell = grid?.getFocusedCell()
+  if (grid && cell) grid.setFocusedCell(cell.rowIndex, cell.column)
+}
+
+/** Takes the keyboard from a filter field to the first row its query found (Enter or ↓). */
+export function focusFirstRow(model: WorkspaceModel): void {
+  const grid = model.grid.get()
+  if (!grid || !model.total.get()) return
+  grid.ensureIndexVisible(0)
+  grid.setFocusedCell(0, grid.getFocusedCell()?.column ?? 'specificNL')
+}
+
 /** Every row of the current query, as the query itself. */
 export function selectAllOfQuery(model: WorkspaceModel): void {
   const total = model.total.get()

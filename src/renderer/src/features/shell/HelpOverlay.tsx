@@ -8,6 +8,7 @@ const GENERAL: [string, string][] = [
   ['Ctrl+O / Ctrl+N', 'Open / new project'],
   ['Ctrl+I', 'Import data files'],
   ['/', 'Search statements and rules'],
+  ['Enter / ↓', 'From a filter field to the first row it found'],
   ['Alt+← / Alt+→', 'Back / forward through filter history'],
   ['Esc', 'Close the side panel or dialog'],
 ]

@@ -10,6 +10,7 @@ import { openImport } from '../import/importDialogState'
 import { FilterBar } from '../grid/FilterBar'
 import { ReviewGrid, gridTakesAsOf } from '../grid/ReviewGrid'
 import { SelectionBar } from '../grid/SelectionBar'
+import { focusGrid } from '../grid/actions'
 import {
   WorkspaceContext,
   createWorkspaceModel,
@@ -222,11 +223,4 @@ function SidePanels() {
       {panel.kind === 'history' && <HistoryPanel onClose={close} />}
     </aside>
   )
-}
-
-/** Gives the keyboard back to the grid's focused cell after a panel closes. */
-function focusGrid(model: ReturnType<typeof useWorkspace>): void {
-  const grid = model.grid.get()
-  const cell = grid?.getFocusedCell()
-  if (grid && cell) grid.setFocusedCell(cell.rowIndex, cell.column)
 }
