@@ -107,21 +107,20 @@ test('a story is found by the first characters of its id, as the grid shows them
 
 test('the keyboard goes from a filter field to the rows it found', async ({ page, demo }) => {
   await openDemo(page, demo.url)
-  const focusedRowIndex = () =>
-    page.evaluate(() => document.activeElement?.closest('.ag-row')?.getAttribute('row-index'))
+  const focusedRow = page.locator('[data-testid=grid] .ag-row:focus-within')
 
   await page.keyboard.press('/')
   await page.keyboard.type('yard')
   await expect.poll(() => total(page)).toBeLessThan(14_061)
   await page.keyboard.press('Enter')
-  await expect.poll(focusedRowIndex).toBe('0')
+  await expect(focusedRow).toHaveAttribute('row-index', '0')
   // j now steps through the rows instead of typing into the search.
   await page.keyboard.press('j')
-  await expect.poll(focusedRowIndex).toBe('1')
+  await expect(focusedRow).toHaveAttribute('row-index', '1')
   await expect(page.getByTestId('filter-text')).toHaveValue('yard')
 
   // From the worker type-ahead, once nothing is typed: ↓.
   await page.getByTestId('filter-worker').focus()
   await page.keyboard.press('ArrowDown')
-  await expect.poll(focusedRowIndex).toBe('0')
+  await expect(focusedRow).toHaveAttribute('row-index', '0')
 })
