@@ -21,6 +21,8 @@ export interface OpenProject {
 }
 
 const CHECKPOINT_INTERVAL_MS = 2_000
+/** Long enough for a pull's or an indexing step's short commits, short enough not to hang the app. */
+const APP_LOCK_WAIT_MS = 500
 
 export interface SessionOptions {
   /** Where the demo project lives (created on first use). */
@@ -60,7 +62,12 @@ export class Session {
         file: path,
       })
     }
-    const db = openProject(path, { create })
+    // The app's connection runs on the main thread, where a wait for a lock freezes the window: a
+    // change made while an import holds the project fails at once as "busy" instead.
+    const db = openProject(path, {
+      create,
+      ...(this.mode === 'cli' ? {} : { lockWaitMs: APP_LOCK_WAIT_MS }),
+    })
     this.close()
     this.current = { path, db, isDemo }
     if (this.mode !== 'cli') this.checkpointWhenIdle(db)

@@ -62,6 +62,85 @@ describe('a job’s last line', () => {
   })
 })
 
+describe('jobs in turn', () => {
+  /** A job that runs until `finish` is called, logging when it starts. */
+  function held(log: string[], name: string) {
+    let finish = (): void => undefined
+    const spec = {
+      kind: 'import' as const,
+      title: name,
+      unit: 'bytes',
+      run: () =>
+        new Promise<string>((resolve) => {
+          log.push(`start ${name}`)
+          finish = () => {
+            log.push(`end ${name}`)
+            resolve(name)
+          }
+        }),
+    }
+    return { spec, finish: () => finish() }
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 10))
+
+  it('runs one job at a time, in the order they were started, and says what a job waits for', async () => {
+    const { jobs } = manager()
+    const log: string[] = []
+    const a = held(log, 'a.csv')
+    const b = held(log, 'b.csv')
+    jobs.start(a.spec)
+    const second = jobs.start(b.spec)
+    expect(second.detail).toBe('Waiting for a.csv')
+    await settle()
+    expect(log).toEqual(['start a.csv'])
+    a.finish()
+    await settle()
+    expect(log).toEqual(['start a.csv', 'end a.csv', 'start b.csv'])
+    expect(jobs.get(second.id)?.detail).toBe('')
+    b.finish()
+    await jobs.idle()
+    expect(jobs.get(second.id)?.state).toBe('succeeded')
+  })
+
+  it('cancels a waiting job at once, without running it, and keeps the next one waiting', async () => {
+    const { jobs } = manager()
+    const log: string[] = []
+    const a = held(log, 'a')
+    const b = held(log, 'b')
+    const c = held(log, 'c')
+    jobs.start(a.spec)
+    const waiting = jobs.start(b.spec)
+    jobs.start(c.spec)
+    expect(jobs.cancel(waiting.id)).toBe(true)
+    await settle()
+    expect(jobs.get(waiting.id)?.state).toBe('cancelled')
+    expect(log).toEqual(['start a'])
+    a.finish()
+    await settle()
+    c.finish()
+    await jobs.idle()
+    expect(log).toEqual(['start a', 'end a', 'start c', 'end c'])
+  })
+
+  it('goes on after a job that failed', async () => {
+    const { jobs } = manager()
+    jobs.start({
+      kind: 'import',
+      title: 'broken.csv',
+      unit: 'bytes',
+      run: () => Promise.reject(new Error('broken')),
+    })
+    const next = jobs.start({
+      kind: 'index',
+      title: 'Indexing',
+      unit: 'annotations',
+      run: () => Promise.resolve(1),
+    })
+    await jobs.idle()
+    expect(jobs.get(next.id)?.state).toBe('succeeded')
+  })
+})
+
 describe('summaries in words', () => {
   it('names an import that added nothing as such', () => {
     expect(describeAdded({ submissions: 0, annotations: 0 })).toBe(

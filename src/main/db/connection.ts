@@ -21,6 +21,11 @@ export interface OpenOptions {
    * ~320 MB to ~410 MB of resident memory with the map, and stayed at ~320 MB without, as fast.
    */
   memoryMap?: boolean
+  /**
+   * How long a write waits for another connection's write to finish before it fails as "the
+   * project is busy" (SQLite sleeps in the calling thread meanwhile). 5 s by default.
+   */
+  lockWaitMs?: number
 }
 
 let defaultNativeBinding: string | undefined
@@ -53,7 +58,7 @@ export function openProject(path: string, options: OpenOptions = {}): Db {
     })
   }
   try {
-    configure(db, options.readonly ?? false, options.memoryMap ?? true)
+    configure(db, options)
     if (!options.readonly) migrate(db, path)
     return db
   } catch (error) {
@@ -79,7 +84,8 @@ function readHeader(db: Db): number {
   }
 }
 
-function configure(db: Db, readonly: boolean, memoryMap: boolean): void {
+function configure(db: Db, options: OpenOptions): void {
+  const readonly = options.readonly ?? false
   const appId = readHeader(db)
   const version = db.pragma('user_version', { simple: true }) as number
   const tables = db.prepare('SELECT count(*) AS n FROM sqlite_schema').pluck().get() as number
@@ -92,7 +98,7 @@ function configure(db: Db, readonly: boolean, memoryMap: boolean): void {
     })
   }
   db.pragma('foreign_keys = ON')
-  db.pragma('busy_timeout = 5000')
+  db.pragma(`busy_timeout = ${Math.round(options.lockWaitMs ?? 5000)}`)
   if (!readonly) {
     // WAL keeps readers (the grid) going while a job writes, and survives kills without corruption.
     db.pragma('journal_mode = WAL')
@@ -100,7 +106,7 @@ function configure(db: Db, readonly: boolean, memoryMap: boolean): void {
   }
   db.pragma('temp_store = MEMORY')
   db.pragma('cache_size = -65536')
-  db.pragma(`mmap_size = ${memoryMap ? 268435456 : 0}`)
+  db.pragma(`mmap_size = ${(options.memoryMap ?? true) ? 268435456 : 0}`)
 }
 
 const statementCache = new WeakMap<Db, Map<string, Database.Statement>>()

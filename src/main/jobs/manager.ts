@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { JobKind, JobProgress } from '../../shared/contract/jobs'
 import { toErrorInfo } from '../api/errors'
+import { CancelledError } from './cancel'
 
 export interface JobReport {
   done: number
@@ -29,18 +30,25 @@ export interface JobSpec<R> {
 const REPORT_INTERVAL_MS = 100
 
 /**
- * Long jobs (import, pull, synth): each reports progress at most every 100 ms, can be cancelled,
- * and keeps its final state and result for the page to read.
+ * Long jobs (import, pull, indexing): each reports progress at most every 100 ms, can be
+ * cancelled, and keeps its final state and result for the page to read. Every job writes to the
+ * project, so they run one at a time, in the order they were started: a second import waits for
+ * the first instead of failing on its lock.
  */
 export class JobManager {
   private readonly jobs = new Map<string, { progress: JobProgress; controller: AbortController }>()
+  /** Settles when the last job started so far has finished. */
+  private queue: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly onProgress: (progress: JobProgress) => void) {}
 
   start<R>(spec: JobSpec<R>): JobProgress {
     const id = randomUUID()
     const controller = new AbortController()
-    const startedAt = Date.now()
+    let startedAt = Date.now()
+    const ahead = [...this.jobs.values()]
+      .map((j) => j.progress)
+      .filter((p) => p.state === 'running')
     const progress: JobProgress = {
       id,
       kind: spec.kind,
@@ -51,7 +59,7 @@ export class JobManager {
       total: null,
       rate: 0,
       bytesPerSecond: null,
-      detail: '',
+      detail: ahead.length > 0 ? `Waiting for ${ahead.map((p) => p.title).join(', ')}` : '',
       startedAt,
       finishedAt: null,
       error: null,
@@ -77,8 +85,20 @@ export class JobManager {
       },
     }
     this.onProgress({ ...progress })
-    void spec
-      .run(context)
+    const before = this.queue
+    const run = waitOrAbort(before, controller.signal).then(() => {
+      if (ahead.length > 0) {
+        // Its time and rate count from now, not from when it was queued.
+        startedAt = progress.startedAt = Date.now()
+        progress.detail = ''
+        this.onProgress({ ...progress })
+      }
+      return spec.run(context)
+    })
+    // The next job waits for this one and for every job before it, even if this one is cancelled
+    // while it waits.
+    this.queue = Promise.all([before, run.catch(() => undefined)])
+    void run
       .then(
         (result) => {
           progress.state = 'succeeded'
@@ -119,4 +139,18 @@ export class JobManager {
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
   }
+}
+
+/** Resolves when `turn` does; rejects as cancelled as soon as `signal` aborts. */
+function waitOrAbort(turn: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const abort = (): void => reject(new CancelledError())
+    if (signal.aborted) return abort()
+    signal.addEventListener('abort', abort, { once: true })
+    void turn.finally(() => {
+      signal.removeEventListener('abort', abort)
+      if (signal.aborted) abort()
+      else resolve()
+    })
+  })
 }
