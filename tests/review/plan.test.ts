@@ -21,7 +21,7 @@ describe('query plans', () => {
   let db: Db | undefined
   afterEach(() => db?.close())
 
-  it('migrations 004 and 005 create exactly the indexes the planner knows', () => {
+  it('migrations 004 to 006 create exactly the indexes the planner knows', () => {
     db = openProject(join(tempDir(), 'p.winnow'), { create: true })
     for (const [name, columns] of Object.entries(REVIEW_INDEXES)) {
       const info = pluckAll<string>(

@@ -6,6 +6,7 @@ import m002 from './002-ratings'
 import m003 from './003-mturk'
 import m004 from './004-review'
 import m005 from './005-narrow-rating-index'
+import m006 from './006-date-index-by-id'
 
 export interface Migration {
   version: number
@@ -13,7 +14,7 @@ export interface Migration {
   up(db: Db): void
 }
 
-export const migrations: readonly Migration[] = [m001, m002, m003, m004, m005]
+export const migrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006]
 
 export const LATEST_VERSION = migrations.length
 

@@ -1,5 +1,5 @@
 /**
- * The covering indexes of migrations 004 and 005, as the review planner sees them: each one's columns in
+ * The covering indexes of migrations 004 to 006, as the review planner sees them: each one's columns in
  * order (the rowid follows). Together they let any filter seek, and each holds the columns the
  * other filters test, so a test rarely reads the table.
  *
@@ -16,7 +16,7 @@ export const REVIEW_INDEXES = {
   ann_worker: ['worker_id', 'submitted_at', 'dimension', 'flags', 'story_id', 'sentence_index'],
   ann_rating: ['rating', 'worker_id', 'submitted_at', 'dimension'],
   ann_dimension: ['dimension', 'worker_id', 'submitted_at', 'flags', 'story_id', 'sentence_index'],
-  ann_date: ['submitted_at', 'dimension', 'worker_id', 'flags', 'story_id', 'sentence_index'],
+  ann_date: ['submitted_at', 'id', 'dimension', 'worker_id', 'flags', 'story_id', 'sentence_index'],
   ann_story: ['story_id', 'sentence_index', 'dimension', 'worker_id', 'submitted_at', 'flags'],
   /** Partial: only rows with `flags > 0` (about 1%). */
   ann_flagged: [

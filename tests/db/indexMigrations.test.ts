@@ -46,3 +46,51 @@ describe('migration 005 (narrow ann_rating)', () => {
     db.close()
   })
 })
+
+describe('migration 006 (ann_date ordered by id within a date)', () => {
+  const tempDir = useTempDir()
+
+  it('keeps every annotation and finds the same rows for a date range', () => {
+    const path = join(tempDir(), 'p.winnow')
+    const db = new Database(path)
+    migrate(db, path, 5)
+    db.transaction(() => {
+      const changeSet = createChangeSet(db, { kind: 'import', author: 'test', description: 'x' })
+      const writer = new SubmissionWriter(db, changeSet.id, null)
+      for (const s of generateSubmissions({ count: 300, seed: 6 })) writer.write(s)
+      writer.finish()
+    })()
+    const rows = () => db.prepare('SELECT * FROM annotations ORDER BY id').all()
+    const [lo, hi] = db
+      .prepare('SELECT min(submitted_at), max(submitted_at) FROM annotations')
+      .raw()
+      .get() as [number, number]
+    const seek = () =>
+      db
+        .prepare(
+          `SELECT id FROM annotations INDEXED BY ann_date
+           WHERE submitted_at >= ? AND submitted_at < ? ORDER BY id`,
+        )
+        .pluck()
+        .all(lo + (hi - lo) / 4, hi - (hi - lo) / 4)
+    const before = { rows: rows(), seek: seek() }
+    expect(before.seek.length).toBeGreaterThan(0)
+
+    migrate(db, path, 6)
+    expect(
+      db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').pluck().all('ann_date'),
+    ).toEqual(REVIEW_INDEXES.ann_date)
+    expect(rows()).toEqual(before.rows)
+    expect(seek()).toEqual(before.seek)
+    // Within one date the index now lists annotations by id.
+    const walk = db
+      .prepare(
+        'SELECT submitted_at, id FROM annotations INDEXED BY ann_date WHERE submitted_at >= 0',
+      )
+      .raw()
+      .all() as [number, number][]
+    expect(walk).toEqual([...walk].sort((a, b) => a[0] - b[0] || a[1] - b[1]))
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    db.close()
+  })
+})
