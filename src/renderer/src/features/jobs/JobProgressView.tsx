@@ -48,6 +48,14 @@ export function JobRates({ job }: { job: JobProgress }) {
       </div>
     )
   }
+  if (job.done === 0) {
+    // Waiting for the job before it, or not started yet: nothing to count.
+    return (
+      <div className="job-rates">
+        <span className="job-detail">{job.detail || 'Starting…'}</span>
+      </div>
+    )
+  }
   const parts: string[] = []
   const recordUnit = job.unit === 'bytes' ? 'rows' : job.unit
   if (job.rate > 0) parts.push(formatRate(job.rate, recordUnit))
