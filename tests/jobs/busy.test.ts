@@ -34,6 +34,39 @@ describe('a change while another connection writes', () => {
       }
       const again = await dispatch('review.saveView', { name: 'Mine', filter: {} }, { session })
       expect(again).toMatchObject({ ok: true })
+
+      // When a job of this window holds the project, the message names it.
+      let finish = (): void => undefined
+      const held = new Database(path)
+      session.jobs.start({
+        kind: 'import',
+        title: 'Importing day-2.csv',
+        unit: 'bytes',
+        run: () => {
+          held.exec('BEGIN IMMEDIATE')
+          return new Promise<void>((resolve) => {
+            finish = resolve
+          })
+        },
+      })
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      try {
+        const during = await dispatch('review.deleteView', { name: 'Mine' }, { session })
+        expect(during).toMatchObject({
+          ok: false,
+          error: {
+            code: 'project-busy',
+            message: expect.stringMatching(
+              /^Importing day-2\.csv is writing to the project\. Nothing was changed/,
+            ) as unknown,
+          },
+        })
+      } finally {
+        held.exec('ROLLBACK')
+        held.close()
+        finish()
+        await session.jobs.idle()
+      }
     } finally {
       cli.close()
       session.close()

@@ -1,5 +1,6 @@
 import { type CallName, contract, isCallName } from '../../shared/contract'
-import type { Outcome } from '../../shared/contract/errors'
+import type { ApiErrorInfo, Outcome } from '../../shared/contract/errors'
+import type { Session } from '../session'
 import type { CallContext, Handler } from './handlers'
 import { handlers } from './index'
 import { toErrorInfo } from './errors'
@@ -31,6 +32,17 @@ export async function dispatch(
   } catch (error) {
     const info = toErrorInfo(error)
     if (info.type === 'internal') console.error(`${name} failed:`, error)
-    return { ok: false, error: info }
+    return { ok: false, error: namingTheJob(info, context.session) }
+  }
+}
+
+/** "The project is busy", said of the job of this window that holds it, when there is one. */
+function namingTheJob(info: ApiErrorInfo, session: Session): ApiErrorInfo {
+  if (info.code !== 'project-busy') return info
+  const job = session.jobs.list().find((j) => j.state === 'running')
+  if (!job) return info
+  return {
+    ...info,
+    message: `${job.title} is writing to the project. Nothing was changed; try again when it has finished (the job tray shows how far it is).`,
   }
 }
