@@ -8,19 +8,29 @@ import { migrate } from '../../src/main/db/migrations'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import { useTempDir } from '../helpers/tmp'
 
+/** A project at schema `version` with 300 generated submissions, as an older Winnow wrote it. */
+function projectAt(
+  version: number,
+  dir: string,
+  seed: number,
+): { db: Database.Database; path: string } {
+  const path = join(dir, 'p.winnow')
+  const db = new Database(path)
+  migrate(db, path, version)
+  db.transaction(() => {
+    const changeSet = createChangeSet(db, { kind: 'import', author: 'test', description: 'x' })
+    const writer = new SubmissionWriter(db, changeSet.id, null)
+    for (const s of generateSubmissions({ count: 300, seed })) writer.write(s)
+    writer.finish()
+  })()
+  return { db, path }
+}
+
 describe('migration 005 (narrow ann_rating)', () => {
   const tempDir = useTempDir()
 
   it('keeps every annotation and answers rating seeks as before', () => {
-    const path = join(tempDir(), 'p.winnow')
-    const db = new Database(path)
-    migrate(db, path, 4)
-    db.transaction(() => {
-      const changeSet = createChangeSet(db, { kind: 'import', author: 'test', description: 'x' })
-      const writer = new SubmissionWriter(db, changeSet.id, null)
-      for (const s of generateSubmissions({ count: 300, seed: 5 })) writer.write(s)
-      writer.finish()
-    })()
+    const { db, path } = projectAt(4, tempDir(), 5)
     // Several effective ratings, some unrated, so the seeks below have something to find.
     db.exec(`UPDATE annotations SET rating = CASE WHEN id % 5 = 0 THEN NULL ELSE id % 4 END,
       rating_source = CASE WHEN id % 5 = 0 THEN 0 ELSE 1 END`)
@@ -51,15 +61,7 @@ describe('migration 006 (ann_date ordered by id within a date)', () => {
   const tempDir = useTempDir()
 
   it('keeps every annotation and finds the same rows for a date range', () => {
-    const path = join(tempDir(), 'p.winnow')
-    const db = new Database(path)
-    migrate(db, path, 5)
-    db.transaction(() => {
-      const changeSet = createChangeSet(db, { kind: 'import', author: 'test', description: 'x' })
-      const writer = new SubmissionWriter(db, changeSet.id, null)
-      for (const s of generateSubmissions({ count: 300, seed: 6 })) writer.write(s)
-      writer.finish()
-    })()
+    const { db, path } = projectAt(5, tempDir(), 6)
     const rows = () => db.prepare('SELECT * FROM annotations ORDER BY id').all()
     const [lo, hi] = db
       .prepare('SELECT min(submitted_at), max(submitted_at) FROM annotations')
