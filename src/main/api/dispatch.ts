@@ -36,10 +36,14 @@ export async function dispatch(
   }
 }
 
-/** "The project is busy", said of the job of this window that holds it, when there is one. */
+/**
+ * "The project is busy", said of this window's import when one runs: it holds the project for its
+ * whole transaction (a pull's and an indexing step's commits are short, so a refusal while only
+ * those run more likely comes from another program, and keeps the general message).
+ */
 function namingTheJob(info: ApiErrorInfo, session: Session): ApiErrorInfo {
   if (info.code !== 'project-busy') return info
-  const job = session.jobs.list().find((j) => j.state === 'running')
+  const job = session.jobs.list().find((j) => j.state === 'running' && j.kind === 'import')
   if (!job) return info
   return {
     ...info,

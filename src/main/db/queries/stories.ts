@@ -1,6 +1,6 @@
 import type { StoryMatch } from '../../../shared/contract/review'
 import type { Db } from '../connection'
-import { all, pluck } from '../connection'
+import { all } from '../connection'
 import { sql } from '../sql'
 
 /** Characters of a story shown beside its id in the type-ahead. */
@@ -14,19 +14,12 @@ export function storyMatches(db: Db, query: string, limit: number): StoryMatch[]
   const prefix = query.trim()
   if (!prefix) return []
   // A range on the unique index: every id that starts with `prefix` sorts between these two.
-  const stories = all<{ id: number; externalId: string; opening: string }>(
+  return all<StoryMatch>(
     db,
-    sql`SELECT id, external_id AS externalId, substr(text, 1, ${OPENING_CHARS}) AS opening
-        FROM stories WHERE external_id >= ${prefix} AND external_id < ${`${prefix}\u{10FFFF}`}
-        ORDER BY external_id LIMIT ${limit}`,
+    sql`SELECT s.external_id AS storyId, substr(s.text, 1, ${OPENING_CHARS}) AS opening,
+          (SELECT count(*) FROM annotations INDEXED BY ann_story WHERE story_id = s.id) AS annotations
+        FROM stories s
+        WHERE s.external_id >= ${prefix} AND s.external_id < ${`${prefix}\u{10FFFF}`}
+        ORDER BY s.external_id LIMIT ${limit}`,
   )
-  return stories.map((s) => ({
-    storyId: s.externalId,
-    opening: s.opening,
-    annotations:
-      pluck<number>(
-        db,
-        sql`SELECT count(*) FROM annotations INDEXED BY ann_story WHERE story_id = ${s.id}`,
-      ) ?? 0,
-  }))
 }

@@ -116,19 +116,13 @@ export function workerPanel(db: Db, externalId: string): WorkerPanel {
 export function workerMatches(db: Db, query: string, limit: number): WorkerMatch[] {
   const text = query.trim()
   const prefix = likeContains(text).slice(1) // `text%`
-  const ids = all<{ id: number; externalId: string }>(
+  return all<WorkerMatch>(
     db,
-    sql`SELECT id, external_id AS externalId FROM workers
-        WHERE external_id LIKE ${likeContains(text)} ESCAPE '\\'
-        ORDER BY external_id LIKE ${prefix} ESCAPE '\\' DESC, length(external_id), external_id
+    sql`SELECT w.external_id AS workerId,
+          (SELECT count(*) FROM annotations INDEXED BY ann_worker WHERE worker_id = w.id) AS annotations
+        FROM workers w
+        WHERE w.external_id LIKE ${likeContains(text)} ESCAPE '\\'
+        ORDER BY w.external_id LIKE ${prefix} ESCAPE '\\' DESC, length(w.external_id), w.external_id
         LIMIT ${limit}`,
   )
-  return ids.map((w) => ({
-    workerId: w.externalId,
-    annotations:
-      pluck<number>(
-        db,
-        sql`SELECT count(*) FROM annotations INDEXED BY ann_worker WHERE worker_id = ${w.id}`,
-      ) ?? 0,
-  }))
 }
