@@ -76,7 +76,9 @@ describe('project file', () => {
   })
 
   it('refuses to create a project where none exists unless asked', () => {
-    expect(() => openProject(join(tempDir(), 'missing.winnow'))).toThrowError(/Cannot open project/)
+    const path = join(tempDir(), 'missing.winnow')
+    expect(() => openProject(path)).toThrowError(`${path}: no such project file.`)
+    expect(existsSync(path)).toBe(false)
   })
 
   it('migrates an older project in one step, keeping its rows', () => {

@@ -161,7 +161,7 @@ describe('a store thread that fails', () => {
     unlinkSync(path)
     await expect(
       runPull(db, ctx, ALL, { endpoint: ctx.url, author: 't', storeThreads: 1 }),
-    ).rejects.toThrow(/Cannot open project/)
+    ).rejects.toThrow(/no such project file/)
     expect(db.prepare('SELECT state FROM mturk_pulls').pluck().all()).toEqual(['failed'])
     expect(count(db, 'SELECT count(*) FROM submissions')).toBe(0)
   })

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { UserError } from '../../shared/contract/errors'
 import type { SqlFragment } from './sql'
@@ -49,11 +50,14 @@ export function openProject(path: string, options: OpenOptions = {}): Db {
       ...(nativeBinding ? { nativeBinding } : {}),
     })
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
+    const reason = error instanceof Error ? error.message : String(error)
     throw new UserError({
       type: 'not-found',
       code: 'cannot-open',
-      message: `Cannot open project ${path}: ${message}`,
+      message:
+        !options.create && !existsSync(path)
+          ? `${path}: no such project file.`
+          : `${path}: the project cannot be opened (${reason}).`,
       file: path,
     })
   }
