@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { ApiErrorInfo } from '../../shared/contract/errors'
 import type { ImportResult } from '../../shared/contract/imports'
-import { toErrorInfo } from '../api/errors'
+import { errorInfo } from '../api/errorInfo'
 import { openProject } from '../db/connection'
 import { type ImportFile, type ImportOptions, importFiles } from '../importers/run'
 import { indexSearchText } from '../search/indexer'
@@ -44,7 +44,7 @@ function main(data: ImportWorkerData): void {
       db.close()
     }
   } catch (error) {
-    post({ type: 'failed', error: toErrorInfo(error) })
+    post({ type: 'failed', error: errorInfo(error) })
   }
 }
 
