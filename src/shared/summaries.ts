@@ -2,9 +2,22 @@
 import type { MTurkPullResult } from './contract/mturk'
 import { formatCount, plural } from './text'
 
-/** `Added 4,000 submissions and 18,700 annotations.` */
-export function describeAdded(counts: { submissions: number; annotations: number }): string {
+/**
+ * `Added 4,000 submissions and 18,700 annotations.` With the files an import read, an import that
+ * added nothing says whether the files held nothing new or no rows at all.
+ */
+export function describeAdded(counts: {
+  submissions: number
+  annotations: number
+  files?: readonly { records: number }[]
+}): string {
   if (counts.submissions === 0 && counts.annotations === 0) {
+    const files = counts.files ?? []
+    if (files.length > 0 && files.every((f) => f.records === 0)) {
+      return files.length === 1
+        ? 'Nothing was added: the file holds no rows, only its header.'
+        : 'Nothing was added: the files hold no rows, only their headers.'
+    }
     return 'Nothing new: all of it was in the project already.'
   }
   return `Added ${plural(counts.submissions, 'submission')} and ${plural(counts.annotations, 'annotation')}.`

@@ -151,6 +151,19 @@ describe('summaries in words', () => {
     )
   })
 
+  it('tells a file with only its header from one already imported', () => {
+    const nothing = { submissions: 0, annotations: 0 }
+    expect(describeAdded({ ...nothing, files: [{ records: 0 }] })).toBe(
+      'Nothing was added: the file holds no rows, only its header.',
+    )
+    expect(describeAdded({ ...nothing, files: [{ records: 0 }, { records: 0 }] })).toBe(
+      'Nothing was added: the files hold no rows, only their headers.',
+    )
+    expect(describeAdded({ ...nothing, files: [{ records: 0 }, { records: 12 }] })).toBe(
+      'Nothing new: all of it was in the project already.',
+    )
+  })
+
   it('lists only the parts of a pull that happened', () => {
     const pull = {
       pullId: 1,
