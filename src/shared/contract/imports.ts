@@ -53,6 +53,9 @@ export const importFileSchema = z.object({
 })
 export type ImportFileRequest = z.infer<typeof importFileSchema>
 
+/** The years a file's year-less dates (`917`) may be read in: the app, the API and the command line. */
+export const COLLECTION_YEARS = { min: 1990, max: 2100 } as const
+
 export const importCalls = {
   /** Electron only: the native Open dialog for data files. */
   'import.pickFiles': call(z.object({})).returns<PickedFile[]>(),
@@ -63,7 +66,7 @@ export const importCalls = {
   'import.start': call(
     z.object({
       files: z.array(importFileSchema).min(1).max(100),
-      year: z.number().int().min(1990).max(2100).optional(),
+      year: z.number().int().min(COLLECTION_YEARS.min).max(COLLECTION_YEARS.max).optional(),
     }),
   ).returns<{ jobId: string }>(),
 }

@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { type ImportFormat, glucoseFormats } from '../../../shared/contract/imports'
+import {
+  COLLECTION_YEARS,
+  type ImportFormat,
+  glucoseFormats,
+} from '../../../shared/contract/imports'
 import { openProject } from '../../db/connection'
 import { importFiles } from '../../importers/run'
 import { indexSearchText } from '../../search/indexer'
@@ -31,6 +35,11 @@ export const importCommand: Command = {
     const yearText = optionalString(values, 'year')
     const year =
       yearText === undefined ? undefined : parseNumber(yearText, 'year', { integer: true })
+    if (year !== undefined && (year < COLLECTION_YEARS.min || year > COLLECTION_YEARS.max)) {
+      throw new UsageError(
+        `--year must be a year from ${COLLECTION_YEARS.min} to ${COLLECTION_YEARS.max}, got ${year}`,
+      )
+    }
     for (const file of files) {
       if (!existsSync(file)) throw new UsageError(`no such file: ${file}`)
     }

@@ -1,6 +1,11 @@
 import { Fragment, useEffect, useRef, useState } from 'react'
 import type { ApiErrorInfo } from '../../../../shared/contract'
-import type { ImportFormat, ImportResult, PickedFile } from '../../../../shared/contract/imports'
+import {
+  COLLECTION_YEARS,
+  type ImportFormat,
+  type ImportResult,
+  type PickedFile,
+} from '../../../../shared/contract/imports'
 import { api, fileFromPage, isDesktop } from '../../api'
 import { errorParts, toErrorInfo } from '../../lib/errors'
 import { formatBytes } from '../../lib/format'
@@ -359,7 +364,9 @@ function SelectFiles(p: SelectFilesProps) {
             onChange={(e) => p.onYear(e.target.value)}
           />
           {p.yearText !== '' && !p.yearValid && (
-            <span className="field-error">A year from 1990 to 2100.</span>
+            <span className="field-error">
+              A year from {COLLECTION_YEARS.min} to {COLLECTION_YEARS.max}.
+            </span>
           )}
         </label>
       )}

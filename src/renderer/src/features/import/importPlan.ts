@@ -5,7 +5,7 @@ import type {
   ImportFormat,
   ImportResult,
 } from '../../../../shared/contract/imports'
-import { glucoseFormats } from '../../../../shared/contract/imports'
+import { COLLECTION_YEARS, glucoseFormats } from '../../../../shared/contract/imports'
 
 /** One file in the import dialog: what main detected and what the user chose. */
 export interface PlannedFile {
@@ -36,7 +36,7 @@ export function parseYear(text: string): number | null {
   const trimmed = text.trim()
   if (!/^\d{4}$/.test(trimmed)) return null
   const year = Number(trimmed)
-  return year >= 1990 && year <= 2100 ? year : null
+  return year >= COLLECTION_YEARS.min && year <= COLLECTION_YEARS.max ? year : null
 }
 
 /** Files whose format is neither detected nor chosen: the import waits for a choice or removal. */
