@@ -85,6 +85,43 @@ test('a broken file gets one clear message with its location and changes nothing
   await expect(status).toHaveText(before)
 })
 
+test('a file with only its header is imported as such, and the tray says so on one line', async ({
+  page,
+  demo,
+}) => {
+  const { status, before } = await openWithCounts(page, demo.url)
+  const full = releaseFile(demo.dir, 'full.csv', 1, 6)
+  const header = join(demo.dir, 'header-only.csv')
+  writeFileSync(header, `${readFileSync(full, 'utf8').split('\n')[0] ?? ''}\n`)
+
+  await page.getByTestId('import-button').click()
+  await page.getByTestId('import-file-input').setInputFiles(header)
+  await expect(page.getByTestId('import-format')).toHaveValue('glucose-release')
+  await page.getByTestId('import-start').click()
+  const sentence = 'Nothing was added: the file holds no rows, only its header.'
+  await expect(page.getByTestId('import-result')).toContainText(sentence)
+  const summary = page.getByTestId('job-tray').getByTestId('job-summary')
+  await expect(summary).toContainText(sentence)
+  // The sentence is shortened to fit; the time it took stays whole, on one line.
+  interface Measured {
+    ownerDocument: {
+      createRange(): {
+        selectNodeContents(node: unknown): void
+        getClientRects(): { top: number }[]
+      }
+    }
+  }
+  const lines = await summary.getByText(/^in \d/).evaluate((e: Measured) => {
+    const range = e.ownerDocument.createRange()
+    range.selectNodeContents(e)
+    // Line boxes, not text pieces: "in " and the time are two text nodes on one line.
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size
+  })
+  expect(lines).toBe(1)
+  await page.getByTestId('import-close').click()
+  await expect(status).toHaveText(before)
+})
+
 test('files with formats chosen by hand are imported with the rest, all or nothing', async ({
   page,
   demo,

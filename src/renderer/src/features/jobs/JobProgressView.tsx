@@ -44,7 +44,9 @@ export function JobRates({ job }: { job: JobProgress }) {
         <span className="job-detail" title={job.detail}>
           {job.detail}
         </span>
-        {job.finishedAt !== null && <span>in {formatElapsed(job.finishedAt - job.startedAt)}</span>}
+        {job.finishedAt !== null && (
+          <span className="job-counts">in {formatElapsed(job.finishedAt - job.startedAt)}</span>
+        )}
       </div>
     )
   }
