@@ -1,6 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeReleaseCsv } from '../../src/main/synth/csv-writers'
+import { writeDimensionCsvs, writeReleaseCsv } from '../../src/main/synth/csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './fixtures'
@@ -122,6 +122,39 @@ test('a file with only its header is imported as such, and the tray says so on o
   await expect(status).toHaveText(before)
 })
 
+test('asks which year the year-less dates of a per-dimension file were collected in', async ({
+  page,
+  demo,
+}) => {
+  const { status } = await openWithCounts(page, demo.url)
+  const dir = join(demo.dir, 'dims')
+  mkdirSync(dir)
+  const generated = [...generateSubmissions({ count: 25, seed: 14 })]
+  writeDimensionCsvs(dir, generated)
+  const withDim4 = generated.filter((g) => g.annotations.some((a) => a.dimension === 4)).length
+  const good = releaseFile(demo.dir, 'with-years.csv', 5, 15)
+
+  await page.getByTestId('import-button').click()
+  await page.getByTestId('import-file-input').setInputFiles([good, join(dir, 'dim_4.csv')])
+  await expect(page.getByTestId('import-file')).toHaveCount(2)
+  // Only the file without years is named; nothing starts until the year is a plausible one.
+  const question = page.locator('.year-field')
+  await expect(question).toContainText('dim_4.csv writes dates without a year')
+  await expect(question).not.toContainText('with-years.csv')
+  const start = page.getByTestId('import-start')
+  await expect(start).toBeDisabled()
+  await page.getByTestId('year-input').fill('1800')
+  await expect(question).toContainText('A year from 1990 to 2100.')
+  await expect(start).toBeDisabled()
+  await page.getByTestId('year-input').fill('2019')
+  await expect(start).toBeEnabled()
+  await start.click()
+  await expect(page.getByTestId('import-result')).toBeVisible()
+  await expect(page.getByTestId('import-result-submissions')).toHaveText(['5', String(withDim4)])
+  await page.getByTestId('import-close').click()
+  await expect(status).toContainText(`${(3005 + withDim4).toLocaleString('en-US')} submissions`)
+})
+
 test('files with formats chosen by hand are imported with the rest, all or nothing', async ({
   page,
   demo,
@@ -139,7 +172,7 @@ test('files with formats chosen by hand are imported with the rest, all or nothi
   // A file nobody recognised holds the import back until it has a format or is gone.
   await expect(page.getByTestId('import-file-problem')).toContainText('unknown.csv:1:1')
   await expect(page.getByTestId('import-hint')).toHaveText(
-    'Choose a format for unknown.csv, or remove it.',
+    'Remove unknown.csv to import the rest: it fits no GLUCOSE layout as it is.',
   )
   await expect(page.getByTestId('import-start')).toBeDisabled()
   await page.getByRole('button', { name: 'Remove unknown.csv' }).click()

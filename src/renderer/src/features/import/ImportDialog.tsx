@@ -169,8 +169,10 @@ export function ImportDialog() {
       <>
         {waiting.length > 0 && (
           <span className="footer-hint" data-testid="import-hint">
-            Choose a format for {waiting.map((f) => f.detected.name).join(', ')}, or remove{' '}
-            {waiting.length === 1 ? 'it' : 'them'}.
+            {/* A chosen format must fit the header too: choosing one only shows what differs. */}
+            Remove {waiting.map((f) => f.detected.name).join(', ')} to import the rest:{' '}
+            {waiting.length === 1 ? 'it fits' : 'they fit'} no GLUCOSE layout as{' '}
+            {waiting.length === 1 ? 'it is' : 'they are'}.
           </span>
         )}
         <button onClick={close}>Cancel</button>
@@ -257,6 +259,17 @@ export function ImportDialog() {
         </div>
       )}
     </Modal>
+  )
+}
+
+/** Names the files whose dates have no year, since the other files in the list do not ask. */
+function YearQuestion({ names }: { names: string[] }) {
+  const one = names.length === 1
+  return (
+    <span>
+      {names.join(', ')} {one ? 'writes' : 'write'} dates without a year (like <code>917</code> for
+      17 September). Which year {one ? 'was it' : 'were they'} collected in?
+    </span>
   )
 }
 
@@ -349,10 +362,9 @@ function SelectFiles(p: SelectFilesProps) {
       )}
       {p.yearNeeded && (
         <label className="field year-field">
-          <span>
-            These files write dates without a year (like <code>917</code> for 17 September). Which
-            year were they collected in?
-          </span>
+          <YearQuestion
+            names={p.files.filter((f) => f.detected.needsYear).map((f) => f.detected.name)}
+          />
           <input
             type="text"
             inputMode="numeric"
