@@ -63,6 +63,29 @@ test('starts on the demo project, imports a file with progress, and counts it', 
   await expect(status).toContainText(`${(before + 4000).toLocaleString('en-US')} submissions`)
 })
 
+test('files dropped anywhere on the window open the import with them', async ({ page, demo }) => {
+  const { status } = await openWithCounts(page, demo.url)
+  const csv = readFileSync(releaseFile(demo.dir, 'dropped.csv', 12, 16), 'utf8')
+  // What the browser hands the page when a file from the desktop is dragged in and let go.
+  const transfer = await page.evaluateHandle(`(() => {
+    const data = new DataTransfer()
+    data.items.add(new File([${JSON.stringify(csv)}], 'dropped.csv', { type: 'text/csv' }))
+    return data
+  })()`)
+  await page.dispatchEvent('.grid-host', 'dragenter', { dataTransfer: transfer })
+  await expect(page.getByText('Drop files to import')).toBeVisible()
+  await page.dispatchEvent('.grid-host', 'dragover', { dataTransfer: transfer })
+  await page.dispatchEvent('.grid-host', 'drop', { dataTransfer: transfer })
+  await expect(page.getByText('Drop files to import')).toHaveCount(0)
+  await expect(page.getByTestId('import-file')).toContainText('dropped.csv')
+  await expect(page.getByTestId('import-format')).toHaveValue('glucose-release')
+  await page.getByTestId('import-start').click()
+  await expect(page.getByTestId('import-result-submissions')).toHaveText('12')
+  await page.getByTestId('import-close').click()
+  await expect(status).toContainText('3,012 submissions')
+  expect(page.url()).toContain('127.0.0.1')
+})
+
 test('a broken file gets one clear message with its location and changes nothing', async ({
   page,
   demo,
