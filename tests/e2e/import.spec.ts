@@ -86,6 +86,29 @@ test('files dropped anywhere on the window open the import with them', async ({ 
   expect(page.url()).toContain('127.0.0.1')
 })
 
+test('cancelling a running import leaves the project as it was', async ({ page, demo }) => {
+  const { status, before } = await openWithCounts(page, demo.url)
+  // Large enough that the import is still running when Cancel is pressed (a few seconds).
+  const big = releaseFile(demo.dir, 'big.csv', 40_000, 17)
+
+  await page.getByTestId('import-button').click()
+  await page.getByTestId('import-file-input').setInputFiles(big)
+  await expect(page.getByTestId('import-format')).toHaveValue('glucose-release')
+  await page.getByTestId('import-start').click()
+  await expect(page.getByTestId('import-progress')).toBeVisible()
+  await expect(page.getByTestId('import-cancel')).toBeEnabled()
+  await page.getByTestId('import-cancel').click()
+  await expect(page.getByTestId('import-cancelled')).toHaveText(
+    'Import cancelled. The project is as it was before.',
+    { timeout: 30_000 },
+  )
+  await page.keyboard.press('Escape')
+  await expect(status).toHaveText(before)
+  // The grid shows the project's rows still: nothing half-imported appears after a reload.
+  await page.reload()
+  await expect(page.getByTestId('status-counts')).toHaveText(before)
+})
+
 test('a broken file gets one clear message with its location and changes nothing', async ({
   page,
   demo,
