@@ -82,6 +82,11 @@ describe('winnow import and stats', () => {
     expect(empty.code).toBe(0)
     expect(empty.stdout).toContain('Nothing was added: the file holds no rows, only its header.')
 
+    const gone = join(dir, 'gone.csv')
+    const noFile = await cli('import', full, gone, '--db', join(dir, 'p.winnow'))
+    expect(noFile.code).toBe(1)
+    expect(noFile.stderr).toBe(`winnow import: ${gone}: no such file; nothing was imported.\n`)
+
     const missing = join(dir, 'missing.winnow')
     const stats = await cli('stats', '--db', missing, '--json')
     expect(stats.code).toBe(1)

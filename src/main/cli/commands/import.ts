@@ -5,6 +5,7 @@ import {
   type ImportFormat,
   glucoseFormats,
 } from '../../../shared/contract/imports'
+import { UserError } from '../../../shared/contract/errors'
 import { openProject } from '../../db/connection'
 import { importFiles } from '../../importers/run'
 import { indexSearchText } from '../../search/indexer'
@@ -41,7 +42,15 @@ export const importCommand: Command = {
       )
     }
     for (const file of files) {
-      if (!existsSync(file)) throw new UsageError(`no such file: ${file}`)
+      // A file that is not there is a failure like any unreadable input, not a usage error.
+      if (!existsSync(file)) {
+        throw new UserError({
+          type: 'not-found',
+          code: 'no-such-file',
+          message: `${file}: no such file; nothing was imported.`,
+          file,
+        })
+      }
     }
     const db = openProject(dbPath, { create: true, memoryMap: false })
     try {
