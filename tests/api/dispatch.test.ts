@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { callNames } from '../../src/shared/contract'
@@ -39,7 +40,26 @@ describe('dispatch', () => {
     const stats = await dispatch('project.stats', {}, { session: s })
     expect(stats).toMatchObject({ ok: true, value: { submissions: 0, annotations: 0 } })
     const again = await dispatch('project.create', { path }, { session: s })
-    expect(again).toMatchObject({ ok: false, error: { code: 'exists' } })
+    expect(again).toMatchObject({
+      ok: false,
+      error: {
+        code: 'exists',
+        message: `${path}.winnow: this file exists already; open it instead.`,
+      },
+    })
+    s.close()
+  })
+
+  it('refuses a relative path: it would be read from wherever the server started', async () => {
+    const s = session()
+    for (const call of ['project.create', 'project.open'] as const) {
+      const outcome = await dispatch(call, { path: 'glucose' }, { session: s })
+      expect(outcome).toMatchObject({
+        ok: false,
+        error: { type: 'invalid-argument', code: 'relative-path', field: 'path' },
+      })
+    }
+    expect(existsSync(join(process.cwd(), 'glucose.winnow'))).toBe(false)
     s.close()
   })
 

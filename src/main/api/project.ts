@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { isAbsolute, sep } from 'node:path'
 import { version } from '../../../package.json'
 import { UserError } from '../../shared/contract/errors'
 import type { projectCalls } from '../../shared/contract/project'
@@ -21,20 +22,36 @@ function withExtension(path: string): string {
   return path.endsWith('.winnow') ? path : `${path}.winnow`
 }
 
+/**
+ * A path typed in the page (serve mode has no file dialogs) must be whole: a relative one would
+ * be read from wherever the server happened to start.
+ */
+function fullPath(path: string): string {
+  if (!isAbsolute(path)) {
+    throw new UserError({
+      type: 'invalid-argument',
+      code: 'relative-path',
+      message: `${path}: give the full path (from ${sep}), as the machine running Winnow sees it.`,
+      field: 'path',
+    })
+  }
+  return path
+}
+
 export const projectHandlers: Handlers<keyof typeof projectCalls> = {
   'app.info': (_args, { session }) => ({
     version,
     mode: session.mode === 'electron' ? 'electron' : 'serve',
   }),
   'project.current': (_args, { session }) => session.info(),
-  'project.open': ({ path }, { session }) => session.open(path),
+  'project.open': ({ path }, { session }) => session.open(fullPath(path)),
   'project.create': ({ path }, { session }) => {
-    const file = withExtension(path)
+    const file = withExtension(fullPath(path))
     if (existsSync(file)) {
       throw new UserError({
         type: 'conflict',
         code: 'exists',
-        message: `${file} already exists; open it instead.`,
+        message: `${file}: this file exists already; open it instead.`,
         file,
       })
     }
