@@ -29,7 +29,7 @@ export function credentialInfo(
 ): CredentialInfo {
   return {
     source: credentials ? source : 'none',
-    label: credentials ? label : 'No access key set',
+    label: credentials ? label : 'none set',
     set: credentials !== null,
     accessKeyHint: credentials ? keyHint(credentials.accessKeyId) : null,
     editable,
