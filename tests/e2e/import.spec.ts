@@ -4,6 +4,7 @@ import { writeDimensionCsvs, writeReleaseCsv } from '../../src/main/synth/csv-wr
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './fixtures'
+import { releaseCsv } from '../helpers/glucose'
 
 /** Opens the demo; its status line, and that line's text before the test changes anything. */
 async function openWithCounts(
@@ -14,16 +15,6 @@ async function openWithCounts(
   const status = page.getByTestId('status-counts')
   await expect(status).toContainText('3,000 submissions')
   return { status, before: (await status.textContent()) ?? '' }
-}
-
-/** A release-layout file of `count` generated submissions. */
-function releaseFile(dir: string, name: string, count: number, seed: number): string {
-  const path = join(dir, name)
-  writeReleaseCsv(path, generateSubmissions({ count, seed }), {
-    workerStyle: 'int',
-    ratingStyle: 'int',
-  })
-  return path
 }
 
 function count(text: string | null, label: string): number {
@@ -41,8 +32,7 @@ test('starts on the demo project, imports a file with progress, and counts it', 
   await expect(status).toContainText('3,000 submissions')
   const before = count(await status.textContent(), 'submissions')
 
-  const csv = join(demo.dir, 'new-batch.csv')
-  writeReleaseCsv(csv, generateSubmissions({ count: 4000, seed: 77 }), {
+  const csv = releaseCsv(demo.dir, 'new-batch.csv', 4000, 77, {
     workerStyle: 'mturk',
     ratingStyle: 'float',
   })
@@ -65,7 +55,7 @@ test('starts on the demo project, imports a file with progress, and counts it', 
 
 test('files dropped anywhere on the window open the import with them', async ({ page, demo }) => {
   const { status } = await openWithCounts(page, demo.url)
-  const csv = readFileSync(releaseFile(demo.dir, 'dropped.csv', 12, 16), 'utf8')
+  const csv = readFileSync(releaseCsv(demo.dir, 'dropped.csv', 12, 16), 'utf8')
   // What the browser hands the page when a file from the desktop is dragged in and let go.
   const transfer = await page.evaluateHandle(`(() => {
     const data = new DataTransfer()
@@ -89,7 +79,7 @@ test('files dropped anywhere on the window open the import with them', async ({ 
 test('cancelling a running import leaves the project as it was', async ({ page, demo }) => {
   const { status, before } = await openWithCounts(page, demo.url)
   // Large enough that the import is still running when Cancel is pressed (a few seconds).
-  const big = releaseFile(demo.dir, 'big.csv', 40_000, 17)
+  const big = releaseCsv(demo.dir, 'big.csv', 40_000, 17)
 
   await page.getByTestId('import-button').click()
   await page.getByTestId('import-file-input').setInputFiles(big)
@@ -114,7 +104,7 @@ test('a broken file gets one clear message with its location and changes nothing
   demo,
 }) => {
   const { status, before } = await openWithCounts(page, demo.url)
-  const good = releaseFile(demo.dir, 'good.csv', 60, 5)
+  const good = releaseCsv(demo.dir, 'good.csv', 60, 5)
   const lines = readFileSync(good, 'utf8').split('\n')
   lines[41] = `${lines[41]},"unterminated`
   const broken = join(demo.dir, 'broken.csv')
@@ -136,7 +126,7 @@ test('a file with only its header is imported as such, and the tray says so on o
   demo,
 }) => {
   const { status, before } = await openWithCounts(page, demo.url)
-  const full = releaseFile(demo.dir, 'full.csv', 1, 6)
+  const full = releaseCsv(demo.dir, 'full.csv', 1, 6)
   const header = join(demo.dir, 'header-only.csv')
   writeFileSync(header, `${readFileSync(full, 'utf8').split('\n')[0] ?? ''}\n`)
 
@@ -178,7 +168,7 @@ test('asks which year the year-less dates of a per-dimension file were collected
   const generated = [...generateSubmissions({ count: 25, seed: 14 })]
   writeDimensionCsvs(dir, generated)
   const withDim4 = generated.filter((g) => g.annotations.some((a) => a.dimension === 4)).length
-  const good = releaseFile(demo.dir, 'with-years.csv', 5, 15)
+  const good = releaseCsv(demo.dir, 'with-years.csv', 5, 15)
 
   await page.getByTestId('import-button').click()
   await page.getByTestId('import-file-input').setInputFiles([good, join(dir, 'dim_4.csv')])
@@ -206,8 +196,8 @@ test('files with formats chosen by hand are imported with the rest, all or nothi
   demo,
 }) => {
   const { status, before } = await openWithCounts(page, demo.url)
-  const good = releaseFile(demo.dir, 'good.csv', 30, 8)
-  const other = releaseFile(demo.dir, 'other.csv', 20, 9)
+  const good = releaseCsv(demo.dir, 'good.csv', 30, 8)
+  const other = releaseCsv(demo.dir, 'other.csv', 20, 9)
   const unknown = join(demo.dir, 'unknown.csv')
   writeFileSync(unknown, 'a,b,c\n1,2,3\n')
 

@@ -5,6 +5,7 @@ import { writeDimensionCsvs, writeReleaseCsv } from '../../src/main/synth/csv-wr
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import { cli } from '../helpers/cli'
 import { useTempDir } from '../helpers/tmp'
+import { releaseCsv } from '../helpers/glucose'
 
 /** `winnow import` and `winnow stats` as other tools call them (the contract in the README). */
 describe('winnow import and stats', () => {
@@ -70,11 +71,7 @@ describe('winnow import and stats', () => {
 
   it('says when files hold only a header, and names a missing project once', async () => {
     const dir = tempDir()
-    const full = join(dir, 'full.csv')
-    writeReleaseCsv(full, generateSubmissions({ count: 1, seed: 33 }), {
-      workerStyle: 'int',
-      ratingStyle: 'int',
-    })
+    const full = releaseCsv(dir, 'full.csv', 1, 33)
     const header = join(dir, 'header.csv')
     writeFileSync(header, `${readFileSync(full, 'utf8').split('\n')[0]}\n`)
 

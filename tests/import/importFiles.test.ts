@@ -9,6 +9,7 @@ import { generateSubmissions } from '../../src/main/synth/glucose'
 import { UserError } from '../../src/shared/contract/errors'
 import { SubmissionFlag } from '../../src/shared/glucose/flags'
 import { useTempDir } from '../helpers/tmp'
+import { dimensionCsvs, releaseCsv } from '../helpers/glucose'
 
 function counts(db: Db) {
   const one = (q: string) => db.prepare(q).pluck().get() as number
@@ -59,8 +60,7 @@ describe('importFiles', () => {
 
   it('adds nothing when the same file is imported again, and leaves no empty change set', () => {
     const dir = tempDir()
-    const csv = join(dir, 'release.csv')
-    writeReleaseCsv(csv, generateSubmissions({ count: 120, seed: 3 }), {
+    const csv = releaseCsv(dir, 'release.csv', 120, 3, {
       workerStyle: 'mturk',
       ratingStyle: 'float',
     })
@@ -75,9 +75,7 @@ describe('importFiles', () => {
 
   it('merges per-dimension files of the same assignments into the same submissions', () => {
     const dir = tempDir()
-    const generated = [...generateSubmissions({ count: 150, seed: 5 })]
-    writeDimensionCsvs(dir, generated)
-    const files = Array.from({ length: 10 }, (_, i) => ({ path: join(dir, `dim_${i + 1}.csv`) }))
+    const { generated, files } = dimensionCsvs(dir, 150, 5)
     const db = project(dir)
     // One file first, the rest later: the later files join the submissions the first created.
     importFiles(db, files.slice(0, 1), { year: 2019 })
@@ -136,11 +134,7 @@ describe('importFiles', () => {
 
   it('changes nothing when one file of several is broken, and names file, line and column', () => {
     const dir = tempDir()
-    const good = join(dir, 'good.csv')
-    writeReleaseCsv(good, generateSubmissions({ count: 50, seed: 1 }), {
-      workerStyle: 'int',
-      ratingStyle: 'int',
-    })
+    const good = releaseCsv(dir, 'good.csv', 50, 1)
     const bad = join(dir, 'bad.csv')
     const lines = writeAndBreak(good, bad)
     const db = project(dir)
@@ -159,11 +153,7 @@ describe('importFiles', () => {
 
   it('rolls everything back when cancelled', () => {
     const dir = tempDir()
-    const csv = join(dir, 'release.csv')
-    writeReleaseCsv(csv, generateSubmissions({ count: 5000, seed: 2 }), {
-      workerStyle: 'int',
-      ratingStyle: 'int',
-    })
+    const csv = releaseCsv(dir, 'release.csv', 5000, 2)
     const db = project(dir)
     const before = counts(db)
     let progressed = 0

@@ -3,9 +3,8 @@ import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
-import { writeReleaseCsv } from '../../src/main/synth/csv-writers'
-import { generateSubmissions } from '../../src/main/synth/glucose'
 import { useTempDir } from '../helpers/tmp'
+import { releaseCsv } from '../helpers/glucose'
 
 const root = join(import.meta.dirname, '..', '..')
 
@@ -14,11 +13,7 @@ describe('a killed import', () => {
 
   it('leaves the project as it was, and intact', async () => {
     const dir = tempDir()
-    const csv = join(dir, 'big.csv')
-    writeReleaseCsv(csv, generateSubmissions({ count: 40_000, seed: 31 }), {
-      workerStyle: 'int',
-      ratingStyle: 'int',
-    })
+    const csv = releaseCsv(dir, 'big.csv', 40_000, 31)
     const project = join(dir, 'p.winnow')
     const db = openProject(project, { create: true })
     db.close()

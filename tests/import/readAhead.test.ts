@@ -8,6 +8,7 @@ import { type ImportFile, type ImportOptions, importFiles } from '../../src/main
 import { writeDimensionCsvs, writeReleaseCsv } from '../../src/main/synth/csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import { useTempDir } from '../helpers/tmp'
+import { releaseCsv } from '../helpers/glucose'
 
 /** Every table an import writes, without the times of the run itself. */
 function contents(db: Db): Record<string, unknown[]> {
@@ -75,11 +76,7 @@ describe('reading ahead on a second thread', () => {
 
   it('reports bad input with the same file, line and column, and changes nothing', () => {
     const dir = tempDir()
-    const good = join(dir, 'good.csv')
-    writeReleaseCsv(good, generateSubmissions({ count: 3000, seed: 22 }), {
-      workerStyle: 'int',
-      ratingStyle: 'int',
-    })
+    const good = releaseCsv(dir, 'good.csv', 3000, 22)
     // Past the first messages of rows: the import has written rows when the error arrives.
     const bad = join(dir, 'bad.csv')
     const lines = readFileSync(good, 'utf8').split('\n')
@@ -107,11 +104,7 @@ describe('reading ahead on a second thread', () => {
 
   it('stops the thread and rolls back when cancelled', () => {
     const dir = tempDir()
-    const csv = join(dir, 'release.csv')
-    writeReleaseCsv(csv, generateSubmissions({ count: 6000, seed: 23 }), {
-      workerStyle: 'int',
-      ratingStyle: 'int',
-    })
+    const csv = releaseCsv(dir, 'release.csv', 6000, 23)
     const db = openProject(join(dir, 'p.winnow'), { create: true })
     let progressed = 0
     expect(() =>
@@ -132,8 +125,7 @@ describe('reading ahead on a second thread', () => {
 
   it('adds nothing when a file is imported again', () => {
     const dir = tempDir()
-    const csv = join(dir, 'release.csv')
-    writeReleaseCsv(csv, generateSubmissions({ count: 800, seed: 24 }), {
+    const csv = releaseCsv(dir, 'release.csv', 800, 24, {
       workerStyle: 'mturk',
       ratingStyle: 'float',
     })

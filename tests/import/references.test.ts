@@ -3,9 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type Db, openProject } from '../../src/main/db/connection'
 import { importFiles } from '../../src/main/importers/run'
-import { writeDimensionCsvs, writeReleaseCsv } from '../../src/main/synth/csv-writers'
-import { generateSubmissions } from '../../src/main/synth/glucose'
 import { useTempDir } from '../helpers/tmp'
+import { dimensionCsvs, releaseCsv } from '../helpers/glucose'
 
 /**
  * An import writes without SQLite checking each row's foreign keys (`withoutReferenceChecks` in
@@ -21,13 +20,11 @@ describe('references written by an import', () => {
 
   it('all hold after release files, into an empty project and one with ratings, on either thread', () => {
     const dir = tempDir()
-    const first = join(dir, 'first.csv')
-    const second = join(dir, 'second.csv')
-    writeReleaseCsv(first, generateSubmissions({ count: 200, seed: 21 }), {
+    const first = releaseCsv(dir, 'first.csv', 200, 21, {
       workerStyle: 'mturk',
       ratingStyle: 'int',
     })
-    writeReleaseCsv(second, generateSubmissions({ count: 200, seed: 22 }), {
+    const second = releaseCsv(dir, 'second.csv', 200, 22, {
       workerStyle: 'mturk',
       ratingStyle: 'float',
     })
@@ -44,9 +41,7 @@ describe('references written by an import', () => {
 
   it('all hold after per-dimension files merge into existing submissions, and after the test set', () => {
     const dir = tempDir()
-    const generated = [...generateSubmissions({ count: 150, seed: 23 })]
-    writeDimensionCsvs(dir, generated)
-    const files = Array.from({ length: 10 }, (_, i) => ({ path: join(dir, `dim_${i + 1}.csv`) }))
+    const { generated, files } = dimensionCsvs(dir, 150, 23)
     const db = openProject(join(dir, 'p.winnow'), { create: true })
     importFiles(db, files.slice(0, 2), { year: 2019 })
     importFiles(db, files.slice(2), { year: 2019 })
@@ -60,11 +55,7 @@ describe('references written by an import', () => {
 
   it('are checked again after an import that failed', () => {
     const dir = tempDir()
-    const bad = join(dir, 'bad.csv')
-    writeReleaseCsv(bad, generateSubmissions({ count: 50, seed: 24 }), {
-      workerStyle: 'int',
-      ratingStyle: 'int',
-    })
+    const bad = releaseCsv(dir, 'bad.csv', 50, 24)
     // A ragged last row: the import fails after it has written the rows before it.
     appendFileSync(bad, 'one,two\n')
     const db = openProject(join(dir, 'p.winnow'), { create: true })

@@ -4,20 +4,15 @@ import { openProject } from '../../src/main/db/connection'
 import { searchBacklogSize } from '../../src/main/db/queries/search'
 import { importFiles } from '../../src/main/importers/run'
 import { ensureSearchIndexed, indexSearchText } from '../../src/main/search/indexer'
-import { writeReleaseCsv } from '../../src/main/synth/csv-writers'
-import { generateSubmissions } from '../../src/main/synth/glucose'
 import { useTempDir } from '../helpers/tmp'
+import { releaseCsv } from '../helpers/glucose'
 
 describe('full-text index after an import', () => {
   const tempDir = useTempDir()
 
   function imported() {
     const dir = tempDir()
-    const csv = join(dir, 'release.csv')
-    writeReleaseCsv(csv, generateSubmissions({ count: 2000, seed: 21 }), {
-      workerStyle: 'int',
-      ratingStyle: 'int',
-    })
+    const csv = releaseCsv(dir, 'release.csv', 2000, 21)
     const db = openProject(join(dir, 'p.winnow'), { create: true })
     const result = importFiles(db, [{ path: csv }])
     return { db, result }
