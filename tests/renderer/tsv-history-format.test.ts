@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { formatBytes, formatDay, formatRate, percentDone } from '../../src/renderer/src/lib/format'
+import {
+  formatBytes,
+  formatDay,
+  formatElapsed,
+  formatRate,
+  percentDone,
+} from '../../src/renderer/src/lib/format'
 import {
   back,
   canBack,
@@ -67,5 +73,13 @@ describe('format', () => {
     expect(formatDay(null)).toBe('')
     expect(percentDone(5, null)).toBeNull()
     expect(percentDone(5, 10)).toBe(50)
+  })
+
+  it('says how long a job took, short jobs included', () => {
+    expect(formatElapsed(40)).toBe('0.04 s')
+    expect(formatElapsed(0)).toBe('0.00 s')
+    expect(formatElapsed(400)).toBe('0.4 s')
+    expect(formatElapsed(12_400)).toBe('12 s')
+    expect(formatElapsed(185_000)).toBe('3 min 05 s')
   })
 })

@@ -29,9 +29,10 @@ export function formatMegabytesPerSecond(bytesPerSecond: number): string {
   return `${oneDecimal.format(bytesPerSecond / (1024 * 1024))} MB/s`
 }
 
-/** A job's running time: `0.4 s`, `12 s`, `3 min 05 s`. */
+/** A job's running time: `0.04 s`, `0.4 s`, `12 s`, `3 min 05 s` (never a bare `0 s`). */
 export function formatElapsed(ms: number): string {
   const seconds = Math.max(0, ms) / 1000
+  if (seconds < 0.095) return `${seconds.toFixed(2)} s`
   if (seconds < 10) return `${oneDecimal.format(seconds)} s`
   if (seconds < 60) return `${Math.round(seconds)} s`
   const whole = Math.round(seconds)
