@@ -39,12 +39,19 @@ export const serveCommand: Command = {
         secrets: sessionSecrets(environmentSecrets(profile ? { profile } : {})),
       },
     })
-    if (demoPath) {
-      ensureDemoProject(demoPath)
-      server.session.open(demoPath, { isDemo: true })
-    } else if (dbOption) {
-      const path = resolve(dbOption)
-      server.session.open(path, { create: !existsSync(path) })
+    try {
+      if (demoPath) {
+        ensureDemoProject(demoPath)
+        server.session.open(demoPath, { isDemo: true })
+      } else if (dbOption) {
+        const path = resolve(dbOption)
+        server.session.open(path, { create: !existsSync(path) })
+      }
+    } catch (error) {
+      // A project that cannot be opened ends the command; a server left listening would keep the
+      // process alive, serving nothing.
+      await server.close()
+      throw error
     }
     const info = { url: server.openUrl, token: server.token }
     io.stdout(
