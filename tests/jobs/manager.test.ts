@@ -68,7 +68,7 @@ describe('jobs in turn', () => {
     let finish = (): void => undefined
     const spec = {
       kind: 'import' as const,
-      title: name,
+      title: `Importing ${name}`,
       unit: 'bytes',
       run: () =>
         new Promise<string>((resolve) => {
@@ -90,7 +90,7 @@ describe('jobs in turn', () => {
     const b = held(log, 'b.csv')
     jobs.start(a.spec)
     const second = jobs.start(b.spec)
-    expect(second.detail).toBe('Waiting for a.csv')
+    expect(second.detail).toBe('After importing a.csv')
     await settle()
     expect(log).toEqual(['start a.csv'])
     a.finish()

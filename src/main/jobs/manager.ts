@@ -59,7 +59,11 @@ export class JobManager {
       total: null,
       rate: 0,
       bytesPerSecond: null,
-      detail: ahead.length > 0 ? `Waiting for ${ahead.map((p) => p.title).join(', ')}` : '',
+      // "After importing a.csv": the titles name what the jobs do, so they read on after "After".
+      detail:
+        ahead.length > 0
+          ? `After ${ahead.map((p) => p.title.charAt(0).toLowerCase() + p.title.slice(1)).join(', ')}`
+          : '',
       startedAt,
       finishedAt: null,
       error: null,
