@@ -33,6 +33,8 @@ import {
 
 type Phase = 'select' | 'running' | 'done' | 'failed' | 'cancelled'
 
+const YEAR_INPUT_ID = 'import-year'
+
 export function ImportDialog() {
   const request = useStore(importRequest)
   const [phase, setPhase] = useState<Phase>('select')
@@ -44,6 +46,9 @@ export function ImportDialog() {
   const [error, setError] = useState<ApiErrorInfo | null>(null)
   const takenSeq = useRef(0)
   const input = useRef<HTMLInputElement>(null)
+  const startButton = useRef<HTMLButtonElement>(null)
+  // Set when files were added: the focus then moves on to the next step (see below).
+  const focusNext = useRef(false)
 
   async function addPicked(picked: readonly PickedFile[]) {
     if (picked.length === 0) return
@@ -52,6 +57,7 @@ export function ImportDialog() {
     try {
       const detected = await api.import.detect({ files: picked.map((p) => p.ref) })
       setFiles((current) => addFiles(current, detected))
+      focusNext.current = true
     } catch (e) {
       setError(toErrorInfo(e))
     } finally {
@@ -109,6 +115,16 @@ export function ImportDialog() {
   )
 
   const year = parseYear(yearText)
+
+  // After files were added, Enter goes on: to the year when their dates need one, else to Import.
+  useEffect(() => {
+    if (!focusNext.current) return
+    focusNext.current = false
+    const yearField = document.getElementById(YEAR_INPUT_ID)
+    if (yearField && year === null) yearField.focus()
+    else if (startButton.current && !startButton.current.disabled) startButton.current.focus()
+  })
+
   const yearNeeded = needsYear(files)
   const waiting = unrecognised(files)
   const canStart =
@@ -178,6 +194,7 @@ export function ImportDialog() {
         <button onClick={close}>Cancel</button>
         <button
           className="primary"
+          ref={startButton}
           disabled={!canStart}
           data-testid="import-start"
           onClick={() => void start()}
@@ -221,6 +238,7 @@ export function ImportDialog() {
           yearText={yearText}
           yearValid={year !== null}
           onYear={setYearText}
+          onEnter={() => void start()}
           onOverride={(i, format) =>
             setFiles((current) => current.map((f, j) => (j === i ? { ...f, override: format } : f)))
           }
@@ -280,6 +298,8 @@ interface SelectFilesProps {
   yearText: string
   yearValid: boolean
   onYear: (text: string) => void
+  /** Enter in the year field: start, as the Import button would. */
+  onEnter: () => void
   onOverride: (index: number, format: ImportFormat | null) => void
   onRemove: (index: number) => void
   onPickNative: () => void
@@ -372,8 +392,12 @@ function SelectFiles(p: SelectFilesProps) {
             placeholder="YYYY"
             value={p.yearText}
             aria-invalid={p.yearText !== '' && !p.yearValid}
+            id={YEAR_INPUT_ID}
             data-testid="year-input"
             onChange={(e) => p.onYear(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') p.onEnter()
+            }}
           />
           {p.yearText !== '' && !p.yearValid && (
             <span className="field-error">
