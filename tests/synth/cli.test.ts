@@ -39,10 +39,13 @@ describe('winnow synth', () => {
     expect(await stats('b.winnow')).toEqual(await stats('a.winnow'))
   })
 
-  it('refuses a count below one as a usage error', async () => {
+  it('refuses a count below one as a usage error (and so does history)', async () => {
     const dir = tempDir()
     const run = await cli('synth', '--db', join(dir, 'p.winnow'), '--submissions', '0')
     expect(run.code).toBe(2)
     expect(run.stderr).toContain('--submissions must be at least 1, got 0')
+    const history = await cli('history', '--db', join(dir, 'p.winnow'), '--limit', '0')
+    expect(history.code).toBe(2)
+    expect(history.stderr).toContain('--limit must be at least 1, got 0')
   })
 })

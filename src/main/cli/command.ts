@@ -59,10 +59,17 @@ export function stringList(values: ParsedValues, name: string): string[] {
   return (Array.isArray(value) ? value : [value]).map(String)
 }
 
-export function parseNumber(text: string, name: string, { integer = false } = {}): number {
+export function parseNumber(
+  text: string,
+  name: string,
+  { integer = false, min }: { integer?: boolean; min?: number } = {},
+): number {
   const value = Number(text)
   if (text.trim() === '' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
     throw new UsageError(`--${name} must be ${integer ? 'an integer' : 'a number'}, got '${text}'`)
+  }
+  if (min !== undefined && value < min) {
+    throw new UsageError(`--${name} must be at least ${min}, got ${value}`)
   }
   return value
 }

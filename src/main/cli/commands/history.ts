@@ -10,10 +10,10 @@ export const historyCommand: Command = {
   run(values) {
     const limitText = optionalString(values, 'limit')
     const limit =
-      limitText === undefined ? 1000 : parseNumber(limitText, 'limit', { integer: true })
+      limitText === undefined ? 1000 : parseNumber(limitText, 'limit', { integer: true, min: 1 })
     const db = openProject(requireString(values, 'db'))
     try {
-      const changeSets = history(db, { limit: Math.max(1, limit) })
+      const changeSets = history(db, { limit })
       const json = {
         changeSets: changeSets.map((c) => ({
           id: c.id,

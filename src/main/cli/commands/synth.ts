@@ -1,7 +1,7 @@
 import { openProject } from '../../db/connection'
 import { writeSynthetic } from '../../importers/synthetic'
 import { describeAdded } from '../../../shared/summaries'
-import { type Command, UsageError, dbOption, parseNumber, requireString } from '../command'
+import { type Command, dbOption, parseNumber, requireString } from '../command'
 import { progressLine } from '../progress'
 
 export const synthCommand: Command = {
@@ -12,8 +12,8 @@ export const synthCommand: Command = {
   run(values, _positionals, io) {
     const count = parseNumber(requireString(values, 'submissions'), 'submissions', {
       integer: true,
+      min: 1,
     })
-    if (count < 1) throw new UsageError(`--submissions must be at least 1, got ${count}`)
     const seedText = values.seed
     const seed = typeof seedText === 'string' ? parseNumber(seedText, 'seed', { integer: true }) : 1
     const db = openProject(requireString(values, 'db'), { create: true })
