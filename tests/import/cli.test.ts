@@ -62,7 +62,7 @@ describe('winnow import and stats', () => {
 
     const old = await cli('import', file, '--db', db, '--year', '1800')
     expect(old.code).toBe(2)
-    expect(old.stderr).toContain('--year must be a year from 1990 to 2100, got 1800')
+    expect(old.stderr).toContain('--year must be from 1990 to 2100, got 1800')
 
     const ok = await cli('import', file, '--db', db, '--year', '2019', '--json')
     expect(ok.code).toBe(0)

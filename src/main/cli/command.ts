@@ -62,14 +62,20 @@ export function stringList(values: ParsedValues, name: string): string[] {
 export function parseNumber(
   text: string,
   name: string,
-  { integer = false, min }: { integer?: boolean; min?: number } = {},
+  { integer = false, min, max }: { integer?: boolean; min?: number; max?: number } = {},
 ): number {
   const value = Number(text)
   if (text.trim() === '' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
     throw new UsageError(`--${name} must be ${integer ? 'an integer' : 'a number'}, got '${text}'`)
   }
-  if (min !== undefined && value < min) {
-    throw new UsageError(`--${name} must be at least ${min}, got ${value}`)
+  if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
+    const range =
+      max === undefined
+        ? `at least ${min}`
+        : min === undefined
+          ? `at most ${max}`
+          : `from ${min} to ${max}`
+    throw new UsageError(`--${name} must be ${range}, got ${value}`)
   }
   return value
 }

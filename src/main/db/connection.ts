@@ -115,6 +115,26 @@ function configure(db: Db, options: OpenOptions): void {
 
 const statementCache = new WeakMap<Db, Map<string, Database.Statement>>()
 
+/** Connection settings a bulk write changes for its duration (numbers only, names fixed). */
+export type TemporaryPragmas = Partial<
+  Record<'foreign_keys' | 'wal_autocheckpoint' | 'cache_size', number>
+>
+
+/**
+ * Runs `write` with these pragmas set on the connection and puts back what they were however it
+ * ends. (`foreign_keys` does not change inside a transaction: there the checks stay as they were.)
+ */
+export function withPragmas<T>(db: Db, settings: TemporaryPragmas, write: () => T): T {
+  const names = Object.keys(settings) as (keyof TemporaryPragmas)[]
+  const before = names.map((name) => [name, db.pragma(name, { simple: true }) as number] as const)
+  for (const name of names) db.pragma(`${name} = ${Number(settings[name])}`)
+  try {
+    return write()
+  } finally {
+    for (const [name, value] of before.reverse()) db.pragma(`${name} = ${value}`)
+  }
+}
+
 /**
  * A prepared statement for a fragment's text, cached per connection. Plucking statements are
  * cached apart because `pluck()` changes the statement itself.

@@ -1,6 +1,6 @@
 import { basename } from 'node:path'
 import type { FileImportResult, ImportFormat, ImportResult } from '../../shared/contract/imports'
-import type { Db } from '../db/connection'
+import { type Db, type TemporaryPragmas, withPragmas } from '../db/connection'
 import { createChangeSet, describeChangeSet, discardChangeSet } from '../db/queries/changeSets'
 import { SubmissionWriter, completeSourceFile, insertSourceFile } from '../db/queries/submissions'
 import { withIndexesRebuiltAfter, withoutPendingTrigger } from '../db/queries/bulk'
@@ -43,6 +43,25 @@ export interface ImportHooks {
 
 const PROGRESS_EVERY = 2000
 
+/** How an import's connection writes, for the import's duration. */
+export const IMPORT_PRAGMAS = {
+  /**
+   * No checkpoint while it writes, so its commit does not also copy the whole WAL into the project
+   * file while the user waits. The next commit on this connection (the search indexing that
+   * follows an import), the app's idle checkpoint or closing the connection does that copy.
+   */
+  wal_autocheckpoint: 0,
+  /**
+   * No per-row foreign-key checks. The writers derive every reference from rows written or looked
+   * up in the same transaction (submission and annotation ids they assign, workers and stories
+   * they find or insert, the change set and source file the import created), so the checks can
+   * only confirm what holds by construction, and they cost about a tenth of the import's writes:
+   * one lookup per annotation for its submission and one for its text row.
+   * `tests/import/references.test.ts` checks every layout's result with `PRAGMA foreign_key_check`.
+   */
+  foreign_keys: 0,
+} satisfies TemporaryPragmas
+
 /**
  * Imports GLUCOSE files in one transaction: all of them or, on bad input or cancel, none.
  * Keyed writes make a re-import add nothing.
@@ -81,97 +100,87 @@ export function importFiles(
     const ahead = readAhead
     const rowsOf = (index: number, glucose: GlucoseFile): FileRows =>
       ahead ? ahead.file(index) : readHere(glucose)
-    return withCheckpointAfter(db, () =>
-      withoutReferenceChecks(db, () =>
-        db
-          .transaction((): ImportResult => {
-            const author = options.author ?? 'import'
-            const changeSet = createChangeSet(db, { kind: 'import', author, description: 'Import' })
-            const results: FileImportResult[] = []
-            let bytesBefore = 0
-            let records = 0
-            // Into a project without ratings, the writers log what they wrote and the timelines are
-            // built from that log; otherwise a trigger lists the new rows and they are read back.
-            const log = hasNoRatings(db) ? new FileRatingLog() : null
-            const writeFiles = (): void => {
-              opened.forEach(({ file, glucose }, index) => {
-                const name = file.name ?? basename(file.path)
-                const sourceFileId = insertSourceFile(db, {
-                  name,
-                  path: file.path,
-                  bytes: glucose.reader.size,
-                  format: glucose.format,
-                  year: options.year ?? null,
-                  changeSetId: changeSet.id,
-                })
-                const writer = new SubmissionWriter(
-                  db,
-                  changeSet.id,
-                  sourceFileId,
-                  log ?? undefined,
-                )
-                const rows = rowsOf(index, glucose)
-                let fileRecords = 0
-                for (const record of rows.rows()) {
-                  writer.write(record)
-                  fileRecords++
-                  records++
-                  if (records % PROGRESS_EVERY === 0) {
-                    if (hooks.cancelled?.()) throw new CancelledError()
-                    hooks.progress?.({
-                      bytes: bytesBefore + rows.bytesRead(),
-                      totalBytes,
-                      records,
-                      file: name,
-                    })
-                  }
-                }
-                writer.finish()
-                if (hooks.cancelled?.()) throw new CancelledError()
-                bytesBefore += glucose.reader.size
-                const warnings = rows.warnings().map((w) => w.message)
-                completeSourceFile(db, sourceFileId, {
-                  sha256: rows.sha256(),
-                  records: fileRecords,
-                  counts: writer.counts,
-                  warnings,
-                })
-                results.push({
-                  file: name,
-                  format: glucose.format,
-                  records: fileRecords,
-                  submissions: writer.counts.submissions,
-                  annotations: writer.counts.annotations,
-                  warnings,
-                })
+    const write = (): ImportResult => {
+      const author = options.author ?? 'import'
+      const changeSet = createChangeSet(db, { kind: 'import', author, description: 'Import' })
+      const results: FileImportResult[] = []
+      let bytesBefore = 0
+      let records = 0
+      // Into a project without ratings, the writers log what they wrote and the timelines are
+      // built from that log; otherwise a trigger lists the new rows and they are read back.
+      const log = hasNoRatings(db) ? new FileRatingLog() : null
+      const writeFiles = (): void => {
+        opened.forEach(({ file, glucose }, index) => {
+          const name = file.name ?? basename(file.path)
+          const sourceFileId = insertSourceFile(db, {
+            name,
+            path: file.path,
+            bytes: glucose.reader.size,
+            format: glucose.format,
+            year: options.year ?? null,
+            changeSetId: changeSet.id,
+          })
+          const writer = new SubmissionWriter(db, changeSet.id, sourceFileId, log ?? undefined)
+          const rows = rowsOf(index, glucose)
+          let fileRecords = 0
+          for (const record of rows.rows()) {
+            writer.write(record)
+            fileRecords++
+            records++
+            if (records % PROGRESS_EVERY === 0) {
+              if (hooks.cancelled?.()) throw new CancelledError()
+              hooks.progress?.({
+                bytes: bytesBefore + rows.bytesRead(),
+                totalBytes,
+                records,
+                file: name,
               })
             }
-            // About 700 bytes of CSV per annotation in every GLUCOSE layout.
-            withIndexesRebuiltAfter(db, totalBytes / 700, () => {
-              if (log === null) return writeFiles()
-              withoutPendingTrigger(db, writeFiles)
-              // Ratings found in the files become worker timelines, in this change set.
-              reconstructFromLog(db, changeSet, author, log)
-            })
-            if (log === null) reconstructImportedRatings(db, changeSet, author)
-            const submissions = results.reduce((n, r) => n + r.submissions, 0)
-            const annotations = results.reduce((n, r) => n + r.annotations, 0)
-            hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '' })
-            if (submissions === 0 && annotations === 0) {
-              // Everything was already there: leave no empty change set behind.
-              discardChangeSet(db, changeSet.id)
-              return { files: results, submissions, annotations }
-            }
-            describeChangeSet(
-              db,
-              changeSet.id,
-              `Imported ${results.map((r) => r.file).join(', ')}: ${plural(submissions, 'submission')}, ${plural(annotations, 'annotation')}`,
-            )
-            return { files: results, submissions, annotations }
+          }
+          writer.finish()
+          if (hooks.cancelled?.()) throw new CancelledError()
+          bytesBefore += glucose.reader.size
+          const warnings = rows.warnings().map((w) => w.message)
+          completeSourceFile(db, sourceFileId, {
+            sha256: rows.sha256(),
+            records: fileRecords,
+            counts: writer.counts,
+            warnings,
           })
-          .immediate(),
-      ),
-    )
+          results.push({
+            file: name,
+            format: glucose.format,
+            records: fileRecords,
+            submissions: writer.counts.submissions,
+            annotations: writer.counts.annotations,
+            warnings,
+          })
+        })
+      }
+      // About 700 bytes of CSV per annotation in every GLUCOSE layout.
+      withIndexesRebuiltAfter(db, totalBytes / 700, () => {
+        if (log === null) return writeFiles()
+        withoutPendingTrigger(db, writeFiles)
+        // Ratings found in the files become worker timelines, in this change set.
+        reconstructFromLog(db, changeSet, author, log)
+      })
+      if (log === null) reconstructImportedRatings(db, changeSet, author)
+      const submissions = results.reduce((n, r) => n + r.submissions, 0)
+      const annotations = results.reduce((n, r) => n + r.annotations, 0)
+      hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '' })
+      if (submissions === 0 && annotations === 0) {
+        // Everything was already there: leave no empty change set behind.
+        discardChangeSet(db, changeSet.id)
+        return { files: results, submissions, annotations }
+      }
+      describeChangeSet(
+        db,
+        changeSet.id,
+        `Imported ${results.map((r) => r.file).join(', ')}: ${plural(submissions, 'submission')}, ${plural(annotations, 'annotation')}`,
+      )
+      return { files: results, submissions, annotations }
+    }
+    return withPragmas(db, IMPORT_PRAGMAS, () => db.transaction(write).immediate())
   } finally {
     readAhead?.close()
     for (const o of opened) o.glucose.reader.close()
@@ -185,40 +194,5 @@ function readHere(glucose: GlucoseFile): FileRows {
     bytesRead: () => glucose.reader.bytesRead(),
     sha256: () => glucose.reader.sha256(),
     warnings: () => glucose.warnings,
-  }
-}
-
-/**
- * Runs an import without SQLite checking each row's foreign keys. The writers derive every
- * reference from rows written or looked up in the same transaction (submission and annotation ids
- * they assign, workers and stories they find or insert, the change set and source file the import
- * created), so the checks can only confirm what holds by construction, and they cost about a tenth
- * of the import's writes: one lookup per annotation for its submission and one for its text row.
- * `tests/import/references.test.ts` checks every layout's result with `PRAGMA foreign_key_check`.
- * (Inside an outer transaction the pragma does nothing, and the checks stay on.)
- */
-function withoutReferenceChecks<T>(db: Db, write: () => T): T {
-  const on = db.pragma('foreign_keys', { simple: true }) === 1
-  if (on) db.pragma('foreign_keys = OFF')
-  try {
-    return write()
-  } finally {
-    if (on) db.pragma('foreign_keys = ON')
-  }
-}
-
-/**
- * Runs an import with SQLite's automatic checkpoint off, so its commit does not also copy the
- * whole WAL into the project file while the user waits. The next commit on this connection (the
- * search indexing that follows an import), the app's idle checkpoint or closing the connection
- * does that copy.
- */
-function withCheckpointAfter<T>(db: Db, write: () => T): T {
-  const pages = db.pragma('wal_autocheckpoint', { simple: true }) as number
-  db.pragma('wal_autocheckpoint = 0')
-  try {
-    return write()
-  } finally {
-    db.pragma(`wal_autocheckpoint = ${pages}`)
   }
 }

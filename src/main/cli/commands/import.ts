@@ -35,12 +35,9 @@ export const importCommand: Command = {
     }
     const yearText = optionalString(values, 'year')
     const year =
-      yearText === undefined ? undefined : parseNumber(yearText, 'year', { integer: true })
-    if (year !== undefined && (year < COLLECTION_YEARS.min || year > COLLECTION_YEARS.max)) {
-      throw new UsageError(
-        `--year must be a year from ${COLLECTION_YEARS.min} to ${COLLECTION_YEARS.max}, got ${year}`,
-      )
-    }
+      yearText === undefined
+        ? undefined
+        : parseNumber(yearText, 'year', { integer: true, ...COLLECTION_YEARS })
     for (const file of files) {
       // A file that is not there is a failure like any unreadable input, not a usage error.
       if (!existsSync(file)) {

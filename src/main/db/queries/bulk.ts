@@ -1,5 +1,5 @@
 import type { Db } from '../connection'
-import { all, pluck } from '../connection'
+import { all, pluck, withPragmas } from '../connection'
 import { sql } from '../sql'
 
 /** The page cache while indexes are rebuilt, in KiB (a negative `cache_size`). */
@@ -26,13 +26,9 @@ export function withIndexesRebuiltAfter<T>(db: Db, expectedRows: number, write: 
   const result = write()
   // SQLite sorts an index's entries in runs of the page cache's size, then merges the runs. Runs
   // of 16 MiB sort faster than the app's 64 MiB cache and bound what a large rebuild holds.
-  const cacheSize = db.pragma('cache_size', { simple: true }) as number
-  db.pragma(`cache_size = ${SORT_CACHE_KIB}`)
-  try {
+  withPragmas(db, { cache_size: SORT_CACHE_KIB }, () => {
     for (const index of indexes) db.exec(index.sql)
-  } finally {
-    db.pragma(`cache_size = ${cacheSize}`)
-  }
+  })
   return result
 }
 
