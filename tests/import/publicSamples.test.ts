@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
+import { openGlucoseFile } from '../../src/main/importers/glucose/open'
 import { importFiles } from '../../src/main/importers/run'
+import { annotationFlags, flagsByGrammar } from '../../src/shared/glucose/grammar'
 import { useTempDir } from '../helpers/tmp'
 
 // The real public samples, where the shared data folder sits beside the project (CI has it).
@@ -39,5 +41,19 @@ describe.skipIf(!present)('importing the public GLUCOSE samples', () => {
     const again = importFiles(db, files, { year: 2019 })
     expect(again).toMatchObject({ submissions: 0, annotations: 0 })
     db.close()
+  })
+
+  it('flags their cells the same with the shortcut for plain cells as with the full grammar', () => {
+    let clean = 0
+    for (const name of ['release_layout_sample.csv', 'dim_3_sample.csv']) {
+      for (const row of openGlucoseFile(join(samples, name), { year: 2019 }).records()) {
+        for (const a of row.annotations) {
+          const flags = flagsByGrammar(a.dimension, a)
+          if (flags === 0) clean++
+          expect(annotationFlags(a.dimension, a)).toBe(flags)
+        }
+      }
+    }
+    expect(clean).toBeGreaterThan(50)
   })
 })

@@ -7,7 +7,7 @@ import { useTempDir } from '../helpers/tmp'
 import { dimensionCsvs, releaseCsv } from '../helpers/glucose'
 
 /**
- * An import writes without SQLite checking each row's foreign keys (`withoutReferenceChecks` in
+ * An import writes without SQLite checking each row's foreign keys (`IMPORT_PRAGMAS` in
  * run.ts): these tests check that every reference it writes holds, in every layout and path.
  */
 describe('references written by an import', () => {

@@ -108,7 +108,7 @@ function configure(db: Db, options: OpenOptions): void {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
   }
-  db.pragma('temp_store = MEMORY')
+  db.pragma(`temp_store = ${TempStore.memory}`)
   db.pragma('cache_size = -65536')
   db.pragma(`mmap_size = ${(options.memoryMap ?? true) ? 268435456 : 0}`)
 }
@@ -117,12 +117,17 @@ const statementCache = new WeakMap<Db, Map<string, Database.Statement>>()
 
 /** Connection settings a bulk write changes for its duration (numbers only, names fixed). */
 export type TemporaryPragmas = Partial<
-  Record<'foreign_keys' | 'wal_autocheckpoint' | 'cache_size', number>
+  Record<'foreign_keys' | 'wal_autocheckpoint' | 'cache_size' | 'temp_store' | 'threads', number>
 >
+
+/** `temp_store` values: SQLite's temporary files on disk, or in its in-memory journal. */
+export const TempStore = { file: 1, memory: 2 } as const
 
 /**
  * Runs `write` with these pragmas set on the connection and puts back what they were however it
- * ends. (`foreign_keys` does not change inside a transaction: there the checks stay as they were.)
+ * ends. Two do not change inside a transaction: `foreign_keys` (the checks stay as they were) and
+ * `temp_store` once the connection holds temporary tables (SQLite refuses), so set those around
+ * the transaction. Changing `temp_store` drops the connection's temporary tables.
  */
 export function withPragmas<T>(db: Db, settings: TemporaryPragmas, write: () => T): T {
   const names = Object.keys(settings) as (keyof TemporaryPragmas)[]

@@ -1,6 +1,6 @@
 import { basename } from 'node:path'
 import type { FileImportResult, ImportFormat, ImportResult } from '../../shared/contract/imports'
-import { type Db, type TemporaryPragmas, withPragmas } from '../db/connection'
+import { type Db, TempStore, type TemporaryPragmas, withPragmas } from '../db/connection'
 import { createChangeSet, describeChangeSet, discardChangeSet } from '../db/queries/changeSets'
 import { SubmissionWriter, completeSourceFile, insertSourceFile } from '../db/queries/submissions'
 import { withIndexesRebuiltAfter, withoutPendingTrigger } from '../db/queries/bulk'
@@ -60,6 +60,11 @@ export const IMPORT_PRAGMAS = {
    * `tests/import/references.test.ts` checks every layout's result with `PRAGMA foreign_key_check`.
    */
   foreign_keys: 0,
+  /**
+   * Temporary files on disk for the index rebuild's sort runs (see bulk.ts): faster than SQLite's
+   * in-memory journal, and not held in the import's memory. They stay in the OS's file cache.
+   */
+  temp_store: TempStore.file,
 } satisfies TemporaryPragmas
 
 /**

@@ -4,6 +4,7 @@ import { CONNECTORS, DIMENSIONS, dimensionInfo } from '../../../src/shared/gluco
 import { AnnotationFlag, describeFlags, SubmissionFlag } from '../../../src/shared/glucose/flags'
 import {
   annotationFlags,
+  flagsByGrammar,
   normalizeSpaces,
   parseNL,
   parseStructured,
@@ -251,6 +252,65 @@ describe('annotationFlags', () => {
         { references: true },
       ),
     ).toBe(AnnotationFlag.NlUnparsed)
+  })
+
+  it('takes the shortcut for plain cells only where the grammar finds nothing either', () => {
+    // Slot texts and NL edits from the characters the shortcut must get right: braces, bars,
+    // `>`, spaces (leading, doubled, other kinds), parentheses and a lost underscore.
+    const text = fc
+      .array(
+        fc.oneof(
+          { arbitrary: fc.constantFrom('a', 'Someone_A', 'is', ' ', '||'), weight: 12 },
+          {
+            arbitrary: fc.constantFrom('Someone A', '  ', '\u00a0', '|', '(', ')', '>', '{', '}'),
+            weight: 1,
+          },
+        ),
+        { maxLength: 6 },
+      )
+      .map((p) => p.join(''))
+    const tag = fc.oneof(
+      { arbitrary: fc.constantFrom('subject', 'object1'), weight: 12 },
+      { arbitrary: fc.constantFrom('Verb', ''), weight: 1 },
+    )
+    const slot = fc.tuple(text, tag).map(([t, g]) => `{${t}}_[${g}]`)
+    const half = fc.array(slot, { minLength: 1, maxLength: 3 }).map((s) => s.join(' '))
+    const edit = fc.oneof(
+      { arbitrary: fc.constant(''), weight: 3 },
+      { arbitrary: fc.constantFrom(' ', '  ', '(', ')', 'a', '_', '|'), weight: 1 },
+    )
+    const pair = (connector: string) =>
+      fc.tuple(half, half, edit, fc.nat({ max: 60 })).map(([left, right, change, at]) => {
+        const structured = `${left} >${connector}> ${right}`
+        const plain = parseStructured(structured)?.asNL ?? structured
+        const cut = Math.min(at, plain.length)
+        return { nl: plain.slice(0, cut) + change + plain.slice(cut), structured }
+      })
+    const annotation = fc.integer({ min: 1, max: 10 }).chain((d) => {
+      const connector = fc.oneof(
+        { arbitrary: fc.constant(dimensionInfo(d).connector), weight: 4 },
+        { arbitrary: fc.constantFrom(...CONNECTORS, 'Leads to'), weight: 1 },
+      )
+      return fc.tuple(fc.constant(d), connector.chain(pair), connector.chain(pair))
+    })
+    let clean = 0
+    fc.assert(
+      fc.property(annotation, ([d, specific, general]) => {
+        const cells = {
+          specificNL: specific.nl,
+          specificStructured: specific.structured,
+          generalNL: general.nl,
+          generalStructured: general.structured,
+        }
+        const flags = flagsByGrammar(d, cells)
+        if (flags === 0) clean++
+        expect(annotationFlags(d, cells)).toBe(flags)
+      }),
+      { numRuns: 20000 },
+    )
+    // Clean and flagged cells both come up often enough for the comparison to mean something.
+    expect(clean).toBeGreaterThan(1000)
+    expect(clean).toBeLessThan(19000)
   })
 
   it('never throws, whatever the cells hold', () => {
