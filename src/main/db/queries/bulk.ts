@@ -29,7 +29,10 @@ export function withIndexesRebuiltAfter<T>(db: Db, expectedRows: number, write: 
         ORDER BY tbl_name, name`,
   )
   for (const index of indexes) db.exec(`DROP INDEX "${index.name.replace(/"/g, '""')}"`)
-  const result = write()
+  // Into an empty project the writes only append, and a page once full is not read again: a large
+  // cache would only hold dirty pages that the rebuild's small one then has to write out first.
+  const result =
+    existing === 0 ? withPragmas(db, { cache_size: REBUILD_PRAGMAS.cache_size }, write) : write()
   withPragmas(db, REBUILD_PRAGMAS, () => {
     for (const index of indexes) db.exec(index.sql)
   })
