@@ -101,6 +101,32 @@ test('cancelling a running import leaves the project as it was', async ({ page, 
   await expect(page.getByTestId('status-counts')).toHaveText(before)
 })
 
+test('once the rows are in, the button only stops the search indexing and the import stays', async ({
+  page,
+  demo,
+}) => {
+  const { status, before } = await openWithCounts(page, demo.url)
+  const big = releaseCsv(demo.dir, 'big.csv', 40_000, 18)
+
+  await page.getByTestId('import-button').click()
+  await page.getByTestId('import-file-input').setInputFiles(big)
+  await expect(page.getByTestId('import-format')).toHaveValue('glucose-release')
+  await page.getByTestId('import-start').click()
+  const button = page.getByTestId('import-cancel')
+  await expect(button).toHaveText('Cancel import')
+  // The rows are committed, then their text is indexed for search: a cancel can no longer undo
+  // the import, and the button says what it does now.
+  await expect(button).toHaveText('Stop indexing', { timeout: 30_000 })
+  await expect(button).toHaveAttribute('title', /rows are in the project/)
+  await button.click()
+  await expect(page.getByTestId('import-result-submissions')).toHaveText('40,000')
+  await expect(page.getByTestId('import-cancelled')).toHaveCount(0)
+  await page.getByTestId('import-close').click()
+  await expect(status).toContainText(
+    `${(count(before, 'submissions') + 40_000).toLocaleString('en-US')} submissions`,
+  )
+})
+
 test('a broken file gets one clear message with its location and changes nothing', async ({
   page,
   demo,

@@ -2,7 +2,8 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type Db, openProject } from '../../src/main/db/connection'
-import { importFiles } from '../../src/main/importers/run'
+import { CancelledError } from '../../src/main/jobs/cancel'
+import { type ImportProgress, importFiles } from '../../src/main/importers/run'
 import { useTempDir } from '../helpers/tmp'
 import { releaseCsv } from '../helpers/glucose'
 
@@ -51,6 +52,61 @@ describe('an import large enough to rebuild the indexes', () => {
     expect(settings(db)).toEqual(before.settings)
     expect(indexes(db)).toEqual(before.indexes)
     expect(db.prepare('SELECT count(*) FROM annotations').pluck().get()).toBe(0)
+    db.close()
+  })
+
+  it('names its steps after the rows, and a cancel at any of them leaves the project as it was', () => {
+    const dir = tempDir()
+    const csv = releaseCsv(dir, 'large.csv', 5400, 33)
+    const rebuilt = (db: Db) =>
+      db
+        .prepare(
+          `SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL
+             AND tbl_name IN ('annotations', 'submissions')`,
+        )
+        .pluck()
+        .get() as number
+    const steps: string[] = []
+    const first = openProject(join(dir, 'first.winnow'), { create: true })
+    const total = rebuilt(first)
+    importFiles(
+      first,
+      [{ path: csv }],
+      {},
+      {
+        progress: (p: ImportProgress) => {
+          if (p.step !== undefined) steps.push(p.step)
+        },
+      },
+    )
+    first.close()
+    expect(steps).toEqual([
+      'Building worker rating timelines',
+      ...Array.from({ length: total }, (_, i) => `Building indexes (${i + 1} of ${total})`),
+    ])
+
+    const db = openProject(join(dir, 'p.winnow'), { create: true })
+    const before = { settings: settings(db), indexes: indexes(db) }
+    // At the rating timelines, at the first index and at the last, right before the commit.
+    for (const at of [steps[0], steps[1], steps.at(-1)]) {
+      let reached = false
+      expect(() =>
+        importFiles(
+          db,
+          [{ path: csv }],
+          {},
+          {
+            progress: (p) => {
+              if (p.step === at) reached = true
+            },
+            cancelled: () => reached,
+          },
+        ),
+      ).toThrow(CancelledError)
+      expect(db.prepare('SELECT count(*) FROM submissions').pluck().get()).toBe(0)
+      expect(indexes(db)).toEqual(before.indexes)
+      expect(settings(db)).toEqual(before.settings)
+    }
     db.close()
   })
 })

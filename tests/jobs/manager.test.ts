@@ -8,6 +8,45 @@ function manager(): { jobs: JobManager; seen: JobProgress[] } {
   return { jobs: new JobManager((p) => seen.push(p)), seen }
 }
 
+describe('progress reports', () => {
+  it('are held back within the interval, but a new step is shown at once', async () => {
+    const { jobs, seen } = manager()
+    let release = (): void => undefined
+    const started = jobs.start({
+      kind: 'import',
+      title: 'Importing a.csv',
+      unit: 'bytes',
+      run: async (context) => {
+        // Back to back, well within the 100 ms interval.
+        context.report({ done: 1, total: 10, detail: 'a.csv' })
+        context.report({ done: 2, total: 10, detail: 'a.csv' })
+        context.report({ done: 10, total: 10, detail: 'Building indexes (1 of 2)', newStep: true })
+        context.report({ done: 10, total: 10, detail: 'Building indexes (2 of 2)', newStep: true })
+        context.report({
+          done: 0,
+          total: 5,
+          unit: 'annotations',
+          detail: 'Indexing text for search',
+        })
+        context.report({ done: 1, total: 5 })
+        await new Promise<void>((resolve) => (release = resolve))
+        return null
+      },
+    })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const running = seen.filter((p) => p.id === started.id && p.state === 'running')
+    expect(running.map((p) => [p.done, p.detail])).toEqual([
+      [0, ''],
+      [1, 'a.csv'],
+      [10, 'Building indexes (1 of 2)'],
+      [10, 'Building indexes (2 of 2)'],
+      [0, 'Indexing text for search'],
+    ])
+    release()
+    await jobs.idle()
+  })
+})
+
 describe('a job’s last line', () => {
   it('says what the job did once it succeeded, instead of its last step', async () => {
     const { jobs, seen } = manager()

@@ -34,10 +34,19 @@ export interface ImportOptions {
 
 export const READ_AHEAD_FROM_BYTES = 4 << 20
 
+export interface ImportProgress {
+  bytes: number
+  totalBytes: number
+  records: number
+  file: string
+  /** Once every file is read: the step the import is on before it commits. */
+  step?: string
+}
+
 export interface ImportHooks {
-  /** Called every few thousand records with bytes read over all files. */
-  progress?(p: { bytes: number; totalBytes: number; records: number; file: string }): void
-  /** Polled between records; true aborts and rolls everything back. */
+  /** Called every few thousand records with bytes read over all files, then at each later step. */
+  progress?(p: ImportProgress): void
+  /** Polled between records and between the steps before the commit; true rolls everything back. */
   cancelled?(): boolean
 }
 
@@ -162,14 +171,29 @@ export function importFiles(
           })
         })
       }
+      const step = (name: string): void => {
+        if (hooks.cancelled?.()) throw new CancelledError()
+        hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '', step: name })
+      }
       // About 700 bytes of CSV per annotation in every GLUCOSE layout.
-      withIndexesRebuiltAfter(db, totalBytes / 700, () => {
-        if (log === null) return writeFiles()
-        withoutPendingTrigger(db, writeFiles)
-        // Ratings found in the files become worker timelines, in this change set.
-        reconstructFromLog(db, changeSet, author, log)
-      })
-      if (log === null) reconstructImportedRatings(db, changeSet, author)
+      withIndexesRebuiltAfter(
+        db,
+        totalBytes / 700,
+        () => {
+          if (log === null) return writeFiles()
+          withoutPendingTrigger(db, writeFiles)
+          // Ratings found in the files become worker timelines, in this change set.
+          step('Building worker rating timelines')
+          reconstructFromLog(db, changeSet, author, log)
+        },
+        { beforeIndex: (built, total) => step(`Building indexes (${built + 1} of ${total})`) },
+      )
+      if (log === null) {
+        step('Building worker rating timelines')
+        reconstructImportedRatings(db, changeSet, author)
+      }
+      // The last moment a cancel can still leave the project as it was.
+      if (hooks.cancelled?.()) throw new CancelledError()
       const submissions = results.reduce((n, r) => n + r.submissions, 0)
       const annotations = results.reduce((n, r) => n + r.annotations, 0)
       hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '' })

@@ -3,7 +3,12 @@ import type { ApiErrorInfo } from '../../shared/contract/errors'
 import type { ImportResult } from '../../shared/contract/imports'
 import { errorInfo } from '../api/errorInfo'
 import { openProject } from '../db/connection'
-import { type ImportFile, type ImportOptions, importFiles } from '../importers/run'
+import {
+  type ImportFile,
+  type ImportOptions,
+  type ImportProgress,
+  importFiles,
+} from '../importers/run'
 import { indexSearchText } from '../search/indexer'
 
 export interface ImportWorkerData {
@@ -15,7 +20,7 @@ export interface ImportWorkerData {
 }
 
 export type ImportWorkerMessage =
-  | { type: 'progress'; bytes: number; totalBytes: number; records: number; file: string }
+  | ({ type: 'progress' } & ImportProgress)
   | { type: 'indexing'; done: number; total: number }
   | { type: 'done'; result: ImportResult }
   | { type: 'failed'; error: ApiErrorInfo }

@@ -50,7 +50,13 @@ export function startImportJob(
 function hooksFor(context: JobContext, cancelled: () => boolean): ImportHooks {
   return {
     progress: (p) =>
-      context.report({ done: p.bytes, total: p.totalBytes, records: p.records, detail: p.file }),
+      context.report({
+        done: p.bytes,
+        total: p.totalBytes,
+        records: p.records,
+        detail: p.step ?? p.file,
+        newStep: p.step !== undefined,
+      }),
     cancelled,
   }
 }
@@ -118,7 +124,8 @@ function importOnWorker(
           done: message.bytes,
           total: message.totalBytes,
           records: message.records,
-          detail: message.file,
+          detail: message.step ?? message.file,
+          newStep: message.step !== undefined,
         })
       } else if (message.type === 'indexing') {
         reportIndexing(context, message.done, message.total)

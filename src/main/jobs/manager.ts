@@ -11,6 +11,11 @@ export interface JobReport {
   records?: number
   /** A job with phases may count something else in a later phase (bytes, then annotations). */
   unit?: string
+  /**
+   * `detail` names a step the job has just begun: sent at once, not held back by the interval,
+   * or a short step that follows another would never be seen while it runs.
+   */
+  newStep?: boolean
 }
 
 export interface JobContext {
@@ -30,10 +35,10 @@ export interface JobSpec<R> {
 const REPORT_INTERVAL_MS = 100
 
 /**
- * Long jobs (import, pull, indexing): each reports progress at most every 100 ms, can be
- * cancelled, and keeps its final state and result for the page to read. Every job writes to the
- * project, so they run one at a time, in the order they were started: a second import waits for
- * the first instead of failing on its lock.
+ * Long jobs (import, pull, indexing): each reports progress at most every 100 ms (and at once when
+ * it begins a new step), can be cancelled, and keeps its final state and result for the page to
+ * read. Every job writes to the project, so they run one at a time, in the order they were
+ * started: a second import waits for the first instead of failing on its lock.
  */
 export class JobManager {
   private readonly jobs = new Map<string, { progress: JobProgress; controller: AbortController }>()
@@ -75,6 +80,7 @@ export class JobManager {
       signal: controller.signal,
       report: (r) => {
         const seconds = Math.max((Date.now() - startedAt) / 1000, 0.001)
+        const newStep = r.newStep === true || (r.unit !== undefined && r.unit !== progress.unit)
         progress.done = r.done
         if (r.total !== undefined) progress.total = r.total
         if (r.detail !== undefined) progress.detail = r.detail
@@ -82,7 +88,7 @@ export class JobManager {
         progress.rate = (r.records ?? r.done) / seconds
         progress.bytesPerSecond = progress.unit === 'bytes' ? r.done / seconds : null
         const now = Date.now()
-        if (now - lastSent >= REPORT_INTERVAL_MS) {
+        if (newStep || now - lastSent >= REPORT_INTERVAL_MS) {
           lastSent = now
           this.onProgress({ ...progress })
         }

@@ -11,6 +11,14 @@ import { sql } from '../sql'
  */
 const REBUILD_PRAGMAS = { cache_size: -2048, threads: 2 } satisfies TemporaryPragmas
 
+export interface RebuildHooks {
+  /**
+   * Called before each index is built, with how many of how many are built. It may throw (a
+   * cancel): the caller's transaction then rolls back, indexes included.
+   */
+  beforeIndex?(built: number, total: number): void
+}
+
 /**
  * Runs a bulk write with the secondary indexes of `annotations` and `submissions` dropped and
  * rebuilt afterwards, when the write is at least as large as what the tables hold: building an
@@ -19,7 +27,12 @@ const REBUILD_PRAGMAS = { cache_size: -2048, threads: 2 } satisfies TemporaryPra
  * `submissions` stay: the writer relies on them.) Must run inside the caller's transaction, so a
  * failure or cancel restores the indexes with everything else.
  */
-export function withIndexesRebuiltAfter<T>(db: Db, expectedRows: number, write: () => T): T {
+export function withIndexesRebuiltAfter<T>(
+  db: Db,
+  expectedRows: number,
+  write: () => T,
+  hooks: RebuildHooks = {},
+): T {
   const existing = pluck<number>(db, sql`SELECT count(*) FROM annotations`) ?? 0
   if (expectedRows < Math.max(20_000, existing)) return write()
   const indexes = all<{ name: string; sql: string }>(
@@ -34,7 +47,10 @@ export function withIndexesRebuiltAfter<T>(db: Db, expectedRows: number, write: 
   const result =
     existing === 0 ? withPragmas(db, { cache_size: REBUILD_PRAGMAS.cache_size }, write) : write()
   withPragmas(db, REBUILD_PRAGMAS, () => {
-    for (const index of indexes) db.exec(index.sql)
+    indexes.forEach((index, built) => {
+      hooks.beforeIndex?.(built, indexes.length)
+      db.exec(index.sql)
+    })
   })
   return result
 }

@@ -11,7 +11,7 @@ import { errorParts, toErrorInfo } from '../../lib/errors'
 import { formatBytes } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { useLatest } from '../../lib/useLatest'
-import { cancelJob, jobs, whenFinished } from '../jobs/jobs'
+import { cancelAction, cancelJob, jobs, whenFinished } from '../jobs/jobs'
 import { JobProgressBar, JobRates } from '../jobs/JobProgressView'
 import { ErrorText } from '../messages/Messages'
 import { showInfo } from '../messages/messages'
@@ -207,15 +207,10 @@ export function ImportDialog() {
         <button onClick={close} title="The import continues in the job tray">
           Hide
         </button>
-        <button
-          data-testid="import-cancel"
-          disabled={jobId === null}
-          onClick={() => {
-            if (jobId) void cancelJob(jobId).catch((e: unknown) => setError(toErrorInfo(e)))
-          }}
-        >
-          Cancel import
-        </button>
+        <CancelButton
+          jobId={jobId}
+          onCancel={(id) => void cancelJob(id).catch((e: unknown) => setError(toErrorInfo(e)))}
+        />
       </>
     ) : (
       <>
@@ -407,6 +402,29 @@ function SelectFiles(p: SelectFilesProps) {
         </label>
       )}
     </div>
+  )
+}
+
+function CancelButton({
+  jobId,
+  onCancel,
+}: {
+  jobId: string | null
+  onCancel: (id: string) => void
+}) {
+  const all = useStore(jobs)
+  const action = cancelAction(jobId === null ? undefined : all.get(jobId))
+  return (
+    <button
+      data-testid="import-cancel"
+      disabled={jobId === null}
+      title={action.title}
+      onClick={() => {
+        if (jobId) onCancel(jobId)
+      }}
+    >
+      {action.stopsIndexing ? 'Stop indexing' : 'Cancel import'}
+    </button>
   )
 }
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import type { JobProgress } from '../../../../shared/contract/jobs'
 import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'
-import { cancelJob, jobs } from './jobs'
+import { cancelAction, cancelJob, jobs } from './jobs'
 import { JobProgressBar, JobRates } from './JobProgressView'
 
 const LINGER_MS = 5000
@@ -46,6 +46,7 @@ function JobRow({ job }: { job: JobProgress }) {
           <button
             className="small"
             disabled={cancelling}
+            title={cancelAction(job).title}
             onClick={() => {
               setCancelling(true)
               cancelJob(job.id).catch((e: unknown) => {
@@ -54,7 +55,7 @@ function JobRow({ job }: { job: JobProgress }) {
               })
             }}
           >
-            Cancel
+            {cancelAction(job).stopsIndexing ? 'Stop indexing' : 'Cancel'}
           </button>
         )}
       </div>
