@@ -9,13 +9,22 @@ export interface CliRun {
 }
 
 /** Runs one `winnow` command line in this process, capturing what it prints. */
-export async function cli(...argv: string[]): Promise<CliRun> {
+export function cli(...argv: string[]): Promise<CliRun> {
+  return run(argv, false)
+}
+
+/** As `cli`, with stderr taken for a terminal: commands draw their progress there. */
+export function cliOnTerminal(...argv: string[]): Promise<CliRun> {
+  return run(argv, true)
+}
+
+async function run(argv: string[], interactive: boolean): Promise<CliRun> {
   let stdout = ''
   let stderr = ''
   const code = await runCli(argv, {
     stdout: (t) => (stdout += t),
     stderr: (t) => (stderr += t),
-    interactive: false,
+    interactive,
   })
   let json: unknown = null
   try {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { writeDimensionCsvs, writeReleaseCsv } from '../../src/main/synth/csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
-import { cli } from '../helpers/cli'
+import { cli, cliOnTerminal } from '../helpers/cli'
 import { useTempDir } from '../helpers/tmp'
 import { releaseCsv } from '../helpers/glucose'
 
@@ -89,5 +89,26 @@ describe('winnow import and stats', () => {
     expect(stats.code).toBe(1)
     expect(stats.stderr).toBe(`winnow stats: ${missing}: no such project file.\n`)
     expect(existsSync(missing)).toBe(false)
+  })
+
+  it('draws its progress on a terminal, naming the steps after the rows', async () => {
+    const dir = tempDir()
+    // Large enough for the index rebuild (about 700 bytes per annotation, 20,000 of them).
+    const csv = releaseCsv(dir, 'large.csv', 5400, 34)
+    const run = await cliOnTerminal('import', csv, '--db', join(dir, 'p.winnow'))
+    expect(run.code).toBe(0)
+    const lines = run.stderr.split('\r').filter((l) => l.trim() !== '')
+    // One line, redrawn in place and as wide as the terminal's 79 columns.
+    expect(lines.every((l) => l.length === 79 && !l.includes('\n'))).toBe(true)
+    expect(lines.some((l) => /^\[#+\.*\] +\d+% [\d.]+ MB [\d,]+ rows\/s +$/.test(l))).toBe(true)
+    for (const step of ['Building worker rating timelines', 'Building indexes (1 of 9)']) {
+      expect(lines).toContainEqual(
+        expect.stringMatching(` 100% [\\d.]+ MB  ${step.replace(/[()]/g, '\\$&')} +$`),
+      )
+    }
+    expect(lines).toContainEqual(
+      expect.stringMatching(/% [\d,]+ of [\d,]+ {2}Indexing text for search +$/),
+    )
+    expect(run.stdout).toContain('Added 5,400 submissions')
   })
 })

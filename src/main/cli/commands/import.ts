@@ -51,7 +51,7 @@ export const importCommand: Command = {
     }
     const db = openProject(dbPath, { create: true, memoryMap: false })
     try {
-      const progress = io.interactive ? progressLine(io, 'bytes') : undefined
+      const progress = io.interactive ? progressLine(io, 'bytes', 'rows') : undefined
       const result = importFiles(
         db,
         files.map((f) => ({ path: resolve(f) })),
@@ -60,13 +60,20 @@ export const importCommand: Command = {
           ...(year ? { year } : {}),
           author: 'cli',
         },
-        progress ? { progress: (p) => progress.update(p.bytes, p.totalBytes, p.records) } : {},
+        progress
+          ? { progress: (p) => progress.update(p.bytes, p.totalBytes, p.records, p.step) }
+          : {},
       )
       progress?.done()
-      const indexing = io.interactive ? progressLine(io, 'items') : undefined
+      const indexing = io.interactive ? progressLine(io, 'items', 'annotations') : undefined
       indexSearchText(
         db,
-        indexing ? { progress: (done, total) => indexing.update(done, total, done) } : {},
+        indexing
+          ? {
+              progress: (done, total) =>
+                indexing.update(done, total, done, 'Indexing text for search'),
+            }
+          : {},
       )
       indexing?.done()
       const lines = result.files.map(

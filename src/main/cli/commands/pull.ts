@@ -52,7 +52,7 @@ export const pullCommand: Command = {
       const connection = cliConnection(values, signal)
       const db = openProject(dbPath, { create: true })
       const map = (given ?? projectFieldMap(db))?.map
-      const progress = io.interactive ? progressLine(io, 'items') : undefined
+      const progress = io.interactive ? progressLine(io, 'items', 'assignments') : undefined
       try {
         const result = await runPull(
           db,

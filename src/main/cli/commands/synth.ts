@@ -18,7 +18,7 @@ export const synthCommand: Command = {
     const seed = typeof seedText === 'string' ? parseNumber(seedText, 'seed', { integer: true }) : 1
     const db = openProject(requireString(values, 'db'), { create: true })
     try {
-      const progress = io.interactive ? progressLine(io, 'items') : undefined
+      const progress = io.interactive ? progressLine(io, 'items', 'submissions') : undefined
       const counts = writeSynthetic(
         db,
         { submissions: count, seed },
