@@ -17,6 +17,14 @@ async function openWithCounts(
   return { status, before: (await status.textContent()) ?? '' }
 }
 
+/** Opens the import dialog, chooses a release-layout file and starts importing it. */
+async function importRelease(page: Page, file: string): Promise<void> {
+  await page.getByTestId('import-button').click()
+  await page.getByTestId('import-file-input').setInputFiles(file)
+  await expect(page.getByTestId('import-format')).toHaveValue('glucose-release')
+  await page.getByTestId('import-start').click()
+}
+
 function count(text: string | null, label: string): number {
   const match = new RegExp(`([\\d,]+) ${label}`).exec(text ?? '')
   if (!match?.[1]) throw new Error(`no '${label}' in '${text ?? ''}'`)
@@ -83,10 +91,7 @@ test('cancelling a running import leaves the project as it was', async ({ page, 
   // Large enough that the import is still running when Cancel is pressed (a few seconds).
   const big = releaseCsv(demo.dir, 'big.csv', 40_000, 17)
 
-  await page.getByTestId('import-button').click()
-  await page.getByTestId('import-file-input').setInputFiles(big)
-  await expect(page.getByTestId('import-format')).toHaveValue('glucose-release')
-  await page.getByTestId('import-start').click()
+  await importRelease(page, big)
   await expect(page.getByTestId('import-progress')).toBeVisible()
   await expect(page.getByTestId('import-cancel')).toBeEnabled()
   await page.getByTestId('import-cancel').click()
@@ -108,10 +113,7 @@ test('once the rows are in, the button only stops the search indexing and the im
   const { status, before } = await openWithCounts(page, demo.url)
   const big = releaseCsv(demo.dir, 'big.csv', 40_000, 18)
 
-  await page.getByTestId('import-button').click()
-  await page.getByTestId('import-file-input').setInputFiles(big)
-  await expect(page.getByTestId('import-format')).toHaveValue('glucose-release')
-  await page.getByTestId('import-start').click()
+  await importRelease(page, big)
   const button = page.getByTestId('import-cancel')
   await expect(button).toHaveText('Cancel import')
   // The rows are committed, then their text is indexed for search: a cancel can no longer undo
@@ -158,10 +160,7 @@ test('a file with only its header is imported as such, and the tray says so on o
   const header = join(demo.dir, 'header-only.csv')
   writeFileSync(header, `${readFileSync(full, 'utf8').split('\n')[0] ?? ''}\n`)
 
-  await page.getByTestId('import-button').click()
-  await page.getByTestId('import-file-input').setInputFiles(header)
-  await expect(page.getByTestId('import-format')).toHaveValue('glucose-release')
-  await page.getByTestId('import-start').click()
+  await importRelease(page, header)
   const sentence = 'Nothing was added: the file holds no rows, only its header.'
   await expect(page.getByTestId('import-result')).toContainText(sentence)
   const summary = page.getByTestId('job-tray').getByTestId('job-summary')

@@ -10,6 +10,7 @@ import {
   type ImportFile,
   type ImportHooks,
   type ImportOptions,
+  type ImportProgress,
   importFiles,
 } from '../importers/run'
 import { indexSearchText } from '../search/indexer'
@@ -48,17 +49,18 @@ export function startImportJob(
 }
 
 function hooksFor(context: JobContext, cancelled: () => boolean): ImportHooks {
-  return {
-    progress: (p) =>
-      context.report({
-        done: p.bytes,
-        total: p.totalBytes,
-        records: p.records,
-        detail: p.step ?? p.file,
-        newStep: p.step !== undefined,
-      }),
-    cancelled,
-  }
+  return { progress: (p) => reportImporting(context, p), cancelled }
+}
+
+/** Bytes read, the file being read, or the step after the rows (shown at once). */
+function reportImporting(context: JobContext, p: ImportProgress): void {
+  context.report({
+    done: p.bytes,
+    total: p.totalBytes,
+    records: p.records,
+    detail: p.step ?? p.file,
+    newStep: p.step !== undefined,
+  })
 }
 
 function reportIndexing(context: JobContext, done: number, total: number): void {
@@ -120,13 +122,7 @@ function importOnWorker(
   return new Promise<ImportResult>((resolve, reject) => {
     worker.on('message', (message: ImportWorkerMessage) => {
       if (message.type === 'progress') {
-        context.report({
-          done: message.bytes,
-          total: message.totalBytes,
-          records: message.records,
-          detail: message.step ?? message.file,
-          newStep: message.step !== undefined,
-        })
+        reportImporting(context, message)
       } else if (message.type === 'indexing') {
         reportIndexing(context, message.done, message.total)
       } else if (message.type === 'done') {
