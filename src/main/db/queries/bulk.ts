@@ -6,7 +6,7 @@ import { sql } from '../sql'
  * each run on a worker thread while the next one is read, then merges them. Small runs keep both
  * cores busy; with the connection's temporary files on disk (`TempStore.file`, which the caller
  * sets around its transaction) they are written and read back faster than in SQLite's in-memory
- * journal. At 65,521 imported rows the rebuild takes about 0.55 s this way, against 0.75 s with
+ * journal. At 65,521 imported rows the rebuild takes 0.5–0.55 s this way, against 0.62–0.92 s with
  * 16 MiB runs in memory on one thread (docs/benchmarks.md).
  */
 const REBUILD_PRAGMAS = { cache_size: -2048, threads: 2 } satisfies TemporaryPragmas
