@@ -9,7 +9,7 @@ function manager(): { jobs: JobManager; seen: JobProgress[] } {
 }
 
 describe('progress reports', () => {
-  it('are held back within the interval, but a new step is shown at once', async () => {
+  it('are held back within the interval, but a new step, or a new effect of cancelling, is shown at once', async () => {
     const { jobs, seen } = manager()
     let release = (): void => undefined
     const started = jobs.start({
@@ -27,6 +27,7 @@ describe('progress reports', () => {
           total: 5,
           unit: 'annotations',
           detail: 'Indexing text for search',
+          cancel: { label: 'Stop indexing', hint: 'The rows stay' },
         })
         context.report({ done: 1, total: 5 })
         await new Promise<void>((resolve) => (release = resolve))
@@ -35,12 +36,12 @@ describe('progress reports', () => {
     })
     await new Promise((resolve) => setTimeout(resolve, 20))
     const running = seen.filter((p) => p.id === started.id && p.state === 'running')
-    expect(running.map((p) => [p.done, p.detail])).toEqual([
-      [0, ''],
-      [1, 'a.csv'],
-      [10, 'Building indexes (1 of 2)'],
-      [10, 'Building indexes (2 of 2)'],
-      [0, 'Indexing text for search'],
+    expect(running.map((p) => [p.done, p.detail, p.cancel.label])).toEqual([
+      [0, '', 'Cancel'],
+      [1, 'a.csv', 'Cancel'],
+      [10, 'Building indexes (1 of 2)', 'Cancel'],
+      [10, 'Building indexes (2 of 2)', 'Cancel'],
+      [0, 'Indexing text for search', 'Stop indexing'],
     ])
     release()
     await jobs.idle()

@@ -120,59 +120,42 @@ export function importFiles(
       const results: FileImportResult[] = []
       let bytesBefore = 0
       let records = 0
+      const stopIfCancelled = (): void => {
+        if (hooks.cancelled?.()) throw new CancelledError()
+      }
       // Into a project without ratings, the writers log what they wrote and the timelines are
       // built from that log; otherwise a trigger lists the new rows and they are read back.
       const log = hasNoRatings(db) ? new FileRatingLog() : null
       const writeFiles = (): void => {
         opened.forEach(({ file, glucose }, index) => {
           const name = file.name ?? basename(file.path)
-          const sourceFileId = insertSourceFile(db, {
+          const rows = rowsOf(index, glucose)
+          const written = writeFile(db, {
             name,
             path: file.path,
-            bytes: glucose.reader.size,
-            format: glucose.format,
+            glucose,
+            rows,
             year: options.year ?? null,
             changeSetId: changeSet.id,
-          })
-          const writer = new SubmissionWriter(db, changeSet.id, sourceFileId, log ?? undefined)
-          const rows = rowsOf(index, glucose)
-          let fileRecords = 0
-          for (const record of rows.rows()) {
-            writer.write(record)
-            fileRecords++
-            records++
-            if (records % PROGRESS_EVERY === 0) {
-              if (hooks.cancelled?.()) throw new CancelledError()
+            log,
+            onRecord: () => {
+              if (++records % PROGRESS_EVERY !== 0) return
+              stopIfCancelled()
               hooks.progress?.({
                 bytes: bytesBefore + rows.bytesRead(),
                 totalBytes,
                 records,
                 file: name,
               })
-            }
-          }
-          writer.finish()
-          if (hooks.cancelled?.()) throw new CancelledError()
+            },
+          })
+          stopIfCancelled()
           bytesBefore += glucose.reader.size
-          const warnings = rows.warnings().map((w) => w.message)
-          completeSourceFile(db, sourceFileId, {
-            sha256: rows.sha256(),
-            records: fileRecords,
-            counts: writer.counts,
-            warnings,
-          })
-          results.push({
-            file: name,
-            format: glucose.format,
-            records: fileRecords,
-            submissions: writer.counts.submissions,
-            annotations: writer.counts.annotations,
-            warnings,
-          })
+          results.push(written)
         })
       }
       const step = (name: string): void => {
-        if (hooks.cancelled?.()) throw new CancelledError()
+        stopIfCancelled()
         hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '', step: name })
       }
       // About 700 bytes of CSV per annotation in every GLUCOSE layout.
@@ -193,7 +176,7 @@ export function importFiles(
         reconstructImportedRatings(db, changeSet, author)
       }
       // The last moment a cancel can still leave the project as it was.
-      if (hooks.cancelled?.()) throw new CancelledError()
+      stopIfCancelled()
       const submissions = results.reduce((n, r) => n + r.submissions, 0)
       const annotations = results.reduce((n, r) => n + r.annotations, 0)
       hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '' })
@@ -213,6 +196,57 @@ export function importFiles(
   } finally {
     readAhead?.close()
     for (const o of opened) o.glucose.reader.close()
+  }
+}
+
+/**
+ * One file's rows written into the import's change set, its source-file row completed with its
+ * hash, counts and warnings; `onRecord` runs after every record (progress, cancel).
+ */
+function writeFile(
+  db: Db,
+  file: {
+    name: string
+    path: string
+    glucose: GlucoseFile
+    rows: FileRows
+    year: number | null
+    changeSetId: number
+    log: FileRatingLog | null
+    onRecord(): void
+  },
+): FileImportResult {
+  const { glucose, rows } = file
+  const sourceFileId = insertSourceFile(db, {
+    name: file.name,
+    path: file.path,
+    bytes: glucose.reader.size,
+    format: glucose.format,
+    year: file.year,
+    changeSetId: file.changeSetId,
+  })
+  const writer = new SubmissionWriter(db, file.changeSetId, sourceFileId, file.log ?? undefined)
+  let records = 0
+  for (const record of rows.rows()) {
+    writer.write(record)
+    records++
+    file.onRecord()
+  }
+  writer.finish()
+  const warnings = rows.warnings().map((w) => w.message)
+  completeSourceFile(db, sourceFileId, {
+    sha256: rows.sha256(),
+    records,
+    counts: writer.counts,
+    warnings,
+  })
+  return {
+    file: file.name,
+    format: glucose.format,
+    records,
+    submissions: writer.counts.submissions,
+    annotations: writer.counts.annotations,
+    warnings,
   }
 }
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { ImportResult } from '../../shared/contract/imports'
-import type { JobProgress } from '../../shared/contract/jobs'
+import type { CancelEffect, JobProgress } from '../../shared/contract/jobs'
 import { UserError, isApiErrorInfo } from '../../shared/contract/errors'
 import { openProject } from '../db/connection'
 import { getDefaultNativeBinding } from '../db/connection'
@@ -45,7 +45,21 @@ export function startImportJob(
       return result
     },
     summary: describeAdded,
+    cancel: {
+      label: 'Cancel import',
+      hint: 'Stop and leave the project as it was before the import',
+    },
   })
+}
+
+/**
+ * Once the rows are committed only their full-text indexing is left, and cancelling stops that:
+ * the import stays, and the rest of the text is indexed when the project is next opened or
+ * searched.
+ */
+const STOP_INDEXING: CancelEffect = {
+  label: 'Stop indexing',
+  hint: 'The rows are in the project; the rest of their text is indexed for search when the project is next opened or searched',
 }
 
 function hooksFor(context: JobContext, cancelled: () => boolean): ImportHooks {
@@ -70,6 +84,7 @@ function reportIndexing(context: JobContext, done: number, total: number): void 
     records: done,
     unit: 'annotations',
     detail: 'Indexing text for search',
+    cancel: STOP_INDEXING,
   })
 }
 

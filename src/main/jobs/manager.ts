@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { JobKind, JobProgress } from '../../shared/contract/jobs'
+import type { CancelEffect, JobKind, JobProgress } from '../../shared/contract/jobs'
 import { toErrorInfo } from '../api/errors'
 import { CancelledError } from './cancel'
 
@@ -16,6 +16,8 @@ export interface JobReport {
    * or a short step that follows another would never be seen while it runs.
    */
   newStep?: boolean
+  /** From this step on, cancelling does something else (sent at once too). */
+  cancel?: CancelEffect
 }
 
 export interface JobContext {
@@ -30,7 +32,11 @@ export interface JobSpec<R> {
   run(context: JobContext): Promise<R>
   /** What the job did, in a line, shown once it succeeded in place of its last step. */
   summary?(result: R): string
+  /** What cancelling does when the job starts; by default a plain "Cancel". */
+  cancel?: CancelEffect
 }
+
+const PLAIN_CANCEL: CancelEffect = { label: 'Cancel', hint: '' }
 
 const REPORT_INTERVAL_MS = 100
 
@@ -73,6 +79,7 @@ export class JobManager {
       finishedAt: null,
       error: null,
       result: null,
+      cancel: spec.cancel ?? PLAIN_CANCEL,
     }
     this.jobs.set(id, { progress, controller })
     let lastSent = 0
@@ -80,7 +87,11 @@ export class JobManager {
       signal: controller.signal,
       report: (r) => {
         const seconds = Math.max((Date.now() - startedAt) / 1000, 0.001)
-        const newStep = r.newStep === true || (r.unit !== undefined && r.unit !== progress.unit)
+        const newStep =
+          r.newStep === true ||
+          (r.unit !== undefined && r.unit !== progress.unit) ||
+          (r.cancel !== undefined && r.cancel.label !== progress.cancel.label)
+        if (r.cancel !== undefined) progress.cancel = r.cancel
         progress.done = r.done
         if (r.total !== undefined) progress.total = r.total
         if (r.detail !== undefined) progress.detail = r.detail

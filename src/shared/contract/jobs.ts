@@ -5,6 +5,12 @@ import type { ApiErrorInfo } from './errors'
 export type JobKind = 'import' | 'index' | 'synth' | 'pull'
 export type JobState = 'running' | 'succeeded' | 'failed' | 'cancelled'
 
+/** What cancelling a job does at this point: its button's label and a sentence for its tooltip. */
+export interface CancelEffect {
+  label: string
+  hint: string
+}
+
 export interface JobProgress {
   id: string
   kind: JobKind
@@ -26,6 +32,8 @@ export interface JobProgress {
   error: ApiErrorInfo | null
   /** The job's result once it succeeded (shape depends on the kind). */
   result: unknown
+  /** Set by the job, which knows: an import's cancel undoes it until its rows are committed. */
+  cancel: CancelEffect
 }
 
 const jobId = z.string().regex(/^[a-z0-9-]{1,64}$/)

@@ -11,7 +11,7 @@ import { errorParts, toErrorInfo } from '../../lib/errors'
 import { formatBytes } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { useLatest } from '../../lib/useLatest'
-import { cancelAction, cancelJob, jobs, whenFinished } from '../jobs/jobs'
+import { cancelJob, jobs, whenFinished } from '../jobs/jobs'
 import { JobProgressBar, JobRates } from '../jobs/JobProgressView'
 import { ErrorText } from '../messages/Messages'
 import { showInfo } from '../messages/messages'
@@ -413,17 +413,18 @@ function CancelButton({
   onCancel: (id: string) => void
 }) {
   const all = useStore(jobs)
-  const action = cancelAction(jobId === null ? undefined : all.get(jobId))
+  // The job says what cancelling does now: after the commit it only stops the search indexing.
+  const cancel = jobId === null ? undefined : all.get(jobId)?.cancel
   return (
     <button
       data-testid="import-cancel"
       disabled={jobId === null}
-      title={action.title}
+      title={cancel?.hint}
       onClick={() => {
         if (jobId) onCancel(jobId)
       }}
     >
-      {action.stopsIndexing ? 'Stop indexing' : 'Cancel import'}
+      {cancel?.label ?? 'Cancel import'}
     </button>
   )
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import type { JobProgress } from '../../../../shared/contract/jobs'
 import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'
-import { cancelAction, cancelJob, jobs } from './jobs'
+import { cancelJob, jobs } from './jobs'
 import { JobProgressBar, JobRates } from './JobProgressView'
 
 const LINGER_MS = 5000
@@ -46,7 +46,7 @@ function JobRow({ job }: { job: JobProgress }) {
           <button
             className="small"
             disabled={cancelling}
-            title={cancelAction(job).title}
+            title={job.cancel.hint || undefined}
             onClick={() => {
               setCancelling(true)
               cancelJob(job.id).catch((e: unknown) => {
@@ -55,7 +55,7 @@ function JobRow({ job }: { job: JobProgress }) {
               })
             }}
           >
-            {cancelAction(job).stopsIndexing ? 'Stop indexing' : 'Cancel'}
+            {job.cancel.label}
           </button>
         )}
       </div>

@@ -31,26 +31,6 @@ export function startJobFeed(): void {
     })
 }
 
-/**
- * What cancelling a job does at this point. An import's rows are committed before their text is
- * indexed for search (its second phase, counted in annotations); until then a cancel rolls the
- * import back, from then on it only stops the indexing, and the rest is indexed when the project
- * is next opened or searched.
- */
-export function cancelAction(job: JobProgress | undefined): {
-  stopsIndexing: boolean
-  title?: string
-} {
-  if (job?.kind !== 'import') return { stopsIndexing: false }
-  return job.unit === 'annotations'
-    ? {
-        stopsIndexing: true,
-        title:
-          'The rows are in the project; the rest of their text is indexed for search when the project is next opened or searched',
-      }
-    : { stopsIndexing: false, title: 'Stop and leave the project as it was before the import' }
-}
-
 export function cancelJob(id: string): Promise<{ cancelled: boolean }> {
   return api.jobs.cancel({ id })
 }
