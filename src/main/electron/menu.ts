@@ -1,5 +1,6 @@
 import { Menu, type MenuItemConstructorOptions, app } from 'electron'
 import type { MenuCommand } from '../../shared/contract/project'
+import { PAGES } from '../../shared/pages'
 
 /** The native menu; each item asks the page to carry out the command, so both paths stay one. */
 export function installMenu(send: (command: MenuCommand) => void): void {
@@ -48,6 +49,12 @@ export function installMenu(send: (command: MenuCommand) => void): void {
         { role: 'togglefullscreen' },
         ...(app.isPackaged ? [] : [{ role: 'toggleDevTools' as const }]),
       ],
+    },
+    {
+      label: 'Go',
+      submenu: PAGES.map((page, i) =>
+        item(page.label, `go:${page.id}`, i < 9 ? `CmdOrCtrl+${i + 1}` : undefined),
+      ),
     },
     { label: 'Settings', submenu: [item('Mechanical Turk…', 'mturkSettings')] },
     { label: 'Help', submenu: [item('Keyboard Shortcuts', 'help', 'Shift+/')] },

@@ -20,14 +20,19 @@ import {
   startProjectFeed,
 } from './features/project/project'
 import { HelpOverlay } from './features/shell/HelpOverlay'
+import { PageTabs } from './features/shell/PageTabs'
+import { currentPage, goToPage, pageAt } from './features/shell/navigation'
+import { pageViews } from './features/shell/pageViews'
 import { Workspace } from './features/shell/Workspace'
 import { emitCommand, onCommand } from './lib/commands'
 import { isPrimaryModifier, isTypingTarget } from './lib/keys'
 import { useStore } from './lib/store'
 import { useLatest } from './lib/useLatest'
+import { type PageId, isGoCommand, isPageId } from '../../shared/pages'
 
 export function App() {
   const { loaded, project } = useStore(projectState)
+  const page = useStore(currentPage)
   const [askPath, setAskPath] = useState<'open' | 'create' | null>(null)
   const [toolbarSlot, setToolbarSlot] = useState<HTMLElement | null>(null)
   const [statusSlot, setStatusSlot] = useState<HTMLElement | null>(null)
@@ -69,10 +74,26 @@ export function App() {
     () =>
       onEvent('app.menu', ({ command }) => {
         if (command === 'undo' || command === 'redo' || command === 'help') emitCommand(command)
-        else commandsRef.current[command]()
+        else if (isGoCommand(command)) {
+          const id = command.slice(3)
+          if (isPageId(id)) goToPage(id)
+        } else commandsRef.current[command]()
       }),
     [commandsRef],
   )
+
+  // Alt+digit goes to a page anywhere (Ctrl+digit too in the desktop app, through its Go menu).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || !/^Digit[1-9]$/.test(e.code)) return
+      const id = pageAt(Number(e.code.slice(5)))
+      if (!id || !projectState.get().project) return
+      e.preventDefault()
+      goToPage(id)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
 
   // In a browser there is no native menu: the page owns these shortcuts.
   useEffect(() => {
@@ -107,6 +128,7 @@ export function App() {
               {project.name}
             </span>
             {project.isDemo && <span className="badge">demo</span>}
+            <PageTabs />
           </>
         )}
       </header>
@@ -138,7 +160,15 @@ export function App() {
         {!loaded ? (
           <div className="empty-state">Connecting…</div>
         ) : project ? (
-          <Workspace key={project.path} toolbarSlot={toolbarSlot} statusSlot={statusSlot} />
+          <>
+            <Workspace
+              key={project.path}
+              active={page === 'review'}
+              toolbarSlot={toolbarSlot}
+              statusSlot={statusSlot}
+            />
+            <PageView key={project.path} page={page} />
+          </>
         ) : (
           <Welcome onAskPath={setAskPath} />
         )}
@@ -162,6 +192,17 @@ export function App() {
           <div className="drop-overlay-box">Drop files to import</div>
         </div>
       )}
+    </div>
+  )
+}
+
+/** The page on screen when it is not Review (whose workspace stays mounted behind the others). */
+function PageView({ page }: { page: PageId }) {
+  const View = pageViews[page]
+  if (!View) return null
+  return (
+    <div className="page" data-testid={`page-${page}`}>
+      <View />
     </div>
   )
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { GoCommand } from '../pages'
 import { call, event } from './define'
 
 export interface ProjectInfo {
@@ -49,7 +50,7 @@ export const projectCalls = {
 
 /** Commands from the desktop app's native menu, carried out by the page. */
 export type MenuCommand =
-  'new' | 'open' | 'demo' | 'import' | 'undo' | 'redo' | 'help' | 'mturkSettings'
+  'new' | 'open' | 'demo' | 'import' | 'undo' | 'redo' | 'help' | 'mturkSettings' | GoCommand
 
 export const projectEvents = {
   'app.menu': event<{ command: MenuCommand }>(),

@@ -36,6 +36,8 @@ export function FilterBar() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return
+      // Another page is on screen (the workspace is hidden, not unmounted).
+      if (searchRef.current?.offsetParent === null) return
       e.preventDefault()
       searchRef.current?.focus()
     }

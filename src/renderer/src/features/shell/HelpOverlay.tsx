@@ -7,6 +7,7 @@ const GENERAL: [string, string][] = [
   ['?', 'Show this help'],
   ['Ctrl+O / Ctrl+N', 'Open / new project'],
   ['Ctrl+I', 'Import data files'],
+  ['Alt+1 … Alt+9', 'Go to a page (Review, …; Ctrl+digit in the desktop app)'],
   ['/', 'Search statements and rules'],
   ['Enter / ↓', 'From a filter field to the first row it found'],
   ['Alt+← / Alt+→', 'Back / forward through filter history'],

@@ -14,8 +14,10 @@ import { focusGrid } from '../grid/actions'
 import {
   WorkspaceContext,
   createWorkspaceModel,
+  currentFilter,
   goBack,
   goForward,
+  setFilter,
   useWorkspace,
 } from '../grid/workspaceModel'
 import { AsOfPicker } from '../ratings/AsOfPicker'
@@ -25,16 +27,34 @@ import { asOf, redo, refreshUndo, undo, undoState } from '../ratings/ratingState
 import { loadScale } from '../ratings/scale'
 import { StoryView } from '../story/StoryView'
 import { WorkerPanel } from '../workers/WorkerPanel'
+import { reviewFilter, reviewRequest } from './navigation'
 
 interface WorkspaceProps {
+  /** False while another page is on screen: the workspace stays mounted (the grid keeps its place) but hidden and deaf to keys. */
+  active: boolean
   /** Where the workspace puts its toolbar buttons and status items (owned by the app shell). */
   toolbarSlot: HTMLElement | null
   statusSlot: HTMLElement | null
 }
 
 /** The review workspace of one open project: filters, grid, side panels, ratings tools. */
-export function Workspace({ toolbarSlot, statusSlot }: WorkspaceProps) {
+export function Workspace({ active, toolbarSlot, statusSlot }: WorkspaceProps) {
   const [model] = useState(createWorkspaceModel)
+
+  // Other pages read what the grid shows, and ask it to show a filter of theirs.
+  useEffect(() => {
+    const publish = () => reviewFilter.set(currentFilter(model))
+    publish()
+    return model.filter.subscribe(publish)
+  }, [model])
+  useEffect(() => {
+    const take = () => {
+      const request = reviewRequest.get()
+      if (request) setFilter(model, request.filter)
+    }
+    take()
+    return reviewRequest.subscribe(take)
+  }, [model])
 
   useEffect(() => {
     loadScale()
@@ -54,6 +74,7 @@ export function Workspace({ toolbarSlot, statusSlot }: WorkspaceProps) {
   )
 
   useEffect(() => {
+    if (!active) return
     const onKey = (e: KeyboardEvent) => {
       if (e.altKey && !e.ctrlKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
         e.preventDefault()
@@ -83,11 +104,11 @@ export function Workspace({ toolbarSlot, statusSlot }: WorkspaceProps) {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [model])
+  }, [model, active])
 
   return (
     <WorkspaceContext.Provider value={model}>
-      <div className="workspace">
+      <div className="workspace" hidden={!active}>
         <FilterBar />
         <div className="workspace-body">
           <div className="grid-area">
@@ -99,8 +120,8 @@ export function Workspace({ toolbarSlot, statusSlot }: WorkspaceProps) {
           <SidePanels />
         </div>
       </div>
-      {toolbarSlot && createPortal(<WorkspaceTools />, toolbarSlot)}
-      {statusSlot && createPortal(<RatingCounts />, statusSlot)}
+      {active && toolbarSlot && createPortal(<WorkspaceTools />, toolbarSlot)}
+      {active && statusSlot && createPortal(<RatingCounts />, statusSlot)}
     </WorkspaceContext.Provider>
   )
 }

@@ -1,0 +1,30 @@
+import type { AnnotationFilter } from '../../../../shared/filter'
+import { PAGES, type PageId } from '../../../../shared/pages'
+import { createStore } from '../../lib/store'
+
+/** The page on screen. The review workspace stays mounted behind the others, so its grid keeps its place. */
+export const currentPage = createStore<PageId>('review')
+
+export function goToPage(id: PageId): void {
+  currentPage.set(id)
+}
+
+/** The page at a 1-based position of the tabs (the digit of Alt+1 …), if there is one. */
+export function pageAt(position: number): PageId | null {
+  return PAGES[position - 1]?.id ?? null
+}
+
+/**
+ * The filter of what the review grid shows now, kept by the workspace, for pages that act on
+ * "what the grid shows" (an export, an audit drawn from the current query).
+ */
+export const reviewFilter = createStore<AnnotationFilter>({})
+
+/** A request to show a filter in the review grid; `seq` makes a repeat of the same filter a new request. */
+export const reviewRequest = createStore<{ filter: AnnotationFilter; seq: number } | null>(null)
+
+/** Opens the review page on `filter` (from a chart cell, an audit, a policy's sample, …). */
+export function showInReview(filter: AnnotationFilter): void {
+  reviewRequest.set((previous) => ({ filter, seq: (previous?.seq ?? 0) + 1 }))
+  goToPage('review')
+}
