@@ -20,3 +20,16 @@ test('serve ends with exit 1 and the reason when its project cannot be opened', 
   expect(code).toBe(1)
   expect(stderr).toContain(`winnow serve: ${missing}: the project cannot be opened`)
 })
+
+test('the page shows the app icon as its favicon, served from the app itself', async ({
+  page,
+  demo,
+}) => {
+  await page.goto(demo.url)
+  const href = await page.locator('link[rel="icon"]').getAttribute('href')
+  expect(href).toBeTruthy()
+  const response = await page.request.get(new URL(href ?? '', page.url()).href)
+  expect(response.status()).toBe(200)
+  expect(response.headers()['content-type']).toContain('image/svg+xml')
+  expect(await response.text()).toContain('<svg')
+})

@@ -1,5 +1,6 @@
 import { BrowserWindow, type WebContents, app, session, shell } from 'electron'
 import { join } from 'node:path'
+import icon from '../../../resources/icon.png?asset'
 
 /** The only settings a Winnow window is ever created with. */
 export function hardenedWebPreferences(preload: string): Electron.WebPreferences {
@@ -24,6 +25,7 @@ export function createMainWindow(outDir: string): BrowserWindow {
     minHeight: 600,
     show: false,
     title: 'Winnow',
+    icon,
     webPreferences: hardenedWebPreferences(join(outDir, 'preload', 'index.cjs')),
   })
   window.once('ready-to-show', () => window.show())
