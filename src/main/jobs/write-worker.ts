@@ -33,6 +33,9 @@ function main(data: WriteWorkerData): void {
         progress: (p) => post({ type: 'progress', ...p }),
         cancelled: () => Atomics.load(data.cancelFlag, 0) === 1,
       })
+      // Copy the write's pages into the file here: left to the app's connection, that copy of a
+      // bulk write's WAL would block the main thread for as long as the write took.
+      db.pragma('wal_checkpoint(PASSIVE)')
       post({ type: 'done', result })
     } finally {
       db.close()
