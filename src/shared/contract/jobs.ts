@@ -3,6 +3,9 @@ import { call, event } from './define'
 import type { ApiErrorInfo } from './errors'
 
 export type JobKind = 'import' | 'index' | 'synth' | 'pull' | 'rate' | 'revert' | 'recompute'
+/** Jobs that change ratings in one transaction (bulk rating, revert, recomputation): cancel undoes them. */
+export const WRITE_JOB_KINDS: readonly JobKind[] = ['rate', 'revert', 'recompute']
+
 export type JobState = 'running' | 'succeeded' | 'failed' | 'cancelled'
 
 /** What cancelling a job does at this point: its button's label and a sentence for its tooltip. */
