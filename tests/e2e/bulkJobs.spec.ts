@@ -22,7 +22,8 @@ async function rateAll(page: Page, nth: number): Promise<void> {
   await expect(page.getByTestId('selection-count')).toContainText('All 14,061 rows')
   await page.getByTestId('bulk-rate').click()
   await page.getByTestId('bulk-rate-option').nth(nth).click()
-  await expect(page.getByTestId('rating-preview-count')).toBeVisible()
+  // The preview runs as a job on a worker thread too.
+  await expect(page.getByTestId('rating-preview-count')).toBeVisible({ timeout: 30_000 })
 }
 
 /**

@@ -131,7 +131,7 @@ describe('long writes as jobs', () => {
     expect(withProject(path, ratingState)).toEqual(before)
   })
 
-  it('a bulk rating, its revert and undo/redo as jobs equal the same writes made here', async () => {
+  it('a bulk rating (previewed), its revert and redo as jobs equal the same writes made here', async () => {
     const dir = tempDir()
     const here = generatedProject(dir)
     const onThread = join(dir, 'thread.winnow')
@@ -153,6 +153,16 @@ describe('long writes as jobs', () => {
 
     const session = openSession(onThread)
     const jobsBefore = session.jobs.list().length
+    const preview = await call<RatingResult>(session, 'ratings.rateQuery', {
+      filter: { dimensions: [1, 3] },
+      rating: 3,
+      preview: true,
+    })
+    expect(preview).toMatchObject({
+      preview: true,
+      changeSet: null,
+      changed: expected.rated.changed,
+    })
     const rated = await call<RatingResult>(session, 'ratings.rateQuery', {
       filter: { dimensions: [1, 3] },
       rating: 3,
@@ -167,9 +177,11 @@ describe('long writes as jobs', () => {
     const jobs = session.jobs.list().slice(jobsBefore)
     expect(jobs.map((j) => [j.kind, j.state])).toEqual([
       ['rate', 'succeeded'],
+      ['rate', 'succeeded'],
       ['revert', 'succeeded'],
     ])
-    expect(jobs[0]?.detail).toMatch(/^Change set \d+: [\d,]+ annotations changed rating$/)
+    expect(jobs[0]?.title).toMatch(/^Previewing/)
+    expect(jobs[1]?.detail).toMatch(/^Change set \d+: [\d,]+ annotations changed rating$/)
 
     // Redo re-applies the bulk rating (a revert of the revert), again on the thread.
     const redone = await call<RatingResult | null>(session, 'ratings.redo', {})

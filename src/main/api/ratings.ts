@@ -3,9 +3,8 @@ import { projectStats } from '../db/queries/stats'
 import { localAuthor } from '../ratings/author'
 import { parseDay, today } from '../ratings/dates'
 import { history } from '../ratings/history'
-import { rateFilter, rateSelection } from '../ratings/rateTargets'
 import { rateWorker } from '../ratings/rate'
-import { redoTargetId, revertChangeSet, undoState, undoTargetId } from '../ratings/revert'
+import { redoTargetId, undoState, undoTargetId } from '../ratings/revert'
 import { rateAsNeeded, recomputeAsJob, revertAsNeeded } from '../jobs/ratingJobs'
 import { ratingScale, setRatingScale } from '../ratings/scale'
 import { workerTimelineView } from '../ratings/workerView'
@@ -33,13 +32,19 @@ export const ratingsHandlers: Handlers<keyof typeof ratingsCalls> = {
   'ratings.rateItems': ({ annotationIds, submissionIds, rating, note, preview }, { session }) => {
     const ids = { annotationIds: annotationIds ?? [], submissionIds: submissionIds ?? [] }
     const who = { value: rating, author: localAuthor(), ...(note ? { note } : {}) }
-    if (preview) return rateSelection(session.project().db, ids, { ...who, preview: true })
-    return rateAsNeeded(session, { ...who, target: { kind: 'selection', ...ids } })
+    return rateAsNeeded(session, {
+      ...who,
+      target: { kind: 'selection', ...ids },
+      preview: preview ?? false,
+    })
   },
   'ratings.rateQuery': ({ filter, rating, note, preview }, { session }) => {
     const who = { value: rating, author: localAuthor(), ...(note ? { note } : {}) }
-    if (preview) return rateFilter(session.project().db, filter, { ...who, preview: true })
-    return rateAsNeeded(session, { ...who, target: { kind: 'query', filter } })
+    return rateAsNeeded(session, {
+      ...who,
+      target: { kind: 'query', filter },
+      preview: preview ?? false,
+    })
   },
   'ratings.recompute': (_args, { session }) => recomputeAsJob(session),
   'ratings.workerTimeline': ({ workerId }, { session }) =>
@@ -50,15 +55,8 @@ export const ratingsHandlers: Handlers<keyof typeof ratingsCalls> = {
       ...(beforeId !== undefined ? { beforeId } : {}),
     }),
   }),
-  'ratings.revert': ({ changeSetId, preview }, { session }) => {
-    if (preview) {
-      return revertChangeSet(session.project().db, changeSetId, {
-        author: localAuthor(),
-        preview: true,
-      })
-    }
-    return revertAsNeeded(session, changeSetId, localAuthor())
-  },
+  'ratings.revert': ({ changeSetId, preview }, { session }) =>
+    revertAsNeeded(session, changeSetId, localAuthor(), { preview: preview ?? false }),
   'ratings.undoState': (_args, { session }) => undoState(session.project().db),
   'ratings.undo': async (_args, { session }) => {
     const id = undoTargetId(session.project().db)

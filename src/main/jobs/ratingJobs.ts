@@ -18,15 +18,18 @@ export const SMALL_WRITE = 2_000
 /** At most how many annotations a whole submission holds (one per dimension). */
 const ANNOTATIONS_PER_SUBMISSION = 10
 
+const changedData = (result: RatingResult): boolean => result.changeSet !== null
+
 function describeWrite(result: RatingResult): string {
+  if (result.preview) return `Would change ${plural(result.changed, 'annotation')}`
   return result.changeSet === null
     ? 'Nothing to change'
     : `Change set ${result.changeSet}: ${plural(result.changed, 'annotation')} changed rating`
 }
 
 /**
- * A rating of annotations: a grid selection of a handful of rows on this thread, a query or a large
- * selection as a job. Resolves once the change set is committed.
+ * A rating of annotations, or its preview: a grid selection of a handful of rows on this thread, a
+ * query or a large selection as a job. Resolves once the change set is committed.
  */
 export async function rateAsNeeded(session: Session, request: RateRequest): Promise<RatingResult> {
   const { target } = request
@@ -41,11 +44,13 @@ export async function rateAsNeeded(session: Session, request: RateRequest): Prom
   }
   const what =
     request.value === null ? 'Clearing item ratings' : `Rating ${ratingKey(request.value)}`
-  const title =
+  const rows =
     target.kind === 'query'
-      ? `${what}: the query’s annotations`
-      : `${what}: ${plural(target.annotationIds.length + target.submissionIds.length, 'selected row')}`
-  return runWriteJob(session, { kind: 'rate', request, title, summary: describeWrite }).result
+      ? 'the query’s annotations'
+      : plural(target.annotationIds.length + target.submissionIds.length, 'selected row')
+  const title = request.preview ? `Previewing ${what.toLowerCase()}: ${rows}` : `${what}: ${rows}`
+  return runWriteJob(session, { kind: 'rate', request, title, summary: describeWrite, changedData })
+    .result
 }
 
 /** A revert: as a job when the change set moved or wrote more than a few thousand ratings. */
@@ -53,6 +58,7 @@ export async function revertAsNeeded(
   session: Session,
   changeSetId: number,
   author: string,
+  { preview = false }: { preview?: boolean } = {},
 ): Promise<RatingResult> {
   const { db } = session.project()
   const target = changeSetById(db, changeSetId)
@@ -61,15 +67,16 @@ export async function revertAsNeeded(
     (target.changed > SMALL_WRITE || changeSetWroteMoreThan(db, changeSetId, SMALL_WRITE))
   if (!large) {
     // Unknown or small: here, where an unknown id fails at once with its message.
-    const result = revertChangeSet(db, changeSetId, { author })
+    const result = revertChangeSet(db, changeSetId, { author, preview })
     if (result.changeSet !== null) session.dataChanged()
     return result
   }
   return runWriteJob(session, {
     kind: 'revert',
-    request: { changeSetId, author },
-    title: `Reverting change set ${changeSetId}`,
+    request: { changeSetId, author, preview },
+    title: `${preview ? 'Previewing the revert of' : 'Reverting'} change set ${changeSetId}`,
     summary: describeWrite,
+    changedData,
   }).result
 }
 

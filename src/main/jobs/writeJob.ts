@@ -17,6 +17,8 @@ export interface WriteJobSpec<K extends WriteKind> {
   title: string
   /** What it did, in a line, once it succeeded. */
   summary?: (result: WriteResult<K>) => string
+  /** Whether the result changed the project (the page then refreshes); by default it did. */
+  changedData?: (result: WriteResult<K>) => boolean
   unit?: string
 }
 
@@ -47,7 +49,7 @@ export function runWriteJob<K extends WriteKind>(
       const result = found
         ? await writeOnWorker(found, path, spec, context)
         : await writeHere(db, spec, context)
-      session.dataChanged()
+      if (spec.changedData?.(result) ?? true) session.dataChanged()
       return result
     },
   })

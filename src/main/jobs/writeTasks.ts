@@ -26,22 +26,35 @@ export interface RateRequest {
   value: number | null
   author: string
   note?: string
+  /** Work out what it would change and write nothing. */
+  preview?: boolean
 }
 
 export interface RevertRequest {
   changeSetId: number
   author: string
+  preview?: boolean
 }
 
 export function rate(db: Db, r: RateRequest, hooks: WriteHooks): RatingResult {
-  const options = { value: r.value, author: r.author, ...(r.note ? { note: r.note } : {}) }
+  const options = {
+    value: r.value,
+    author: r.author,
+    ...(r.note ? { note: r.note } : {}),
+    preview: r.preview ?? false,
+  }
   return r.target.kind === 'query'
     ? rateFilter(db, r.target.filter, options, hooks)
     : rateSelection(db, r.target, options, hooks)
 }
 
 export function revert(db: Db, r: RevertRequest, hooks: WriteHooks): RatingResult {
-  return revertChangeSet(db, r.changeSetId, { author: r.author }, hooks)
+  return revertChangeSet(
+    db,
+    r.changeSetId,
+    { author: r.author, preview: r.preview ?? false },
+    hooks,
+  )
 }
 
 /** Rebuilds every annotation's effective rating from the rating tables. */

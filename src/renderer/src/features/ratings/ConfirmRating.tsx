@@ -91,7 +91,7 @@ export function ConfirmRating({ title, summary, confirmLabel, run, onClose }: Co
           <Transitions transitions={preview.transitions} />
         </>
       )}
-      {busy && <WriteJobProgress />}
+      {(busy || !preview) && !error && <WriteJobProgress />}
       {error && (
         <div className="error-box" role="alert" data-testid="error-message">
           <ErrorText {...errorParts(error)} />
