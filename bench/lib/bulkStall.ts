@@ -63,7 +63,15 @@ export async function probeDuring(server: Server, call: () => Promise<unknown>):
   const probing = (async () => {
     while (running) {
       const start = process.hrtime.bigint()
-      await callApi(server, 'jobs.list', {})
+      // A server blocked for long may drop the connection: the probe is answered when a retry is.
+      for (;;) {
+        try {
+          await callApi(server, 'jobs.list', {})
+          break
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 1))
+        }
+      }
       latencies.push(Number(process.hrtime.bigint() - start) / 1e6)
     }
   })()
@@ -102,6 +110,8 @@ COMMIT;`
 }
 
 export interface BulkRun {
+  /** Nothing running for 3 s: what the machine's load alone adds to the longest block. */
+  idle: Stall
   preview: Stall
   apply: Stall & { rows: number }
   revert: Stall
@@ -127,6 +137,10 @@ export async function bulkRun(
         rating: BULK_RATING,
         preview,
       })
+    const idle = await probeDuring(
+      server,
+      () => new Promise((resolve) => setTimeout(resolve, 3000)),
+    )
     const preview = await probeDuring(server, () => rateQuery(true))
     let applied: Result | null = null
     const apply = await probeDuring(server, async () => {
@@ -151,6 +165,7 @@ export async function bulkRun(
       recompute = await probeDuring(server, () => callApi(server, 'ratings.recompute', {}))
     }
     return {
+      idle,
       preview,
       apply: { ...apply, rows: (applied as Result | null)?.rows ?? 0 },
       revert,
@@ -209,6 +224,7 @@ export async function bulkStallReport(
             s.probes,
             (s.longestMs / reference).toFixed(3),
           ]
+    rows.push(row('nothing (3 s idle)', run.idle, 0))
     rows.push(row('preview (read)', run.preview, run.apply.rows))
     rows.push(row('bulk rating', run.apply, run.apply.rows))
     rows.push(row('revert of it', run.revert, run.apply.rows))
