@@ -2,7 +2,10 @@ import { z } from 'zod'
 import { call, event } from './define'
 import type { ApiErrorInfo } from './errors'
 
-export type JobKind = 'import' | 'index' | 'synth' | 'pull'
+export type JobKind = 'import' | 'index' | 'synth' | 'pull' | 'rate' | 'revert' | 'recompute'
+/** Jobs that change ratings in one transaction (bulk rating, revert, recomputation): cancel undoes them. */
+export const WRITE_JOB_KINDS: readonly JobKind[] = ['rate', 'revert', 'recompute']
+
 export type JobState = 'running' | 'succeeded' | 'failed' | 'cancelled'
 
 /** What cancelling a job does at this point: its button's label and a sentence for its tooltip. */
