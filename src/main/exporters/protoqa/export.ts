@@ -30,15 +30,15 @@ export interface ProtoqaExport {
   belowSelection: { question: string; topAnswers: number }[]
 }
 
-/** Writes the released questions as ProtoQA JSONL to `path`, and a datasheet beside it when asked. */
-export function exportProtoqa(db: Db, path: string, datasheetPath?: string): ProtoqaExport {
+/** The ProtoQA JSONL text of the released questions, its datasheet, and what was left out. */
+export function protoqaExport(db: Db): ProtoqaExport & { jsonl: string; datasheet: string } {
   const released = releasedQuestions(db)
-  writeFileSync(path, released.map((q) => questionLine(q) + '\n').join(''))
   const clustered = new Set(released.map((q) => q.row.externalId))
-  const all = questionRows(db).map((q) => q.externalId)
   const result: ProtoqaExport = {
     questions: released.length,
-    unclustered: all.filter((id) => !clustered.has(id)),
+    unclustered: questionRows(db)
+      .map((q) => q.externalId)
+      .filter((id) => !clustered.has(id)),
     belowSelection: released
       .map((q) => ({
         question: q.row.externalId,
@@ -47,7 +47,18 @@ export function exportProtoqa(db: Db, path: string, datasheetPath?: string): Pro
       .filter((c) => !c.passes)
       .map(({ question, topAnswers }) => ({ question, topAnswers })),
   }
-  if (datasheetPath) writeFileSync(datasheetPath, datasheet(db, released, result))
+  return {
+    ...result,
+    jsonl: released.map((q) => questionLine(q) + '\n').join(''),
+    datasheet: datasheet(db, released, result),
+  }
+}
+
+/** Writes the released questions as ProtoQA JSONL to `path`, and the datasheet when asked. */
+export function exportProtoqa(db: Db, path: string, datasheetPath?: string): ProtoqaExport {
+  const { jsonl, datasheet: sheet, ...result } = protoqaExport(db)
+  writeFileSync(path, jsonl)
+  if (datasheetPath) writeFileSync(datasheetPath, sheet)
   return result
 }
 
