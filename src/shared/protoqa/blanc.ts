@@ -36,12 +36,29 @@ const pairs = (n: number): number => (n * (n - 1)) / 2
 const ratio = (a: number, b: number): number => (b === 0 ? 0 : a / b)
 const f1 = (p: number, r: number): number => (p + r === 0 ? 0 : (2 * p * r) / (p + r))
 
-function sideLabels(labels: Labels, mode: 'excluded' | 'singleton'): Map<string, string> {
-  const out = new Map<string, string>()
-  for (const [item, label] of labels) {
-    if (label !== null) out.set(item, `c:${label}`)
-    else if (mode === 'singleton') out.set(item, `i:${item}`)
-  }
+/** Each side's cluster of each item as a small integer (-1: not on that side). */
+function clusterIds(
+  labels: Labels,
+  mode: 'excluded' | 'singleton',
+  items: readonly string[],
+): Int32Array {
+  const ids = new Map<string, number>()
+  const out = new Int32Array(items.length).fill(-1)
+  items.forEach((item, i) => {
+    const label = labels.get(item)
+    if (label === undefined || (label === null && mode === 'excluded')) return
+    if (label === null) {
+      out[i] = ids.size
+      ids.set(`\u0000${item}`, ids.size)
+      return
+    }
+    let id = ids.get(label)
+    if (id === undefined) {
+      id = ids.size
+      ids.set(label, id)
+    }
+    out[i] = id
+  })
   return out
 }
 
@@ -49,12 +66,6 @@ function sumPairs(sizes: Iterable<number>): number {
   let total = 0
   for (const s of sizes) total += pairs(s)
   return total
-}
-
-function clusterSizes(labels: Map<string, string>, weight: (item: string) => number): number[] {
-  const sizes = new Map<string, number>()
-  for (const [item, label] of labels) sizes.set(label, (sizes.get(label) ?? 0) + weight(item))
-  return [...sizes.values()]
 }
 
 /**
@@ -68,35 +79,46 @@ export function blanc(
   options: BlancOptions = {},
 ): Blanc {
   const mode = options.invalid ?? 'excluded'
-  const weight = (item: string): number => weights.get(item) ?? 1
-  const k = sideLabels(key, mode)
-  const r = sideLabels(response, mode)
-  const total = (labels: Map<string, string>): number => {
-    let n = 0
-    for (const item of labels.keys()) n += weight(item)
-    return n
+  const items = [...new Set([...key.keys(), ...response.keys()])]
+  const k = clusterIds(key, mode, items)
+  const r = clusterIds(response, mode, items)
+  const kSizes = new Map<number, number>()
+  const rSizes = new Map<number, number>()
+  const kCommon = new Map<number, number>()
+  const rCommon = new Map<number, number>()
+  const cells = new Map<number, number>()
+  const add = (m: Map<number, number>, id: number, w: number): void => {
+    m.set(id, (m.get(id) ?? 0) + w)
   }
-  const ck = sumPairs(clusterSizes(k, weight))
-  const nk = pairs(total(k)) - ck
-  const cr = sumPairs(clusterSizes(r, weight))
-  const nr = pairs(total(r)) - cr
-  // Links between items both sides hold.
-  const cells = new Map<string, number>()
-  const keyCommon = new Map<string, number>()
-  const respCommon = new Map<string, number>()
+  let kTotal = 0
+  let rTotal = 0
   let common = 0
-  for (const [item, kl] of k) {
-    const rl = r.get(item)
-    if (rl === undefined) continue
-    const w = weight(item)
-    common += w
-    const cell = `${kl}\u0000${rl}`
-    cells.set(cell, (cells.get(cell) ?? 0) + w)
-    keyCommon.set(kl, (keyCommon.get(kl) ?? 0) + w)
-    respCommon.set(rl, (respCommon.get(rl) ?? 0) + w)
-  }
+  items.forEach((item, i) => {
+    const w = weights.get(item) ?? 1
+    const ki = k[i] ?? -1
+    const ri = r[i] ?? -1
+    if (ki >= 0) {
+      kTotal += w
+      add(kSizes, ki, w)
+    }
+    if (ri >= 0) {
+      rTotal += w
+      add(rSizes, ri, w)
+    }
+    if (ki >= 0 && ri >= 0) {
+      // Links between items both sides hold.
+      common += w
+      add(kCommon, ki, w)
+      add(rCommon, ri, w)
+      add(cells, ki * items.length + ri, w)
+    }
+  })
+  const ck = sumPairs(kSizes.values())
+  const nk = pairs(kTotal) - ck
+  const cr = sumPairs(rSizes.values())
+  const nr = pairs(rTotal) - cr
   const bothC = sumPairs(cells.values())
-  const bothN = pairs(common) - sumPairs(keyCommon.values()) - sumPairs(respCommon.values()) + bothC
+  const bothN = pairs(common) - sumPairs(kCommon.values()) - sumPairs(rCommon.values()) + bothC
   const c = { recall: ratio(bothC, ck), precision: ratio(bothC, cr), f: 0 }
   c.f = f1(c.precision, c.recall)
   const n = { recall: ratio(bothN, nk), precision: ratio(bothN, nr), f: 0 }

@@ -92,7 +92,7 @@ export function similarityMatrix(
 function limitIncorrect(matrix: number[][], k: number): number[][] {
   let incorrect = 0
   for (let i = 0; i < matrix.length; i++) {
-    if (Math.max(0, ...(matrix[i] ?? [])) === 0) {
+    if (rowBest(matrix[i] ?? []) === 0) {
       incorrect++
       if (incorrect >= k) return matrix.slice(0, i + 1)
     }
@@ -100,31 +100,72 @@ function limitIncorrect(matrix: number[][], k: number): number[][] {
   return matrix
 }
 
-function evaluate(
-  predictions: readonly string[],
+/** The rows a metric keeps of a question's full similarity matrix. */
+function keptRows(matrix: number[][], metric: Metric): number[][] {
+  if (metric.kind === 'answers') return metric.k === null ? matrix : matrix.slice(0, metric.k)
+  return metric.k === null ? matrix : limitIncorrect(matrix, metric.k)
+}
+
+function rowBest(row: readonly number[]): number {
+  let best = 0
+  for (const s of row) if (s > best) best = s
+  return best
+}
+
+/** Points of the best assignment of the kept rows, each column weighted by its cluster's count. */
+function assign(
+  matrix: number[][],
   clusters: readonly ProtoqaCluster[],
-  metric: Metric,
-  similarity: Similarity,
-): { points: number; answers: ScoredAnswer[] } {
-  const kept =
-    metric.kind === 'answers' && metric.k !== null ? predictions.slice(0, metric.k) : predictions
-  const normalized = kept.map((p) => normalizePrediction(p))
-  let matrix = similarityMatrix(normalized, clusters, similarity)
-  if (metric.kind === 'incorrect' && metric.k !== null) matrix = limitIncorrect(matrix, metric.k)
+): { points: number; columnOfRow: number[]; weighted: number[][] } {
   const weighted = matrix.map((row) => row.map((s, j) => s * (clusters[j]?.count ?? 0)))
   const { columnOfRow, total } = maxWeightAssignment(weighted)
-  const answers = matrix.map((row, i): ScoredAnswer => {
-    const col = columnOfRow[i] ?? -1
-    const points = col >= 0 ? (weighted[i]?.[col] ?? 0) : 0
-    return {
-      answer: kept[i] ?? '',
-      normalized: normalized[i] ?? '',
-      best: Math.max(0, ...row),
-      cluster: col >= 0 && points > 0 ? col : null,
-      points,
-    }
+  return { points: total, columnOfRow, weighted }
+}
+
+/** One member per cluster, by descending count (ties in file order): the oracle's answers. */
+function representatives(clusters: readonly ProtoqaCluster[]): string[] {
+  return clusters
+    .map((c, index) => ({ c, index }))
+    .sort((a, b) => b.c.count - a.c.count || a.index - b.index)
+    .map(({ c }) => c.answers[0] ?? '')
+}
+
+/**
+ * A question scored on several metrics: the similarity of every prediction (and of the oracle's
+ * answers) to every cluster is computed once, each metric keeps its rows of it.
+ */
+export function scoreQuestionOn(
+  question: ProtoqaQuestion,
+  predictions: readonly string[],
+  metrics: readonly Metric[],
+  similarity: Similarity = exactMatch,
+): QuestionScore[] {
+  const { clusters } = question
+  const normalized = predictions.map((p) => normalizePrediction(p))
+  const matrix = similarityMatrix(normalized, clusters, similarity)
+  const oracleMatrix = similarityMatrix(
+    representatives(clusters).map((p) => normalizePrediction(p)),
+    clusters,
+    similarity,
+  )
+  return metrics.map((metric) => {
+    const kept = keptRows(matrix, metric)
+    const { points, columnOfRow, weighted } = assign(kept, clusters)
+    const answers = kept.map((row, i): ScoredAnswer => {
+      const col = columnOfRow[i] ?? -1
+      const earned = col >= 0 ? (weighted[i]?.[col] ?? 0) : 0
+      return {
+        answer: predictions[i] ?? '',
+        normalized: normalized[i] ?? '',
+        best: rowBest(row),
+        cluster: col >= 0 && earned > 0 ? col : null,
+        points: earned,
+      }
+    })
+    if (predictions.length === 0) return { score: 0, points: 0, oracle: 0, answers }
+    const oracle = assign(keptRows(oracleMatrix, metric), clusters).points
+    return { score: oracle > 0 ? points / oracle : 0, points, oracle, answers }
   })
-  return { points: total, answers }
 }
 
 /**
@@ -138,15 +179,9 @@ export function scoreQuestion(
   metric: Metric,
   similarity: Similarity = exactMatch,
 ): QuestionScore {
-  const { clusters } = question
-  const { points, answers } = evaluate(predictions, clusters, metric, similarity)
-  if (predictions.length === 0) return { score: 0, points: 0, oracle: 0, answers }
-  const representatives = clusters
-    .map((c, index) => ({ c, index }))
-    .sort((a, b) => b.c.count - a.c.count || a.index - b.index)
-    .map(({ c }) => c.answers[0] ?? '')
-  const oracle = evaluate(representatives, clusters, metric, similarity).points
-  return { score: oracle > 0 ? points / oracle : 0, points, oracle, answers }
+  const [score] = scoreQuestionOn(question, predictions, [metric], similarity)
+  if (!score) throw new Error('no score for one metric')
+  return score
 }
 
 export interface MetricResult {
@@ -173,18 +208,25 @@ export function scoreAll(
 ): ScoreReport {
   const report: ScoreReport = { metrics: {}, missing: [] }
   for (const q of questions) if (!predictions.has(q.id)) report.missing.push(q.id)
-  for (const metric of metrics) {
-    const perQuestion: Record<string, number> = {}
-    let sum = 0
-    for (const q of questions) {
-      const { score } = scoreQuestion(q, predictions.get(q.id) ?? [], metric, similarity)
-      perQuestion[q.id] = score
-      sum += score
-    }
+  const perMetric = metrics.map((): { perQuestion: Record<string, number>; sum: number } => ({
+    perQuestion: {},
+    sum: 0,
+  }))
+  for (const q of questions) {
+    const scores = scoreQuestionOn(q, predictions.get(q.id) ?? [], metrics, similarity)
+    scores.forEach(({ score }, m) => {
+      const into = perMetric[m]
+      if (!into) return
+      into.perQuestion[q.id] = score
+      into.sum += score
+    })
+  }
+  metrics.forEach((metric, m) => {
+    const { perQuestion, sum } = perMetric[m] ?? { perQuestion: {}, sum: 0 }
     report.metrics[metric.name] = {
       mean: questions.length === 0 ? 0 : sum / questions.length,
       perQuestion,
     }
-  }
+  })
   return report
 }
