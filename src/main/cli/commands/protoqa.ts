@@ -10,6 +10,7 @@ import { readProtoqaQuestions } from '../../importers/protoqa/questions'
 import { describeProtoqaImport, importProtoqaFiles } from '../../importers/protoqa/run'
 import { readTextFile } from '../../importers/protoqa/text'
 import { agreement } from '../../protoqa/agreement'
+import { loadWordNet, wordnetSimilarity } from '../../protoqa/wordnet'
 import {
   type Command,
   type CommandIo,
@@ -22,7 +23,7 @@ import {
 import { progressLine } from '../progress'
 
 const USAGE = `winnow protoqa import FILE... --db P [--format ${protoqaFormats.join('|')}] [--json]
-       winnow protoqa score --targets FILE --predictions FILE [--similarity exact] [--json]
+       winnow protoqa score --targets FILE --predictions FILE [--similarity exact|wordnet] [--json]
        winnow protoqa agreement --db P [--question ID] [--json]
        winnow protoqa export --db P --out FILE [--datasheet FILE] [--json]`
 
@@ -113,8 +114,8 @@ function scoreCommand(values: ParsedValues): CommandOutput {
   const targetsPath = requireString(values, 'targets')
   const predictionsPath = requireString(values, 'predictions')
   const similarity = optionalString(values, 'similarity') ?? 'exact'
-  if (similarity !== 'exact')
-    throw new UsageError(`--similarity ${similarity} is not available; use exact`)
+  if (similarity !== 'exact' && similarity !== 'wordnet')
+    throw new UsageError(`--similarity must be exact or wordnet, got '${similarity}'`)
   mustExist(targetsPath)
   mustExist(predictionsPath)
   const { records } = readProtoqaQuestions(readTextFile(targetsPath))
@@ -124,8 +125,12 @@ function scoreCommand(values: ParsedValues): CommandOutput {
     clusters: r.clusters.map((c) => ({ id: c.label, count: c.count, answers: c.answers })),
   }))
   const predictions = readPredictions(readTextFile(predictionsPath))
-  const report = scoreAll(questions, predictions, exactMatch)
+  const loadStart = process.hrtime.bigint()
+  const measure = similarity === 'wordnet' ? wordnetSimilarity(loadWordNet()) : exactMatch
+  const loadSeconds = Number(process.hrtime.bigint() - loadStart) / 1e9
+  const report = scoreAll(questions, predictions, measure)
   const text = [
+    ...(similarity === 'wordnet' ? [`WordNet read in ${loadSeconds.toFixed(1)} s`] : []),
     ...Object.entries(report.metrics).map(([name, m]) => `${name}: ${m.mean.toFixed(5)}`),
     ...(report.missing.length
       ? [`${report.missing.length} questions had no predictions (scored 0)`]
