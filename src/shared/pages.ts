@@ -5,6 +5,11 @@
  */
 export const PAGES = [
   { id: 'review', label: 'Review', hint: 'Filter, read and rate annotations' },
+  {
+    id: 'protoqa',
+    label: 'ProtoQA',
+    hint: 'Cluster answers, compare reviewers, score predictions',
+  },
 ] as const satisfies readonly { id: string; label: string; hint: string }[]
 
 export type PageId = (typeof PAGES)[number]['id']

@@ -4,6 +4,7 @@ import { importHandlers } from './imports'
 import { jobHandlers } from './jobs'
 import { mturkHandlers } from './mturk'
 import { projectHandlers } from './project'
+import { protoqaHandlers } from './protoqa'
 import { ratingsHandlers } from './ratings'
 import { reviewHandlers } from './review'
 
@@ -15,4 +16,5 @@ export const handlers: Handlers<CallName> = {
   ...reviewHandlers,
   ...ratingsHandlers,
   ...mturkHandlers,
+  ...protoqaHandlers,
 }

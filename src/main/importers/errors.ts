@@ -17,6 +17,7 @@ export type InputErrorCode =
   | 'ragged-row'
   | 'bad-value'
   | 'year-required'
+  | 'bad-json'
 
 export interface InputLocation {
   /** Full path of the file. */

@@ -9,12 +9,17 @@ import {
   type ImportProgress,
   importFiles,
 } from '../importers/run'
+import { type ProtoqaImportFile, importProtoqaFiles } from '../importers/protoqa/run'
+import type { ProtoqaImportResult } from '../../shared/protoqa/model'
 import { indexSearchText } from '../search/indexer'
 
-export interface ImportWorkerData {
+/** Which importer the thread runs: GLUCOSE files (then their search indexing), or ProtoQA files. */
+export type ImportWork =
+  | { collection?: 'glucose'; files: ImportFile[]; options: ImportOptions }
+  | { collection: 'protoqa'; files: ProtoqaImportFile[]; options: { author?: string } }
+
+export type ImportWorkerData = ImportWork & {
   dbPath: string
-  files: ImportFile[]
-  options: ImportOptions
   cancelFlag: Int32Array
   nativeBinding: string | null
 }
@@ -23,6 +28,7 @@ export type ImportWorkerMessage =
   | ({ type: 'progress' } & ImportProgress)
   | { type: 'indexing'; done: number; total: number }
   | { type: 'done'; result: ImportResult }
+  | { type: 'protoqa-done'; result: ProtoqaImportResult }
   | { type: 'failed'; error: ApiErrorInfo }
 
 function main(data: ImportWorkerData): void {
@@ -35,10 +41,18 @@ function main(data: ImportWorkerData): void {
       ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
     })
     try {
-      const result = importFiles(db, data.files, data.options, {
-        progress: (p) => post({ type: 'progress', ...p }),
+      const hooks = {
+        progress: (p: ImportProgress) => post({ type: 'progress', ...p }),
         cancelled: () => Atomics.load(data.cancelFlag, 0) === 1,
-      })
+      }
+      if (data.collection === 'protoqa') {
+        post({
+          type: 'protoqa-done',
+          result: importProtoqaFiles(db, data.files, data.options, hooks),
+        })
+        return
+      }
+      const result = importFiles(db, data.files, data.options, hooks)
       // The rows are committed; their text goes into the full-text index in small steps.
       indexSearchText(db, {
         progress: (done, total) => post({ type: 'indexing', done, total }),

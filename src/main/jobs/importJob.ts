@@ -17,7 +17,7 @@ import { indexSearchText } from '../search/indexer'
 import { describeAdded } from '../../shared/summaries'
 import type { Session } from '../session'
 import type { JobContext } from './manager'
-import type { ImportWorkerData, ImportWorkerMessage } from './import-worker'
+import type { ImportWork, ImportWorkerData, ImportWorkerMessage } from './import-worker'
 
 const workerScript = fileURLToPath(new URL('./import-worker.js', import.meta.url))
 
@@ -38,8 +38,12 @@ export function startImportJob(
     title,
     unit: 'bytes',
     run: async (context) => {
-      const result = existsSync(workerScript)
-        ? await importOnWorker(dbPath, files, options, context)
+      const result = hasImportThread()
+        ? await importOnThread<ImportResult>(
+            dbPath,
+            { collection: 'glucose', files: [...files], options },
+            context,
+          )
         : await importInProcess(dbPath, files, options, context)
       session.dataChanged()
       return result
@@ -62,7 +66,12 @@ const STOP_INDEXING: CancelEffect = {
   hint: 'The rows are in the project; the rest of their text is indexed for search when the project is next opened or searched',
 }
 
-function hooksFor(context: JobContext, cancelled: () => boolean): ImportHooks {
+/** Whether the built import thread is there (unit tests run the sources, without it). */
+export function hasImportThread(): boolean {
+  return existsSync(workerScript)
+}
+
+export function hooksFor(context: JobContext, cancelled: () => boolean): ImportHooks {
   return { progress: (p) => reportImporting(context, p), cancelled }
 }
 
@@ -114,18 +123,17 @@ async function importInProcess(
   }
 }
 
-function importOnWorker(
+/** Runs an import on the import thread with its own connection; cancel travels through shared memory. */
+export function importOnThread<R>(
   dbPath: string,
-  files: readonly ImportFile[],
-  options: ImportOptions,
+  work: ImportWork,
   context: JobContext,
-): Promise<ImportResult> {
+): Promise<R> {
   // The worker's loop is synchronous (one transaction), so cancel travels through shared memory.
   const cancelFlag = new Int32Array(new SharedArrayBuffer(4))
   const workerData: ImportWorkerData = {
+    ...work,
     dbPath,
-    files: [...files],
-    options,
     cancelFlag,
     nativeBinding: getDefaultNativeBinding() ?? null,
   }
@@ -134,14 +142,14 @@ function importOnWorker(
     Atomics.store(cancelFlag, 0, 1)
   }
   context.signal.addEventListener('abort', onAbort)
-  return new Promise<ImportResult>((resolve, reject) => {
+  return new Promise<R>((resolve, reject) => {
     worker.on('message', (message: ImportWorkerMessage) => {
       if (message.type === 'progress') {
         reportImporting(context, message)
       } else if (message.type === 'indexing') {
         reportIndexing(context, message.done, message.total)
-      } else if (message.type === 'done') {
-        resolve(message.result)
+      } else if (message.type === 'done' || message.type === 'protoqa-done') {
+        resolve(message.result as R)
       } else {
         reject(
           isApiErrorInfo(message.error) ? new UserError(message.error) : new Error('import failed'),

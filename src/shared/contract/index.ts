@@ -5,6 +5,7 @@ import { importCalls, type PickedFile } from './imports'
 import { jobCalls, jobEvents } from './jobs'
 import { mturkCalls, mturkEvents } from './mturk'
 import { projectCalls, projectEvents } from './project'
+import { protoqaCalls } from './protoqa'
 import { ratingsCalls, ratingsEvents } from './ratings'
 import { reviewCalls, reviewEvents } from './review'
 
@@ -16,6 +17,7 @@ export const contract = {
   ...reviewCalls,
   ...ratingsCalls,
   ...mturkCalls,
+  ...protoqaCalls,
 } satisfies Record<string, CallSpec>
 
 /** Every event main pushes to the page. */

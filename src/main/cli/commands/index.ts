@@ -1,6 +1,7 @@
 import type { Command } from '../command'
 import { historyCommand } from './history'
 import { importCommand } from './import'
+import { protoqaCommand } from './protoqa'
 import { pullCommand } from './pull'
 import { queryCommand } from './query'
 import { rateCommand } from './rate'
@@ -22,4 +23,5 @@ export const commands: Command[] = [
   serveCommand,
   pullCommand,
   workerCommand,
+  protoqaCommand,
 ]

@@ -1,0 +1,104 @@
+import type { protoqaCalls } from '../../shared/contract/protoqa'
+import { UserError } from '../../shared/contract/errors'
+import { METRICS, exactMatch, scoreAll, scoreQuestion } from '../../shared/protoqa/scoring'
+import { currentClusterings } from '../db/queries/protoqa/clusterings'
+import { predictionSets, predictionsOf } from '../db/queries/protoqa/predictions'
+import {
+  protoqaTotals,
+  questionAnswers,
+  questionRow,
+  questionSummaries,
+} from '../db/queries/protoqa/questions'
+import { protoqaExport } from '../exporters/protoqa/export'
+import { startProtoqaImportJob } from '../jobs/protoqaImportJob'
+import { agreement, compareReviewers } from '../protoqa/agreement'
+import { saveClustering } from '../protoqa/clusterings'
+import { releasedQuestion, releasedQuestions, scoringTargets } from '../protoqa/released'
+import { localAuthor } from '../ratings/author'
+import type { Handlers } from './handlers'
+
+const noQuestion = (id: string): UserError =>
+  new UserError({ type: 'not-found', code: 'no-such-question', message: `No question ${id}` })
+
+export const protoqaHandlers: Handlers<keyof typeof protoqaCalls> = {
+  'protoqa.overview': (_args, { session }) => {
+    const db = session.project().db
+    return { ...protoqaTotals(db), predictionSets: predictionSets(db), you: localAuthor() }
+  },
+  'protoqa.questions': (_args, { session }) => questionSummaries(session.project().db),
+  'protoqa.question': ({ id }, { session }) => {
+    const db = session.project().db
+    const q = questionRow(db, id)
+    if (!q) throw noQuestion(id)
+    return {
+      id: q.externalId,
+      source: q.source,
+      original: q.original,
+      normalized: q.normalized,
+      answers: questionAnswers(db, q.id).map(({ text, count }) => ({ text, count })),
+      clusterings: currentClusterings(db, q.id),
+    }
+  },
+  'protoqa.saveClustering': ({ question, role, reviewer, draft }, { session }) => {
+    const saved = saveClustering(session.project().db, {
+      question,
+      role,
+      reviewer,
+      draft,
+      author: localAuthor(),
+    })
+    session.dataChanged()
+    return saved
+  },
+  'protoqa.compare': ({ question, a, b }, { session }) => {
+    const c = compareReviewers(session.project().db, question, a, b)
+    return { reviewers: c.reviewers, blanc: c.blanc, disagreements: c.disagreements }
+  },
+  'protoqa.agreement': (_args, { session }) => agreement(session.project().db),
+  'protoqa.import': ({ files }, { session }) => {
+    const project = session.project()
+    const resolved = files.map(({ ref, format }) => ({
+      ...session.resolveFile(ref),
+      ...(format ? { format } : {}),
+    }))
+    return { jobId: startProtoqaImportJob(session, project.path, resolved, localAuthor()).id }
+  },
+  'protoqa.export': (_args, { session }) => protoqaExport(session.project().db),
+  'protoqa.score': ({ set, question, metric }, { session }) => {
+    const db = session.project().db
+    const row = questionRow(db, question)
+    if (!row) throw noQuestion(question)
+    const released = releasedQuestion(db, row)
+    if (!released)
+      throw new UserError({
+        type: 'conflict',
+        code: 'not-clustered',
+        message: `${question} has no final clustering to score against`,
+      })
+    const m = METRICS.find((x) => x.name === metric)
+    if (!m)
+      throw new UserError({
+        type: 'input',
+        code: 'no-such-metric',
+        message: `No metric ${metric}`,
+        field: 'metric',
+      })
+    const [target] = scoringTargets([released])
+    if (!target) throw noQuestion(question)
+    return {
+      question,
+      metric,
+      score: scoreQuestion(target, predictionsOf(db, set).get(question) ?? [], m, exactMatch),
+      clusters: target.clusters,
+    }
+  },
+  'protoqa.scoreSet': ({ set }, { session }) => {
+    const db = session.project().db
+    const report = scoreAll(
+      scoringTargets(releasedQuestions(db)),
+      predictionsOf(db, set),
+      exactMatch,
+    )
+    return Object.entries(report.metrics).map(([metric, r]) => ({ metric, mean: r.mean }))
+  },
+}

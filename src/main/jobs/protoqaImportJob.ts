@@ -1,0 +1,57 @@
+import type { JobProgress } from '../../shared/contract/jobs'
+import type { ProtoqaImportResult } from '../../shared/protoqa/model'
+import { openProject } from '../db/connection'
+import {
+  describeProtoqaImport,
+  importProtoqaFiles,
+  type ProtoqaImportFile,
+} from '../importers/protoqa/run'
+import type { Session } from '../session'
+import { hasImportThread, hooksFor, importOnThread } from './importJob'
+
+/**
+ * A ProtoQA import as a job, on the same import thread as GLUCOSE files: progress in bytes, a
+ * cancel that leaves the project as it was, nothing written unless every file is good.
+ */
+export function startProtoqaImportJob(
+  session: Session,
+  dbPath: string,
+  files: readonly ProtoqaImportFile[],
+  author: string,
+): JobProgress {
+  const title =
+    files.length === 1 ? `Importing ${files[0]?.name ?? ''}` : `Importing ${files.length} files`
+  return session.jobs.start<ProtoqaImportResult>({
+    kind: 'import',
+    title,
+    unit: 'bytes',
+    run: async (context) => {
+      const result = hasImportThread()
+        ? await importOnThread<ProtoqaImportResult>(
+            dbPath,
+            { collection: 'protoqa', files: [...files], options: { author } },
+            context,
+          )
+        : await Promise.resolve().then(() => {
+            const db = openProject(dbPath, { memoryMap: false })
+            try {
+              return importProtoqaFiles(
+                db,
+                files,
+                { author },
+                hooksFor(context, () => context.signal.aborted),
+              )
+            } finally {
+              db.close()
+            }
+          })
+      session.dataChanged()
+      return result
+    },
+    summary: (r) => `Added ${describeProtoqaImport(r)}`,
+    cancel: {
+      label: 'Cancel import',
+      hint: 'Stop and leave the project as it was before the import',
+    },
+  })
+}

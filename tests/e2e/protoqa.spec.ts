@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { expect, serve, stop, test } from './fixtures'
+
+const fixture = (name: string): string => join(import.meta.dirname, '../fixtures/protoqa', name)
+
+/** Clusters the focused question's answers as `reviewer`, with the keys given, and saves. */
+async function clusterAs(page: Page, reviewer: string, keys: string[]): Promise<void> {
+  await page.getByTestId('protoqa-reviewer').fill(reviewer)
+  const board = page.getByTestId('cluster-board')
+  await expect(board).toHaveAttribute('aria-label', 'Clustering of t2q1')
+  await expect(page.getByTestId('cluster-answer')).toHaveCount(3)
+  await board.focus()
+  for (const key of keys) await page.keyboard.press(key)
+  await page.keyboard.press('Control+s')
+  await expect(page.getByTestId('cluster-progress')).toContainText('3 of 3 answers placed')
+  await expect(board).toContainText('saved')
+}
+
+test('clusters a question with the keyboard, compares two reviewers, decides and exports', async ({
+  page,
+  workDir,
+}) => {
+  const dbPath = join(workDir, 'p.winnow')
+  execFileSync(process.execPath, [
+    'out/main/cli.js',
+    'protoqa',
+    'import',
+    fixture('answers.csv'),
+    '--db',
+    dbPath,
+  ])
+  const { served, child } = await serve(['--db', dbPath], workDir)
+  try {
+    await page.goto(served.url)
+    await expect(page.getByTestId('project-name')).toContainText('p')
+    await page.keyboard.press('Alt+2')
+    await expect(page.getByTestId('protoqa-totals')).toContainText('2 questions')
+
+    // Import through the page: the job adds the released questions beside the answer lists.
+    await page.getByTestId('protoqa-import-input').setInputFiles(fixture('questions.jsonl'))
+    await expect(page.getByTestId('protoqa-totals')).toContainText('4 questions')
+
+    await page.getByTestId('protoqa-question-t2q1').click()
+    // Answers by count: sand (2), shells, "water, lots". n = new cluster, 1 = into cluster 1,
+    // x = invalid; each placement moves on to the next answer not yet placed.
+    await clusterAs(page, 'ann', ['n', '1', 'x'])
+    await expect(page.getByTestId('cluster')).toHaveCount(1)
+    await expect(page.getByTestId('cluster-count')).toHaveText(['3'])
+    await expect(page.getByTestId('cluster-rule')).toContainText('8 largest clusters hold 3 of 4')
+
+    // Bob keeps the three apart, and names the shells' cluster.
+    await clusterAs(page, 'bob', ['n', 'n', 'n'])
+    await page.keyboard.press('k')
+    await page.keyboard.press('r')
+    await page.getByTestId('cluster-prompt').fill('sea shells')
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('Control+s')
+    await expect(page.getByTestId('cluster-name')).toHaveText(['sand', 'sea shells', 'water, lots'])
+
+    await page.getByTestId('protoqa-mode-compare').click()
+    await expect(page.getByTestId('compare-panel')).toContainText('t2q1: ann and bob')
+    await expect(page.getByTestId('compare-row')).toHaveCount(3)
+    await expect(page.getByTestId('compare-blanc-value')).not.toHaveText('')
+    await page.getByTestId('decide-a').click()
+    await expect(page.getByTestId('cluster-board')).toContainText(
+      'Final clustering, decided by bob',
+    )
+    await expect(page.getByTestId('cluster-count')).toHaveText(['3'])
+    await page.getByTestId('cluster-save').click()
+    await expect(page.getByTestId('protoqa-question-t2q1')).toContainText('final')
+
+    await page.getByTestId('protoqa-mode-export').click()
+    await expect(page.getByTestId('export-preview')).toContainText(
+      '"clusters": {"t2q1.0": {"count": 3, "answers": ["sand", "shells"]}}',
+    )
+    await expect(page.getByTestId('export-preview')).toContainText(
+      '"raw": {"sand": 2, "shells": 1, "water, lots": 1}',
+    )
+    await expect(page.getByTestId('export-datasheet')).toContainText('| t2q1 | ann, bob |')
+  } finally {
+    await stop(child)
+  }
+})
