@@ -1,4 +1,5 @@
 import type { Command } from '../command'
+import { exportCommand } from './export'
 import { historyCommand } from './history'
 import { importCommand } from './import'
 import { pullCommand } from './pull'
@@ -18,6 +19,7 @@ export const commands: Command[] = [
   rateCommand,
   historyCommand,
   revertCommand,
+  exportCommand,
   synthCommand,
   serveCommand,
   pullCommand,
