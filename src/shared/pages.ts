@@ -5,6 +5,11 @@
  */
 export const PAGES = [
   { id: 'review', label: 'Review', hint: 'Filter, read and rate annotations' },
+  {
+    id: 'release',
+    label: 'Release',
+    hint: 'Export tier files, a split, a datasheet and a manifest',
+  },
 ] as const satisfies readonly { id: string; label: string; hint: string }[]
 
 export type PageId = (typeof PAGES)[number]['id']

@@ -5,6 +5,7 @@ import { jobHandlers } from './jobs'
 import { mturkHandlers } from './mturk'
 import { projectHandlers } from './project'
 import { ratingsHandlers } from './ratings'
+import { releaseHandlers } from './release'
 import { reviewHandlers } from './review'
 
 /** Every call of the contract has exactly one handler; the type fails the build if one is missing. */
@@ -15,4 +16,5 @@ export const handlers: Handlers<CallName> = {
   ...reviewHandlers,
   ...ratingsHandlers,
   ...mturkHandlers,
+  ...releaseHandlers,
 }

@@ -6,6 +6,7 @@ import { jobCalls, jobEvents } from './jobs'
 import { mturkCalls, mturkEvents } from './mturk'
 import { projectCalls, projectEvents } from './project'
 import { ratingsCalls, ratingsEvents } from './ratings'
+import { releaseCalls } from './release'
 import { reviewCalls, reviewEvents } from './review'
 
 /** Every call main answers, by name. IPC handlers, the preload, HTTP routes and the CLI derive from this. */
@@ -16,6 +17,7 @@ export const contract = {
   ...reviewCalls,
   ...ratingsCalls,
   ...mturkCalls,
+  ...releaseCalls,
 } satisfies Record<string, CallSpec>
 
 /** Every event main pushes to the page. */
