@@ -102,13 +102,13 @@ function csvWriter(path: string, options: WriterOptions): RecordWriter {
   return {
     write(record) {
       const cells = recordCells(record)
-      let line = ''
       for (let i = 0; i < cells.length; i++) {
-        let cell = cells[i] as string
-        if (options.neutralizeFormulas && TEXT_COLUMNS.has(i)) cell = neutralizeFormula(cell)
-        line += (i === 0 ? '' : ',') + csvField(cell)
+        const cell = cells[i] as string
+        cells[i] = csvField(
+          options.neutralizeFormulas && TEXT_COLUMNS.has(i) ? neutralizeFormula(cell) : cell,
+        )
       }
-      sink.add(line + '\r\n')
+      sink.add(cells.join(',') + '\r\n')
       rows++
       annotations += record.filled
     },
