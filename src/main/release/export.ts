@@ -84,6 +84,16 @@ export function checkOutputFolder(out: string, force: boolean): void {
 }
 
 /**
+ * True when `out` is missing, empty or an earlier release (it holds a manifest.json): the only
+ * folders the page may have replaced. The page shows text written by strangers, so a call from it
+ * never empties an arbitrary folder; the command line's --force may.
+ */
+export function isReplaceableFolder(out: string): boolean {
+  if (!existsSync(out) || !statSync(out).isDirectory()) return true
+  return readdirSync(out).length === 0 || existsSync(join(out, 'manifest.json'))
+}
+
+/**
  * Writes a release folder: one file per tier, part and format under `data/`, then datasheet.md,
  * README.md, croissant.json and manifest.json. Everything is written into a hidden folder beside
  * the target and renamed into place at the end, so a cancelled or failed export leaves nothing.

@@ -1,11 +1,11 @@
-import type { ComponentType } from 'react'
+import { type ComponentType, lazy } from 'react'
 import type { PageId } from '../../../../shared/pages'
-import { ReleasePage } from '../release/ReleasePage'
 
 /**
  * The view of each page but Review (the workspace, which the app keeps mounted behind the others).
- * Each page is a component of its own feature folder; a test checks every page has one.
+ * Each page is a component of its own feature folder, loaded when first shown; a test checks every
+ * page has one.
  */
 export const pageViews: Partial<Record<PageId, ComponentType>> = {
-  release: ReleasePage,
+  release: lazy(() => import('../release/ReleasePage').then((m) => ({ default: m.ReleasePage }))),
 }
