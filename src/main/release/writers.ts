@@ -196,7 +196,7 @@ export const PARQUET_SCHEMA = [
 ]
 
 /** Rows per row group: the columns of one group are held in memory until it is written. */
-const ROW_GROUP = 20_000
+const ROW_GROUP = 5_000
 
 function parquetWriter(path: string, options: WriterOptions): RecordWriter {
   // Created exclusively, like the text files: a release never writes over a file.
