@@ -31,7 +31,7 @@ describe('release round trip', () => {
           }
         },
       ),
-      { numRuns: 6 },
+      { numRuns: 10 },
     )
   })
 

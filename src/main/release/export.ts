@@ -192,15 +192,24 @@ export function exportRelease(
 
     // The annotations of the submission being read, by tier.
     let current: {
-      base: Omit<ReleaseRecord, 'tier' | 'dimensions' | 'filled'>
+      base: Omit<ReleaseRecord, 'tier' | 'dimensions' | 'filled' | 'filledCell'>
       byTier: Map<number, (DimensionText | undefined)[]>
+      declared: number | null
+      /** The submission's annotations: counted by the query, or here while reading all of them. */
+      total: number | null
     } | null = null
+    let reading = -1
+    let read = 0
     const emit = (): void => {
       if (!current) return
+      const total = current.total ?? read
       for (const tier of [...current.byTier.keys()].sort((a, b) => b - a)) {
         const dimensions = current.byTier.get(tier) ?? []
         const filled = dimensions.reduce((n, d) => n + (d ? 1 : 0), 0)
-        const record: ReleaseRecord = { ...current.base, tier, dimensions, filled }
+        // A row holding its whole submission keeps the file's count, as written (even where it
+        // disagrees, which the import flagged); a part of one counts its own dimensions.
+        const filledCell = current.declared !== null && filled === total ? current.declared : filled
+        const record: ReleaseRecord = { ...current.base, tier, dimensions, filled, filledCell }
         let part: ReleasePart = 'all'
         if (split) {
           const held = stories.test.has(record.storyId)
@@ -234,7 +243,12 @@ export function exportRelease(
         sentenceIndex,
         submittedAt,
       ] = row
-      if (current && current.base.submissionId !== submissionId) emit()
+      if (reading !== submissionId) {
+        emit()
+        reading = submissionId
+        read = 0
+      }
+      read++
       tally.rated(ratingKey(rating))
       const tier = rating === null ? undefined : lookup.get(rating)
       if (tier === undefined) {
@@ -255,6 +269,8 @@ export function exportRelease(
               sentence: story?.sentences[sentenceIndex] ?? '',
             },
             byTier: new Map(),
+            declared: row[13],
+            total: row[14],
           }
         }
         let dims = current.byTier.get(tier)

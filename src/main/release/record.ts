@@ -27,7 +27,10 @@ export interface ReleaseRecord {
   sentence: string
   /** Index 1…10; undefined = not filled (or not in this tier). */
   dimensions: (DimensionText | undefined)[]
+  /** Dimensions filled in this row. */
   filled: number
+  /** The `number_filled_in` cell: the file's own count for a whole submission, else `filled`. */
+  filledCell: number
 }
 
 export const ESCAPED = 'escaped'
@@ -58,6 +61,6 @@ export function recordCells(r: ReleaseRecord): string[] {
     if (t) cells.push(t.specificNL, t.specificStructured, t.generalNL, t.generalStructured)
     else cells.push(ESCAPED, ESCAPED, ESCAPED, ESCAPED)
   }
-  cells.push(String(r.filled))
+  cells.push(String(r.filledCell))
   return cells
 }

@@ -132,7 +132,7 @@ export function jsonRecord(record: ReleaseRecord): unknown {
     selected_sentence_index: record.sentenceIndex,
     story: record.story,
     selected_sentence: record.sentence,
-    number_filled_in: record.filled,
+    number_filled_in: record.filledCell,
     dimensions,
   }
 }

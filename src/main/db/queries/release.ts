@@ -16,6 +16,8 @@ import { asOfPlan, drivingPlan } from './reviewPlan'
 export interface ReleaseSource {
   /** FROM clause with alias `a` for annotations. */
   from: SqlFragment
+  /** True when a filter narrows the annotations (a submission may then be read in part). */
+  filtered: boolean
 }
 
 export function releaseSource(
@@ -24,7 +26,7 @@ export function releaseSource(
   asOf: number | undefined,
 ): ReleaseSource {
   const relation = annotationsAsOf(db, asOf)
-  if (!filter || isEmptyFilter(filter)) return { from: sql`${relation} AS a` }
+  if (!filter || isEmptyFilter(filter)) return { from: sql`${relation} AS a`, filtered: false }
   db.exec('CREATE TEMP TABLE IF NOT EXISTS release_selection (id INTEGER PRIMARY KEY)')
   db.exec('DELETE FROM temp.release_selection')
   const c = constraintsOf(db, filter)
@@ -38,7 +40,10 @@ export function releaseSource(
       )
     }
   }
-  return { from: sql`temp.release_selection AS sel CROSS JOIN ${relation} AS a ON a.id = sel.id` }
+  return {
+    from: sql`temp.release_selection AS sel CROSS JOIN ${relation} AS a ON a.id = sel.id`,
+    filtered: true,
+  }
 }
 
 /** One annotation of a release, with its submission's columns (`raw` order of the statement). */
@@ -56,13 +61,23 @@ export type ReleaseRow = [
   specificStructured: string | null,
   generalNL: string,
   generalStructured: string | null,
+  /** The file's `number_filled_in`, kept as written. */
+  declaredFilled: number | null,
+  /** The submission's annotations in the project; null when the source is the whole project. */
+  annotationsOfSubmission: number | null,
 ]
 
 /** Every annotation of the source in id order (so a submission's annotations come together). */
 export function releaseRows(db: Db, source: ReleaseSource): IterableIterator<ReleaseRow> {
   const query = sql`SELECT a.id, a.submission_id, a.dimension, a.rating, s.worker_id, s.worker_ref,
           s.story_id, s.sentence_index, s.submitted_at,
-          t.specific_nl, t.specific_structured, t.general_nl, t.general_structured
+          t.specific_nl, t.specific_structured, t.general_nl, t.general_structured,
+          s.declared_filled, ${
+            source.filtered
+              ? sql`(SELECT count(*) FROM annotations AS x
+                  WHERE x.id BETWEEN s.id * 16 AND s.id * 16 + 15)`
+              : sql`NULL`
+          }
         FROM ${source.from}
         CROSS JOIN submissions AS s ON s.id = a.submission_id
         CROSS JOIN annotation_texts AS t ON t.annotation_id = a.id
