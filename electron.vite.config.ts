@@ -13,6 +13,7 @@ export default defineConfig({
           cli: 'src/main/cli/main.ts',
           'import-worker': 'src/main/jobs/import-worker.ts',
           'write-worker': 'src/main/jobs/write-worker.ts',
+          'export-worker': 'src/main/jobs/export-worker.ts',
           'read-ahead-worker': 'src/main/importers/read-ahead-worker.ts',
           'pull-store-worker': 'src/main/mturk/pull-store-worker.ts',
           'answer-parse-worker': 'src/main/mturk/answer-parse-worker.ts',

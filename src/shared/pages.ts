@@ -6,6 +6,11 @@
 export const PAGES = [
   { id: 'review', label: 'Review', hint: 'Filter, read and rate annotations' },
   {
+    id: 'release',
+    label: 'Release',
+    hint: 'Export tier files, a split, a datasheet and a manifest',
+  },
+  {
     id: 'protoqa',
     label: 'ProtoQA',
     hint: 'Cluster answers, compare reviewers, score predictions',

@@ -6,6 +6,7 @@ import { mturkHandlers } from './mturk'
 import { projectHandlers } from './project'
 import { protoqaHandlers } from './protoqa'
 import { ratingsHandlers } from './ratings'
+import { releaseHandlers } from './release'
 import { reviewHandlers } from './review'
 
 /** Every call of the contract has exactly one handler; the type fails the build if one is missing. */
@@ -17,4 +18,5 @@ export const handlers: Handlers<CallName> = {
   ...ratingsHandlers,
   ...mturkHandlers,
   ...protoqaHandlers,
+  ...releaseHandlers,
 }

@@ -7,6 +7,7 @@ import { mturkCalls, mturkEvents } from './mturk'
 import { projectCalls, projectEvents } from './project'
 import { protoqaCalls } from './protoqa'
 import { ratingsCalls, ratingsEvents } from './ratings'
+import { releaseCalls } from './release'
 import { reviewCalls, reviewEvents } from './review'
 
 /** Every call main answers, by name. IPC handlers, the preload, HTTP routes and the CLI derive from this. */
@@ -18,6 +19,7 @@ export const contract = {
   ...ratingsCalls,
   ...mturkCalls,
   ...protoqaCalls,
+  ...releaseCalls,
 } satisfies Record<string, CallSpec>
 
 /** Every event main pushes to the page. */

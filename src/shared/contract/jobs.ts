@@ -2,7 +2,15 @@ import { z } from 'zod'
 import { call, event } from './define'
 import type { ApiErrorInfo } from './errors'
 
-export type JobKind = 'import' | 'index' | 'synth' | 'pull' | 'rate' | 'revert' | 'recompute'
+export type JobKind =
+  | 'import'
+  | 'index'
+  | 'synth'
+  | 'pull'
+  | 'rate'
+  | 'revert'
+  | 'recompute'
+  | 'export'
 /** Jobs that change ratings in one transaction (bulk rating, revert, recomputation): cancel undoes them. */
 export const WRITE_JOB_KINDS: readonly JobKind[] = ['rate', 'revert', 'recompute']
 

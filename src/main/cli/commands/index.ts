@@ -1,4 +1,5 @@
 import type { Command } from '../command'
+import { exportCommand } from './export'
 import { historyCommand } from './history'
 import { importCommand } from './import'
 import { protoqaCommand } from './protoqa'
@@ -19,6 +20,7 @@ export const commands: Command[] = [
   rateCommand,
   historyCommand,
   revertCommand,
+  exportCommand,
   synthCommand,
   serveCommand,
   pullCommand,

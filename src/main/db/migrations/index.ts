@@ -8,6 +8,7 @@ import m004 from './004-review'
 import m005 from './005-narrow-rating-index'
 import m006 from './006-date-index-by-id'
 import m007 from './007-protoqa'
+import m008 from './008-release'
 
 export interface Migration {
   version: number
@@ -15,7 +16,7 @@ export interface Migration {
   up(db: Db): void
 }
 
-export const migrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007]
+export const migrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008]
 
 export const LATEST_VERSION = migrations.length
 

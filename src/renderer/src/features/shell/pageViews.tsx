@@ -1,11 +1,12 @@
-import type { ComponentType } from 'react'
+import { type ComponentType, lazy } from 'react'
 import type { PageId } from '../../../../shared/pages'
-import { ProtoqaPageView } from '../protoqa/ProtoqaPageView'
 
 /**
  * The view of each page but Review (the workspace, which the app keeps mounted behind the others).
- * Each page is a component of its own feature folder; a test checks every page has one.
+ * Each page is a component of its own feature folder, loaded when first shown; a test checks every
+ * page has one.
  */
 export const pageViews: Partial<Record<PageId, ComponentType>> = {
-  protoqa: ProtoqaPageView,
+  protoqa: lazy(() => import('../protoqa/ProtoqaPage').then((m) => ({ default: m.ProtoqaPage }))),
+  release: lazy(() => import('../release/ReleasePage').then((m) => ({ default: m.ReleasePage }))),
 }

@@ -1,0 +1,380 @@
+import { randomBytes } from 'node:crypto'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { basename, dirname, isAbsolute, join } from 'node:path'
+import { version } from '../../../package.json'
+import { UserError } from '../../shared/contract/errors'
+import type {
+  ParsedReleaseOptions,
+  ReleaseFile,
+  ReleaseFormat,
+  ReleasePart,
+  ReleaseResult,
+} from '../../shared/contract/release'
+import { describeFilter, isEmptyFilter } from '../../shared/filter'
+import { ratingKey } from '../../shared/ratings/key'
+import type { Db } from '../db/connection'
+import {
+  changeSetsUpTo,
+  countReleaseSource,
+  ratingSnapshot,
+  recordExport,
+  releaseRows,
+  releaseSource,
+  sourceFileRecords,
+  storiesById,
+  storiesRated,
+  workerIdsById,
+  workerPseudonyms,
+} from '../db/queries/release'
+import { CancelledError } from '../jobs/cancel'
+import { localAuthor } from '../ratings/author'
+import { ratingScale } from '../ratings/scale'
+import { auditResults } from './audits'
+import { buildCard } from './card'
+import { buildCroissant } from './croissant'
+import { buildDatasheet } from './datasheet'
+import type { ReleaseFacts } from './facts'
+import { type DocumentFile, buildManifest } from './manifest'
+import { type DimensionText, type ReleaseRecord, releaseDate } from './record'
+import { tierLookup, tierMap, releaseCard } from './settings'
+import { drawStorySplit } from './split'
+import { ReleaseTally } from './tally'
+import { type RecordWriter, type WrittenFile, hashFile, openWriter } from './writers'
+
+export interface ExportHooks {
+  /** Annotations read so far, of `total`; `step` names a new step. */
+  progress(done: number, total: number, step?: string): void
+  cancelled(): boolean
+}
+
+const EXTENSIONS: Record<ReleaseFormat, string> = {
+  csv: 'csv',
+  jsonl: 'jsonl',
+  parquet: 'parquet',
+}
+
+const PROGRESS_EVERY = 8192
+
+/** Refuses an output folder that cannot be written as a whole release (nothing is touched). */
+export function checkOutputFolder(out: string, force: boolean): void {
+  const bad = (message: string): never => {
+    throw new UserError({
+      type: 'invalid-argument',
+      code: 'bad-output-folder',
+      message,
+      field: 'out',
+      file: out,
+    })
+  }
+  if (!isAbsolute(out)) bad(`${out}: the release folder must be an absolute path.`)
+  if (!existsSync(dirname(out))) bad(`${dirname(out)}: no such folder to put the release in.`)
+  if (!existsSync(out)) return
+  if (!statSync(out).isDirectory()) bad(`${out} exists and is not a folder.`)
+  if (!force && readdirSync(out).length > 0) {
+    bad(`${out} is not empty; choose an empty or new folder, or replace it (--force).`)
+  }
+}
+
+/**
+ * True when `out` is missing, empty or an earlier release (it holds a manifest.json): the only
+ * folders the page may have replaced. The page shows text written by strangers, so a call from it
+ * never empties an arbitrary folder; the command line's --force may.
+ */
+export function isReplaceableFolder(out: string): boolean {
+  if (!existsSync(out) || !statSync(out).isDirectory()) return true
+  return readdirSync(out).length === 0 || existsSync(join(out, 'manifest.json'))
+}
+
+/**
+ * Writes a release folder: one file per tier, part and format under `data/`, then datasheet.md,
+ * README.md, croissant.json and manifest.json. Everything is written into a hidden folder beside
+ * the target and renamed into place at the end, so a cancelled or failed export leaves nothing.
+ */
+export function exportRelease(
+  db: Db,
+  projectPath: string,
+  options: ParsedReleaseOptions,
+  hooks: ExportHooks,
+): ReleaseResult {
+  checkOutputFolder(options.out, options.force)
+  const steps = tierMap(db)
+  const lookup = tierLookup(steps, options.tiers)
+  const mapped = new Set(steps.map((s) => s.tier))
+  for (const t of options.tiers ?? []) {
+    if (!mapped.has(t)) {
+      throw new UserError({
+        type: 'invalid-argument',
+        code: 'unknown-tier',
+        message: `No rating maps to tier ${t} (the tier map has ${[...mapped].join(', ') || 'no tiers'}).`,
+        field: 'tiers',
+      })
+    }
+  }
+  const tiers = [...new Set(lookup.values())].sort((a, b) => b - a)
+  const split = options.split
+  if (split && !tiers.includes(split.tier)) {
+    throw new UserError({
+      type: 'invalid-argument',
+      code: 'split-tier-not-released',
+      message: `The split draws from tier ${split.tier}, which this release does not include (${tiers.join(', ')}).`,
+      field: 'split.tier',
+    })
+  }
+
+  const temp = join(
+    dirname(options.out),
+    `.${basename(options.out)}.partial-${randomBytes(6).toString('hex')}`,
+  )
+  mkdirSync(temp)
+  const writers: RecordWriter[] = []
+  try {
+    mkdirSync(join(temp, 'data'))
+    hooks.progress(0, 0, 'Selecting annotations')
+    const source = releaseSource(db, options.filter, options.asOf)
+    const total = countReleaseSource(db, source)
+    const splitRatings = split
+      ? steps.filter((s) => s.tier === split.tier).map((s) => s.rating)
+      : []
+    const candidates = split ? storiesRated(db, source, splitRatings) : []
+    const stories = split
+      ? drawStorySplit(candidates, split)
+      : { test: new Set<string>(), dev: new Set<string>() }
+    const pseudonyms = options.pseudonymize ? workerPseudonyms(db) : null
+    const workerNames = workerIdsById(db)
+    const storyTexts = storiesById(db)
+
+    const parts = (tier: number): ReleasePart[] => {
+      if (!split) return ['all']
+      if (tier !== split.tier) return ['train']
+      return split.dev === undefined ? ['train', 'test'] : ['train', 'dev', 'test']
+    }
+    const files = new Map<
+      string,
+      {
+        file: Omit<ReleaseFile, 'rows' | 'annotations' | 'bytes' | 'sha256'>
+        writer: RecordWriter
+      }[]
+    >()
+    for (const tier of tiers) {
+      for (const part of parts(tier)) {
+        const key = `${tier}|${part}`
+        const list: {
+          file: Omit<ReleaseFile, 'rows' | 'annotations' | 'bytes' | 'sha256'>
+          writer: RecordWriter
+        }[] = []
+        for (const format of options.formats) {
+          const path = `data/tier-${tier}${part === 'all' ? '' : `-${part}`}.${EXTENSIONS[format]}`
+          const writer = openWriter(format, join(temp, path), {
+            neutralizeFormulas: options.neutralizeFormulas,
+            createdBy: `Winnow ${version}`,
+          })
+          writers.push(writer)
+          list.push({ file: { path, format, tier, part }, writer })
+        }
+        files.set(key, list)
+      }
+    }
+
+    const tally = new ReleaseTally()
+    const workerLabel = (workerId: number | null, workerRef: string | null): string => {
+      if (workerId === null) return workerRef ?? ''
+      if (pseudonyms) return String(pseudonyms.get(workerId) ?? '')
+      return workerNames.get(workerId) ?? workerRef ?? ''
+    }
+
+    // The annotations of the submission being read, by tier.
+    let current: {
+      base: Omit<ReleaseRecord, 'tier' | 'dimensions' | 'filled' | 'filledCell'>
+      byTier: Map<number, (DimensionText | undefined)[]>
+      declared: number | null
+      /** The submission's annotations: counted by the query, or here while reading all of them. */
+      total: number | null
+    } | null = null
+    let reading = -1
+    let read = 0
+    const emit = (): void => {
+      if (!current) return
+      const total = current.total ?? read
+      for (const tier of [...current.byTier.keys()].sort((a, b) => b - a)) {
+        const dimensions = current.byTier.get(tier) ?? []
+        const filled = dimensions.reduce((n, d) => n + (d ? 1 : 0), 0)
+        // A row holding its whole submission keeps the file's count, as written (even where it
+        // disagrees, which the import flagged); a part of one counts its own dimensions.
+        const filledCell = current.declared !== null && filled === total ? current.declared : filled
+        const record: ReleaseRecord = { ...current.base, tier, dimensions, filled, filledCell }
+        let part: ReleasePart = 'all'
+        if (split) {
+          const held = stories.test.has(record.storyId)
+            ? 'test'
+            : stories.dev.has(record.storyId)
+              ? 'dev'
+              : null
+          if (held && tier !== split.tier) {
+            tally.left(`story held out for ${held} (tier ${tier})`, filled)
+            continue
+          }
+          part = held ?? 'train'
+        }
+        tally.kept(record, part)
+        for (const { writer } of files.get(`${tier}|${part}`) ?? []) writer.write(record)
+      }
+      current = null
+    }
+
+    hooks.progress(0, total, 'Writing tier files')
+    let done = 0
+    for (const row of releaseRows(db, source)) {
+      const [
+        ,
+        submissionId,
+        dimension,
+        rating,
+        workerId,
+        workerRef,
+        storyId,
+        sentenceIndex,
+        submittedAt,
+      ] = row
+      if (reading !== submissionId) {
+        emit()
+        reading = submissionId
+        read = 0
+      }
+      read++
+      tally.rated(ratingKey(rating))
+      const tier = rating === null ? undefined : lookup.get(rating)
+      if (tier === undefined) {
+        tally.left(leftOutReason(rating, steps))
+      } else {
+        if (!current) {
+          const story = storyTexts.get(storyId)
+          const storyExternal = story?.externalId ?? ''
+          current = {
+            base: {
+              submissionId,
+              experimentId: `${storyExternal}__${sentenceIndex}`,
+              storyId: storyExternal,
+              workerId: workerLabel(workerId, workerRef),
+              date: releaseDate(submittedAt),
+              sentenceIndex,
+              story: story?.text ?? '',
+              sentence: story?.sentences[sentenceIndex] ?? '',
+            },
+            byTier: new Map(),
+            declared: row[13],
+            total: row[14],
+          }
+        }
+        let dims = current.byTier.get(tier)
+        if (!dims) current.byTier.set(tier, (dims = []))
+        dims[dimension] = {
+          specificNL: row[9],
+          specificStructured: row[10] ?? '',
+          generalNL: row[11],
+          generalStructured: row[12] ?? '',
+        }
+      }
+      done++
+      if (done % PROGRESS_EVERY === 0) {
+        if (hooks.cancelled())
+          throw new CancelledError('Export cancelled; no release folder was written.')
+        hooks.progress(done, total)
+      }
+    }
+    emit()
+    hooks.progress(done, total, 'Finishing files')
+
+    const written: ReleaseFile[] = []
+    for (const list of files.values()) {
+      for (const { file, writer } of list) {
+        const result: WrittenFile = writer.close()
+        written.push({ ...file, ...result })
+      }
+    }
+    writers.length = 0
+    written.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+
+    const facts: ReleaseFacts = {
+      winnowVersion: version,
+      projectName: basename(projectPath).replace(/\.winnow$/, ''),
+      createdAt: Date.now(),
+      card: releaseCard(db, projectPath),
+      options,
+      tierMap: steps,
+      tiers,
+      scale: ratingScale(db),
+      files: written,
+      tally,
+      split: split
+        ? { candidates: new Set(candidates).size, test: stories.test.size, dev: stories.dev.size }
+        : null,
+      changeSets: changeSetsUpTo(db, options.asOf),
+      audits: auditResults(db, options.asOf),
+      inputs: sourceFileRecords(db),
+      ratingSnapshot: ratingSnapshot(db, options.asOf),
+      scope:
+        options.filter && !isEmptyFilter(options.filter)
+          ? describeFilter(options.filter)
+          : 'every annotation of the project',
+    }
+    const datasheet = buildDatasheet(facts)
+    const documents: DocumentFile[] = []
+    const writeDocument = (path: string, text: string): void => {
+      writeFileSync(join(temp, path), text, { flag: 'wx' })
+      documents.push({ path, ...hashFile(join(temp, path)) })
+    }
+    writeDocument('datasheet.md', datasheet)
+    writeDocument('README.md', buildCard(facts))
+    writeDocument('croissant.json', JSON.stringify(buildCroissant(facts), null, 2) + '\n')
+    const manifest = buildManifest(facts, documents)
+    writeFileSync(join(temp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n', {
+      flag: 'wx',
+    })
+
+    if (hooks.cancelled())
+      throw new CancelledError('Export cancelled; no release folder was written.')
+    if (existsSync(options.out)) rmSync(options.out, { recursive: true, force: true })
+    renameSync(temp, options.out)
+    recordExport(db, {
+      createdAt: facts.createdAt,
+      author: localAuthor(),
+      folder: options.out,
+      manifest,
+    })
+    return {
+      out: options.out,
+      files: written.map((f) => ({ path: f.path, rows: f.rows, sha256: f.sha256 })),
+      manifest,
+      datasheet,
+    }
+  } catch (error) {
+    for (const writer of writers) {
+      try {
+        writer.close()
+      } catch {
+        // The folder is removed below; a writer that cannot finish changes nothing.
+      }
+    }
+    rmSync(temp, { recursive: true, force: true })
+    throw error
+  }
+}
+
+function leftOutReason(
+  rating: number | null,
+  steps: readonly { rating: number; tier: number }[],
+): string {
+  if (rating === null) return 'unrated'
+  const step = steps.find((s) => s.rating === rating)
+  return step
+    ? `tier ${step.tier} not chosen`
+    : `rating ${ratingKey(rating)} is not mapped to a tier`
+}

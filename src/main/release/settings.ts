@@ -1,0 +1,63 @@
+import { basename } from 'node:path'
+import {
+  DEFAULT_TIER_MAP,
+  RELEASE_CARD_SETTING,
+  type ReleaseCard,
+  type ReleaseSettings,
+  TIER_MAP_SETTING,
+  type TierStep,
+  releaseCardSchema,
+  tierMapSchema,
+} from '../../shared/contract/release'
+import type { Db } from '../db/connection'
+import { readSetting, writeSetting } from '../db/queries/settings'
+import { ratingScale } from '../ratings/scale'
+
+/** The project's map from ratings to release tiers (DESIGN.md "Ratings"), highest tier first. */
+export function tierMap(db: Db): TierStep[] {
+  const parsed = tierMapSchema.safeParse(readSetting(db, TIER_MAP_SETTING))
+  const steps = parsed.success ? parsed.data : DEFAULT_TIER_MAP.map((s) => ({ ...s }))
+  return steps.sort((a, b) => b.tier - a.tier || b.rating - a.rating)
+}
+
+/** What the dataset card says; until the project sets it, a card named after the project file. */
+export function releaseCard(db: Db, projectPath: string): ReleaseCard {
+  const parsed = releaseCardSchema.safeParse(readSetting(db, RELEASE_CARD_SETTING))
+  if (parsed.success) return parsed.data
+  const name = basename(projectPath).replace(/\.winnow$/, '')
+  return {
+    name,
+    description: `${name}: crowd annotations released in quality tiers with Winnow.`,
+    license: 'cc-by-4.0',
+    url: 'https://example.org/datasets/' + encodeURIComponent(name),
+    creator: 'unknown',
+  }
+}
+
+export function releaseSettings(db: Db, projectPath: string): ReleaseSettings {
+  return {
+    tierMap: tierMap(db),
+    card: releaseCard(db, projectPath),
+    scale: ratingScale(db).map((l) => l.value),
+  }
+}
+
+export function saveReleaseSettings(
+  db: Db,
+  projectPath: string,
+  change: { tierMap?: TierStep[] | undefined; card?: ReleaseCard | undefined },
+): ReleaseSettings {
+  db.transaction(() => {
+    if (change.tierMap) writeSetting(db, TIER_MAP_SETTING, change.tierMap)
+    if (change.card) writeSetting(db, RELEASE_CARD_SETTING, change.card)
+  }).immediate()
+  return releaseSettings(db, projectPath)
+}
+
+/** Rating → tier, for the tiers chosen (every tier of the map when none are). */
+export function tierLookup(steps: readonly TierStep[], chosen: readonly number[] | undefined) {
+  const wanted = chosen && chosen.length > 0 ? new Set(chosen) : null
+  const byRating = new Map<number, number>()
+  for (const s of steps) if (!wanted || wanted.has(s.tier)) byRating.set(s.rating, s.tier)
+  return byRating
+}

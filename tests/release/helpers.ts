@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parse } from 'csv-parse/sync'
+import { openProject } from '../../src/main/db/connection'
+import { importFiles } from '../../src/main/importers/run'
+import type { ImportedSubmission } from '../../src/main/importers/types'
+import { writeReleaseCsv } from '../../src/main/synth/csv-writers'
+import { generateSubmissions } from '../../src/main/synth/glucose'
+import { exportRelease } from '../../src/main/release/export'
+import {
+  type ParsedReleaseOptions,
+  type ReleaseOptions,
+  type ReleaseResult,
+  releaseOptionsSchema,
+} from '../../src/shared/contract/release'
+
+/** Generated submissions rated 1, 2 or 3 (a release's tiers), seeded. */
+export function releaseSubmissions(count: number, seed: number): ImportedSubmission[] {
+  return [...generateSubmissions({ count, seed })].map((s, i) => ({
+    ...s,
+    fileRating: [3, 2, 1][(i * 7 + seed) % 3] ?? 3,
+  }))
+}
+
+/** A project imported from a release-layout CSV; returns the paths. */
+export function releaseProject(
+  dir: string,
+  submissions: readonly ImportedSubmission[],
+): { db: string; csv: string } {
+  const csv = join(dir, 'input.csv')
+  writeReleaseCsv(csv, submissions, { workerStyle: 'int', ratingStyle: 'int' })
+  const db = join(dir, 'p.winnow')
+  const project = openProject(db, { create: true })
+  try {
+    importFiles(project, [{ path: csv }], {})
+  } finally {
+    project.close()
+  }
+  return { db, csv }
+}
+
+export function options(input: ReleaseOptions): ParsedReleaseOptions {
+  return releaseOptionsSchema.parse(input)
+}
+
+/** Exports in this thread, as the job does where no worker is built. */
+export function exportNow(
+  dbPath: string,
+  input: ReleaseOptions,
+  hooks: { cancelled?: () => boolean; progress?: (done: number) => void } = {},
+): ReleaseResult {
+  const db = openProject(dbPath)
+  try {
+    return exportRelease(db, dbPath, options(input), {
+      progress: (done) => hooks.progress?.(done),
+      cancelled: hooks.cancelled ?? (() => false),
+    })
+  } finally {
+    db.close()
+  }
+}
+
+export function readCsv(path: string): string[][] {
+  const rows: string[][] = parse(readFileSync(path, 'utf8'))
+  return rows
+}
