@@ -133,9 +133,9 @@ export const queryCommand: Command = {
   name: 'query',
   summary: 'List annotations matching filters (the review grid’s query), with the exact total',
   usage:
-    'winnow query --db P [--worker W]... [--story S]... [--dimension N]... [--sentence TEXT] [--text TEXT] ' +
-    '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--rating R|unrated]... [--flagged] [--as-of TIMESTAMP] ' +
-    '[--sort COL[:desc]] [--limit N] [--offset N] [--json]   (negative ratings attached: --rating=-1)',
+    'winnow query --db P [--worker W]... [--story S]... [--dimension N]... [--sentence TEXT]\n' +
+    '         [--text TEXT] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--rating R|unrated]... [--flagged]\n' +
+    '         [--as-of TIMESTAMP] [--sort COL[:desc]] [--limit N] [--offset N] [--json]',
   options: {
     ...dbOption,
     ...filterOptionSpec,
