@@ -429,6 +429,40 @@ function binaryFile(offset: number): string {
  * Line and column where field `index` of `record` starts, or where the record ends when it has
  * fewer fields. Error path only: re-reads the record from disk and walks it character by character.
  */
+/**
+ * Where field `index` of the record that starts on `line` begins, for a record no longer at hand
+ * (a conflict found when rows are written). Reads the file up to that line.
+ */
+export function locateFieldOnLine(
+  path: string,
+  line: number,
+  index: number,
+): { line: number; column: number } {
+  const fd = openSync(path, 'r')
+  let offset = 0
+  try {
+    const chunk = Buffer.allocUnsafe(1 << 20)
+    let at = 0
+    let current = 1
+    while (current < line) {
+      const n = readSync(fd, chunk, 0, chunk.length, at)
+      if (n === 0) break
+      let i = 0
+      while (current < line) {
+        const nl = chunk.indexOf(10, i)
+        if (nl === -1 || nl >= n) break
+        current++
+        i = nl + 1
+        offset = at + i
+      }
+      at += n
+    }
+  } finally {
+    closeSync(fd)
+  }
+  return locateField(path, { fields: new Array<string>(index + 1).fill(''), line, offset }, index)
+}
+
 export function locateField(
   path: string,
   record: CsvRecord,

@@ -17,6 +17,7 @@ export type InputErrorCode =
   | 'ragged-row'
   | 'bad-value'
   | 'year-required'
+  | 'conflicting-cells'
 
 export interface InputLocation {
   /** Full path of the file. */

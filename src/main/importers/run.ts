@@ -8,6 +8,7 @@ import { hasNoRatings } from '../db/queries/ratingsImport'
 import { CancelledError } from '../jobs/cancel'
 import { FileRatingLog, reconstructFromLog } from '../ratings/fileRatingLog'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
+import { conflictError } from './conflicts'
 import { type GlucoseFile, openGlucoseFile } from './glucose/open'
 import { type FileRows, ReadAhead, canReadAhead } from './readAhead'
 import { plural } from '../../shared/text'
@@ -225,7 +226,9 @@ function writeFile(
     year: file.year,
     changeSetId: file.changeSetId,
   })
-  const writer = new SubmissionWriter(db, file.changeSetId, sourceFileId, file.log ?? undefined)
+  const writer = new SubmissionWriter(db, file.changeSetId, sourceFileId, file.log ?? undefined, {
+    partialRows: glucose.format === 'glucose-dimension',
+  })
   let records = 0
   for (const record of rows.rows()) {
     writer.write(record)
@@ -233,6 +236,9 @@ function writeFile(
     file.onRecord()
   }
   writer.finish()
+  if (writer.conflictCount > 0) {
+    throw conflictError(file.path, glucose.header, writer.conflicts, writer.conflictCount)
+  }
   const warnings = rows.warnings().map((w) => w.message)
   completeSourceFile(db, sourceFileId, {
     sha256: rows.sha256(),
