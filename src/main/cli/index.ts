@@ -85,7 +85,7 @@ async function execute(
         ? JSON.stringify(output.json) + '\n'
         : output.text + (output.text.endsWith('\n') ? '' : '\n'),
     )
-    return 0
+    return output.exitCode ?? 0
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`winnow ${command.name}: ${error.message}\nUsage: ${command.usage}\n`)

@@ -2,6 +2,8 @@ import { basename } from 'node:path'
 import type { CellConflict } from '../db/queries/submissions'
 import { locateFieldOnLine } from './csv'
 import { InputError, showValue } from './errors'
+import { QUALITY_COLUMNS } from './glucose/columns'
+import { ratingKey } from '../../shared/ratings/key'
 
 /**
  * The refusal of an import whose rows say something else than the same submissions already in
@@ -37,5 +39,23 @@ export function conflictError(
       ...at,
       ...(index === -1 ? {} : { field: header[index] }),
     },
+  )
+}
+
+/** A file rating that is not a step of the project's scale: refused where it stands. */
+export function offScale(
+  path: string,
+  header: readonly string[],
+  line: number,
+  value: number,
+  scale: readonly number[],
+): InputError {
+  const index = header.findIndex((name) => (QUALITY_COLUMNS as readonly string[]).includes(name))
+  const at = index === -1 ? { line, column: 0 } : locateFieldOnLine(path, line, index)
+  return new InputError(
+    'bad-value',
+    `the rating ${ratingKey(value)} is not on this project's scale (${scale.map(ratingKey).join(', ')}); ` +
+      'change the scale first if the file is right. Nothing was imported.',
+    { path, ...at, ...(index === -1 ? {} : { field: header[index] }) },
   )
 }

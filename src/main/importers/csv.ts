@@ -1,7 +1,7 @@
 import { isAscii } from 'node:buffer'
 import { type Hash, createHash } from 'node:crypto'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { InputError, type InputErrorCode, showValue } from './errors'
+import { InputError, fileProblem, type InputErrorCode, showValue } from './errors'
 
 export interface CsvRecord {
   fields: string[]
@@ -87,10 +87,14 @@ class StreamingCsvReader implements CsvReader {
   ) {
     try {
       this.fd = openSync(path, 'r')
-      this.size = fstatSync(this.fd).size
+      const stat = fstatSync(this.fd)
+      if (stat.isDirectory()) {
+        closeSync(this.fd)
+        throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' })
+      }
+      this.size = stat.size
     } catch (e) {
-      const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message
-      throw new InputError('unreadable', `cannot open the file (${why})`, {
+      throw new InputError('unreadable', fileProblem((e as NodeJS.ErrnoException).code), {
         path,
         line: 0,
         column: 0,

@@ -81,3 +81,22 @@ export function showValue(value: string, max = 40): string {
   }
   return `'${out}'`
 }
+
+/** Why a path cannot be read as a file, in the user's words (from the system's error code). */
+export function fileProblem(code: string | undefined): string {
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file'
+    case 'EISDIR':
+      return 'it is a folder, not a file; name the files in it'
+    case 'ELOOP':
+      return 'it is a symbolic link that leads back to itself'
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied'
+    case 'ENOTDIR':
+      return 'a part of the path is not a folder'
+    default:
+      return `cannot open the file (${code ?? 'unknown error'})`
+  }
+}

@@ -8,7 +8,8 @@ import { hasNoRatings } from '../db/queries/ratingsImport'
 import { CancelledError } from '../jobs/cancel'
 import { FileRatingLog, reconstructFromLog } from '../ratings/fileRatingLog'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
-import { conflictError } from './conflicts'
+import { conflictError, offScale } from './conflicts'
+import { ratingScale } from '../ratings/scale'
 import { type GlucoseFile, openGlucoseFile } from './glucose/open'
 import { type FileRows, ReadAhead, canReadAhead } from './readAhead'
 import { plural } from '../../shared/text'
@@ -230,7 +231,11 @@ function writeFile(
     partialRows: glucose.format === 'glucose-dimension',
   })
   let records = 0
+  const onScale = new Set(ratingScale(db).map((level) => level.value))
   for (const record of rows.rows()) {
+    if (record.fileRating !== null && !onScale.has(record.fileRating)) {
+      throw offScale(file.path, glucose.header, record.line, record.fileRating, [...onScale])
+    }
     writer.write(record)
     records++
     file.onRecord()

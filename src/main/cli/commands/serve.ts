@@ -24,7 +24,10 @@ export const serveCommand: Command = {
     if (!dbOption && !demo) throw new UsageError('--db P or --demo is required')
     const profile = optionalString(values, 'profile')
     const portText = optionalString(values, 'port')
-    const port = portText === undefined ? 0 : parseNumber(portText, 'port', { integer: true })
+    const port =
+      portText === undefined
+        ? 0
+        : parseNumber(portText, 'port', { integer: true, min: 0, max: 65535 })
     const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
     if (!existsSync(join(rendererDir, 'index.html'))) {
       throw new Error(`The page is not built (${rendererDir} is missing); run npm run build.`)
