@@ -8,7 +8,12 @@
 // A floor for storing, from outside our code: what one pull stored (every plain table, its text
 // index left out), exported as CSV and loaded by the sqlite3 shell's `.import` into flat tables
 // with no index or constraint.
-//   npx tsx bench/mturk.bench.ts [--quick]
+// `--scale` measures instead how a pull's cost grows with the HITs: one assignment per HIT,
+// 10,000 then 65,000 (the size of the GLUCOSE release), with the default store thread, each
+// against fetching the same pages alone, and reports assignments/s and the cost per assignment at
+// 65,000 as a multiple of that at 10,000 (flat = 1).
+// (`--sizes=A,B` picks two other sizes).
+//   npx tsx bench/mturk.bench.ts [--quick | --scale [--sizes=A,B]]
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,6 +28,7 @@ import type { StoreThreadCount } from '../src/main/mturk/pullStoreThread'
 import { hasCommand, seconds, table, timeCommand } from './lib/measure'
 
 const quick = process.argv.includes('--quick')
+const scale = process.argv.includes('--scale')
 const ASSIGNMENTS = quick ? 2_000 : 10_000
 /**
  * GLUCOSE-like HITs (a few assignments each: one page per HIT), full pages of 100, and the
@@ -131,7 +137,12 @@ function shellFloor(dbPath: string, dir: string): Floor {
   return { seconds, rows: counts.reduce((a, b) => a + b, 0), mb: bytes / 1e6 }
 }
 
-async function ours(url: string, threads: StoreThreadCount, floor = false) {
+async function ours(
+  url: string,
+  threads: StoreThreadCount | undefined,
+  floor = false,
+  expected = ASSIGNMENTS,
+) {
   const dir = mkdtempSync(join(tmpdir(), 'winnow-mturk-bench-'))
   const db = openProject(join(dir, 'pull.winnow'), { create: true })
   const ctx = connect({ endpoint: url, credentials, lifted: true })
@@ -146,7 +157,7 @@ async function ours(url: string, threads: StoreThreadCount, floor = false) {
       endpoint: ctx.url,
       author: 'bench',
       concurrency: CONCURRENCY,
-      storeThreads: threads,
+      ...(threads === undefined ? {} : { storeThreads: threads }),
       timing,
     },
   )
@@ -156,8 +167,46 @@ async function ours(url: string, threads: StoreThreadCount, floor = false) {
   db.close()
   const floorOfThis = floor ? shellFloor(join(dir, 'pull.winnow'), dir) : null
   rmSync(dir, { recursive: true, force: true })
-  if (result.new !== ASSIGNMENTS) throw new Error(`pulled ${result.new} of ${ASSIGNMENTS}`)
+  if (result.new !== expected) throw new Error(`pulled ${result.new} of ${expected}`)
   return { seconds: s, cpuSeconds: (cpu.user + cpu.system) / 1e6, timing, floor: floorOfThis }
+}
+
+if (scale) {
+  const given = process.argv.find((a) => a.startsWith('--sizes='))?.slice('--sizes='.length)
+  const sizes = given ? given.split(',').map(Number) : quick ? [2_000, 10_000] : [10_000, 65_000]
+  const scaleRows: (string | number)[][] = [
+    ['assignments (1 per HIT)', 'reference s', 'reference a/s', 'winnow s', 'winnow a/s', 'ratio'],
+  ]
+  const perAssignment: number[] = []
+  for (const size of sizes) {
+    const { url, child } = await startStandin(size, 1, 0)
+    try {
+      await reference(url)
+      const ref = await reference(url)
+      const win = await ours(url, undefined, false, size)
+      perAssignment.push(win.seconds / size)
+      scaleRows.push([
+        size,
+        ref.seconds.toFixed(2),
+        Math.round(ref.assignments / ref.seconds),
+        win.seconds.toFixed(2),
+        Math.round(size / win.seconds),
+        (win.seconds / ref.seconds).toFixed(2),
+      ])
+      console.log(
+        `${size} HITs of 1: reference ${ref.seconds.toFixed(2)} s, winnow ${win.seconds.toFixed(2)} s ` +
+          `(${Math.round(size / win.seconds)} assignments/s)`,
+      )
+    } finally {
+      child.kill('SIGTERM')
+    }
+  }
+  console.log(`\n${table(scaleRows)}`)
+  const growth = (perAssignment[1] ?? 0) / (perAssignment[0] ?? 1)
+  console.log(
+    `\ncost per assignment at ${sizes[1]} = ${growth.toFixed(2)}× that at ${sizes[0]} (target ≤ 1.5)`,
+  )
+  process.exit(0)
 }
 
 const pct = (ms: number, s: number): string => `${((ms / 1000 / s) * 100).toFixed(0)}%`

@@ -56,7 +56,8 @@ vi.mock('electron', () => ({
 }))
 
 const { registerIpc, CALL_CHANNEL_PREFIX } = await import('../../src/main/electron/ipc')
-const { createMainWindow, lockDownContents } = await import('../../src/main/electron/window')
+const { createMainWindow, devServerUrl, lockDownContents } =
+  await import('../../src/main/electron/window')
 const { Session } = await import('../../src/main/session')
 const { installMenu } = await import('../../src/main/electron/menu')
 
@@ -145,5 +146,20 @@ describe('Electron main', () => {
     expect(sent).toHaveLength(clickable.length)
     expect(new Set(sent).size).toBe(sent.length)
     expect(sent).toEqual(expect.arrayContaining(['new', 'open', 'import', 'mturkSettings', 'help']))
+  })
+})
+
+describe('the dev server address', () => {
+  const env = { ELECTRON_RENDERER_URL: 'http://localhost:5173/' }
+  it('is honoured only in a dev build, unpackaged, at a loopback http address', () => {
+    expect(devServerUrl(env, true, false)).toBe('http://localhost:5173/')
+    // `npm start` runs the unpackaged production build: the variable must not load a page there.
+    expect(devServerUrl(env, false, false)).toBeUndefined()
+    expect(devServerUrl(env, true, true)).toBeUndefined()
+    expect(
+      devServerUrl({ ELECTRON_RENDERER_URL: 'https://example.com/' }, true, false),
+    ).toBeUndefined()
+    expect(devServerUrl({ ELECTRON_RENDERER_URL: 'not a url' }, true, false)).toBeUndefined()
+    expect(devServerUrl({}, true, false)).toBeUndefined()
   })
 })

@@ -94,6 +94,28 @@ describe('winnow pull and winnow worker', () => {
     expect(recorded).toBe(2)
   })
 
+  it('exits 1 when any request of a worker action failed, after printing every answer', async () => {
+    const { standin } = await start()
+    const seed = seedDemo(standin.state, { hits: 2, assignmentsPerHit: 2 })
+    const db = join(tempDir(), 'p.winnow')
+    const common = ['--db', db, '--endpoint', standin.url]
+    expect((await cli('pull', '--all', ...common)).code).toBe(0)
+    const unknown = '3ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ'
+    const approve = await cli('worker', 'approve', '--assignment', unknown, ...common)
+    expect(approve.stdout).toMatch(/0 succeeded, 1 failed/)
+    expect(approve.code).toBe(1)
+    const fine = await cli(
+      'worker',
+      'block',
+      '--worker',
+      seed.workers[0] ?? '',
+      '--reason',
+      'Spam',
+      ...common,
+    )
+    expect(fine.code).toBe(0)
+  })
+
   it('reads HITs with other field names through a mapping file', async () => {
     const { standin } = await start()
     const hit = standin.state.addHIT({ Title: 'Other layout', MaxAssignments: 1 })

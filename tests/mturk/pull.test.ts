@@ -86,6 +86,20 @@ describe('pullAssignments', () => {
     expect(log.some((line) => line.includes('lostSuccess'))).toBe(true)
   })
 
+  it('hands every page the same checkpoint map, so a page costs the same however many HITs', async () => {
+    const { standin, ctx } = await start()
+    seedDemo(standin.state, { hits: 30, assignmentsPerHit: 1 })
+    const seen = new Set<object>()
+    let pages = 0
+    for await (const batch of pullAssignments(ctx, await listHITs(ctx), { concurrency: 4 })) {
+      seen.add(batch.checkpoint)
+      expect(batch.checkpoint[batch.hit.HITId ?? '']).toBe(DONE)
+      expect(Object.keys(batch.checkpoint)).toHaveLength(++pages)
+    }
+    expect(pages).toBe(30)
+    expect(seen.size).toBe(1)
+  })
+
   it('resumes from a checkpoint without duplicates or refetching finished HITs', async () => {
     const { standin, ctx } = await start()
     const seed = seedDemo(standin.state, { hits: 6, assignmentsPerHit: 150 })

@@ -14,32 +14,6 @@ import {
   pushHistory,
   startHistory,
 } from '../../src/renderer/src/lib/history'
-import { toTsv, tsvCell } from '../../src/renderer/src/lib/tsv'
-
-describe('tsv', () => {
-  it('quotes only cells that need it', () => {
-    expect(tsvCell('plain')).toBe('plain')
-    expect(tsvCell('a\tb')).toBe('"a\tb"')
-    expect(tsvCell('say "hi"')).toBe('"say ""hi"""')
-    expect(tsvCell(null)).toBe('')
-    expect(tsvCell(1.5)).toBe('1.5')
-  })
-  it('writes a header and one line per row', () => {
-    const rows = [
-      { a: 1, b: 'x' },
-      { a: 2, b: 'line\nbreak' },
-    ]
-    expect(
-      toTsv(
-        [
-          { header: 'A', value: (r: (typeof rows)[number]) => r.a },
-          { header: 'B', value: (r) => r.b },
-        ],
-        rows,
-      ),
-    ).toBe('A\tB\n1\tx\n2\t"line\nbreak"\n')
-  })
-})
 
 describe('history', () => {
   const same = (a: number, b: number) => a === b

@@ -108,6 +108,16 @@ describe('winnow query', () => {
     expect(lines.at(-1)).toBe('3 of 3 annotations')
   })
 
+  it('prints only the rows with --tsv, as a copy of them does', async () => {
+    const db = project()
+    const text = await cli('query', '--db', db, '--worker', 'A3CHARLIE')
+    const tsv = await cli('query', '--db', db, '--worker', 'A3CHARLIE', '--tsv')
+    expect(tsv.code).toBe(0)
+    expect(tsv.stdout).toBe(text.stdout.replace(/3 of 3 annotations\n$/, ''))
+    expect(tsv.stdout.trimEnd().split('\n')).toHaveLength(4)
+    expect((await cli('query', '--db', db, '--tsv', '--json')).code).toBe(2)
+  })
+
   it('exits 2 on usage errors', async () => {
     const db = project()
     const bad = [

@@ -9,7 +9,8 @@ import { workerMatches, workerPanel } from '../../src/main/db/queries/workers'
 import { sql } from '../../src/main/db/sql'
 import { dispatch } from '../../src/main/api/dispatch'
 import { Session } from '../../src/main/session'
-import { rowsToTsv, tsvCell } from '../../src/main/review/tsv'
+import { rowsToTsv } from '../../src/main/review/tsv'
+import { tsvCell } from '../../src/shared/tsv'
 import { useTempDir } from '../helpers/tmp'
 import { handProject } from './fixture'
 
@@ -167,8 +168,8 @@ describe('story view, worker panel, views and TSV', () => {
     expect(lines).toHaveLength(3)
     expect(lines[1]?.split('\t')).toHaveLength(12)
     expect(lines[1]).toContain('\t2019-09-03\t1.5')
-    expect(tsvCell('=HYPERLINK("x")')).toBe('\'=HYPERLINK("x")')
-    expect(tsvCell('a\tb\nc')).toBe('a b c')
+    expect(tsvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"')
+    expect(tsvCell('a\tb\nc')).toBe('"a\tb\nc"')
     expect(tsvCell(null)).toBe('')
     expect(tsvCell(-1)).toBe('-1')
   })

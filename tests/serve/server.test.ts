@@ -36,13 +36,16 @@ describe('serve mode', () => {
     server = null
   })
 
-  async function start() {
+  async function start(maxUploadBytes?: number) {
     const dir = tempDir()
     const rendererDir = join(dir, 'renderer')
     mkdirSync(rendererDir)
     writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Winnow</title>')
     writeFileSync(join(dir, 'secret.txt'), 'do not serve')
-    server = await startServer({ rendererDir })
+    server = await startServer({
+      rendererDir,
+      ...(maxUploadBytes === undefined ? {} : { maxUploadBytes }),
+    })
     return { server, dir }
   }
 
@@ -113,5 +116,51 @@ describe('serve mode', () => {
       value: { name: 'x.csv', bytes: 8, ref: { kind: 'upload' } },
     })
     expect(server.session.resolveFile(outcome.value.ref as never).name).toBe('x.csv')
+  })
+
+  it('answers a malformed address with 400, before and after the token check', async () => {
+    const { server } = await start()
+    const errors: unknown[] = []
+    const original = console.error
+    console.error = (...args: unknown[]) => errors.push(args)
+    try {
+      expect((await raw(`${server.url}%E0%A4%A`)).status).toBe(400)
+      const api = await raw(`${server.url}api/%E0%A4%A`, {
+        method: 'POST',
+        headers: { 'x-winnow-token': server.token },
+        body: '{}',
+      })
+      expect(api.status).toBe(400)
+    } finally {
+      console.error = original
+    }
+    expect(errors).toEqual([])
+  })
+
+  it('refuses an upload over the cap with 413 and keeps nothing of it', async () => {
+    const { server } = await start(100)
+    const upload = (body: string, headers: Record<string, string> = {}) =>
+      raw(`${server.url}upload?name=big.csv`, {
+        method: 'POST',
+        headers: { 'x-winnow-token': server.token, ...headers },
+        body,
+      })
+    const declared = await upload('x'.repeat(101))
+    expect(declared.status).toBe(413)
+    expect(declared.body).toMatch(/larger than this server takes/)
+    const streamed = await upload('y'.repeat(5000), { 'transfer-encoding': 'chunked' })
+    expect(streamed.status).toBe(413)
+    expect((await upload('a,b\n1,2\n')).status).toBe(200)
+  })
+
+  it('removes upload folders that a killed run left behind', async () => {
+    const { spawnSync } = await import('node:child_process')
+    const { existsSync, mkdtempSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'])
+    const left = mkdtempSync(join(tmpdir(), `winnow-uploads-${gone.stdout.toString()}-`))
+    writeFileSync(join(left, 'half.csv'), 'a,b\n')
+    await start()
+    expect(existsSync(left)).toBe(false)
   })
 })

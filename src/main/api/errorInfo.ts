@@ -19,6 +19,20 @@ export function errorInfo(error: unknown): ApiErrorInfo {
           'writing to it. Nothing was changed; try again when it has finished.',
       }
     }
+    if (
+      'code' in error &&
+      typeof error.code === 'string' &&
+      error.code.startsWith('SQLITE_READONLY')
+    ) {
+      return {
+        type: 'conflict',
+        code: 'project-read-only',
+        message:
+          'The project file is read-only: Winnow cannot write to it or to its folder (SQLite: ' +
+          `${error instanceof Error ? error.message : error.code}). Nothing was changed; copy the ` +
+          'project somewhere writable or change its permissions.',
+      }
+    }
   }
   const message = error instanceof Error ? error.message : String(error)
   return { type: 'internal', code: 'internal', message }

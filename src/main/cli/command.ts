@@ -32,6 +32,8 @@ export interface Command {
 export interface CommandOutput {
   json: unknown
   text: string
+  /** 1 when the command ran but part of what it did failed (printed in the output). */
+  exitCode?: 0 | 1
 }
 
 /** A usage error (exit code 2). */

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { formatLocation } from '../../shared/contract/errors'
 import { toErrorInfo } from '../api/errors'
-import { type Command, type CommandIo, UsageError } from './command'
+import { type Command, type CommandIo, type OptionSpec, UsageError } from './command'
 import { commands } from './commands'
 
 const HELP = `winnow — turn raw crowd work into a released dataset
@@ -33,7 +33,7 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
   let parsed: { values: Record<string, unknown>; positionals: string[] }
   try {
     parsed = parseArgs({
-      args: rest,
+      args: attachNegativeValues(rest, command.options),
       options: command.options,
       allowPositionals: command.positionals ?? false,
       strict: true,
@@ -44,6 +44,33 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
   }
   return execute(command, parsed.values as never, parsed.positionals, io)
 }
+
+/**
+ * `--rating -1` reads as `--rating=-1`: a value that starts with a dash and a digit after an option
+ * that takes a value is that option's value (half of a rating scale is negative), where Node's
+ * parser would take it for an option. Options never start with a digit, so nothing else changes.
+ */
+export function attachNegativeValues(args: readonly string[], options: OptionSpec): string[] {
+  const out: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string
+    if (arg === '--') {
+      out.push(...args.slice(i))
+      break
+    }
+    const next = args[i + 1]
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined
+    if (name && options[name]?.type === 'string' && next !== undefined && NEGATIVE.test(next)) {
+      out.push(`${arg}=${next}`)
+      i++
+    } else {
+      out.push(arg)
+    }
+  }
+  return out
+}
+
+const NEGATIVE = /^-\.?\d/
 
 async function execute(
   command: Command,
@@ -58,7 +85,7 @@ async function execute(
         ? JSON.stringify(output.json) + '\n'
         : output.text + (output.text.endsWith('\n') ? '' : '\n'),
     )
-    return 0
+    return output.exitCode ?? 0
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`winnow ${command.name}: ${error.message}\nUsage: ${command.usage}\n`)

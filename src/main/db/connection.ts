@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs'
+import { accessSync, constants, existsSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import { UserError } from '../../shared/contract/errors'
 import type { SqlFragment } from './sql'
@@ -62,12 +63,34 @@ export function openProject(path: string, options: OpenOptions = {}): Db {
     })
   }
   try {
+    if (!options.readonly) refuseReadOnly(path)
     configure(db, options)
     if (!options.readonly) migrate(db, path)
     return db
   } catch (error) {
     db.close()
     throw error
+  }
+}
+
+/**
+ * A project opened for writing must be writable, and so must its folder (SQLite keeps its write
+ * log beside it): say so naming the path, before SQLite fails with "attempt to write a readonly
+ * database" at the first write.
+ */
+function refuseReadOnly(path: string): void {
+  if (path === ':memory:' || path === '') return
+  for (const target of [path, dirname(resolve(path))]) {
+    try {
+      accessSync(target, constants.W_OK)
+    } catch {
+      throw new UserError({
+        type: 'conflict',
+        code: 'project-read-only',
+        message: `${path}: the project cannot be written (${target === path ? 'the file' : 'its folder'} is read-only). Copy it somewhere writable or change its permissions.`,
+        file: path,
+      })
+    }
   }
 }
 

@@ -29,10 +29,31 @@ export function createMainWindow(outDir: string): BrowserWindow {
     webPreferences: hardenedWebPreferences(join(outDir, 'preload', 'index.cjs')),
   })
   window.once('ready-to-show', () => window.show())
-  const devServer = process.env.ELECTRON_RENDERER_URL
-  if (!app.isPackaged && devServer) void window.loadURL(devServer)
+  const devServer = devServerUrl(process.env, import.meta.env.DEV, app.isPackaged)
+  if (devServer) void window.loadURL(devServer)
   else void window.loadFile(join(outDir, 'renderer', 'index.html'))
   return window
+}
+
+/**
+ * The page's dev server, only in a build made by `electron-vite dev` (`import.meta.env.DEV`) and
+ * only at a loopback address: anywhere else (`npm start` runs the unpackaged production build)
+ * the variable would let any URL load with the bridge exposed.
+ */
+export function devServerUrl(
+  env: Readonly<Record<string, string | undefined>>,
+  devBuild: boolean,
+  packaged: boolean,
+): string | undefined {
+  const url = env.ELECTRON_RENDERER_URL
+  if (!devBuild || packaged || !url) return undefined
+  try {
+    const { protocol, hostname } = new URL(url)
+    const loopback = hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]'
+    return protocol === 'http:' && loopback ? url : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { isAscii } from 'node:buffer'
 import { type Hash, createHash } from 'node:crypto'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { InputError, type InputErrorCode, showValue } from './errors'
+import { InputError, fileProblem, type InputErrorCode, showValue } from './errors'
 
 export interface CsvRecord {
   fields: string[]
@@ -87,10 +87,14 @@ class StreamingCsvReader implements CsvReader {
   ) {
     try {
       this.fd = openSync(path, 'r')
-      this.size = fstatSync(this.fd).size
+      const stat = fstatSync(this.fd)
+      if (stat.isDirectory()) {
+        closeSync(this.fd)
+        throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' })
+      }
+      this.size = stat.size
     } catch (e) {
-      const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message
-      throw new InputError('unreadable', `cannot open the file (${why})`, {
+      throw new InputError('unreadable', fileProblem((e as NodeJS.ErrnoException).code), {
         path,
         line: 0,
         column: 0,
@@ -429,6 +433,40 @@ function binaryFile(offset: number): string {
  * Line and column where field `index` of `record` starts, or where the record ends when it has
  * fewer fields. Error path only: re-reads the record from disk and walks it character by character.
  */
+/**
+ * Where field `index` of the record that starts on `line` begins, for a record no longer at hand
+ * (a conflict found when rows are written). Reads the file up to that line.
+ */
+export function locateFieldOnLine(
+  path: string,
+  line: number,
+  index: number,
+): { line: number; column: number } {
+  const fd = openSync(path, 'r')
+  let offset = 0
+  try {
+    const chunk = Buffer.allocUnsafe(1 << 20)
+    let at = 0
+    let current = 1
+    while (current < line) {
+      const n = readSync(fd, chunk, 0, chunk.length, at)
+      if (n === 0) break
+      let i = 0
+      while (current < line) {
+        const nl = chunk.indexOf(10, i)
+        if (nl === -1 || nl >= n) break
+        current++
+        i = nl + 1
+        offset = at + i
+      }
+      at += n
+    }
+  } finally {
+    closeSync(fd)
+  }
+  return locateField(path, { fields: new Array<string>(index + 1).fill(''), line, offset }, index)
+}
+
 export function locateField(
   path: string,
   record: CsvRecord,

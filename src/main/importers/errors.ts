@@ -18,6 +18,7 @@ export type InputErrorCode =
   | 'bad-value'
   | 'year-required'
   | 'bad-json'
+  | 'conflicting-cells'
 
 export interface InputLocation {
   /** Full path of the file. */
@@ -80,4 +81,23 @@ export function showValue(value: string, max = 40): string {
     out += code >= 32 ? ch : (ESCAPES[ch] ?? `\\x${code.toString(16).padStart(2, '0')}`)
   }
   return `'${out}'`
+}
+
+/** Why a path cannot be read as a file, in the user's words (from the system's error code). */
+export function fileProblem(code: string | undefined): string {
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file'
+    case 'EISDIR':
+      return 'it is a folder, not a file; name the files in it'
+    case 'ELOOP':
+      return 'it is a symbolic link that leads back to itself'
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied'
+    case 'ENOTDIR':
+      return 'a part of the path is not a folder'
+    default:
+      return `cannot open the file (${code ?? 'unknown error'})`
+  }
 }

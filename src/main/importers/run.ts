@@ -8,6 +8,9 @@ import { hasNoRatings } from '../db/queries/ratingsImport'
 import { CancelledError } from '../jobs/cancel'
 import { FileRatingLog, reconstructFromLog } from '../ratings/fileRatingLog'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
+import { conflictError, offScale } from './conflicts'
+import { readSetting } from '../db/queries/settings'
+import { DEFAULT_RATING_SCALE, RATING_SCALE_SETTING } from '../../shared/ratings/scale'
 import { type GlucoseFile, openGlucoseFile } from './glucose/open'
 import { type FileRows, ReadAhead, canReadAhead } from './readAhead'
 import { plural } from '../../shared/text'
@@ -225,14 +228,23 @@ function writeFile(
     year: file.year,
     changeSetId: file.changeSetId,
   })
-  const writer = new SubmissionWriter(db, file.changeSetId, sourceFileId, file.log ?? undefined)
+  const writer = new SubmissionWriter(db, file.changeSetId, sourceFileId, file.log ?? undefined, {
+    partialRows: glucose.format === 'glucose-dimension',
+  })
   let records = 0
+  const onScale = scaleValues(db)
   for (const record of rows.rows()) {
+    if (record.fileRating !== null && !onScale.has(record.fileRating)) {
+      throw offScale(file.path, glucose.header, record.line, record.fileRating, [...onScale])
+    }
     writer.write(record)
     records++
     file.onRecord()
   }
   writer.finish()
+  if (writer.conflictCount > 0) {
+    throw conflictError(file.path, glucose.header, writer.conflicts, writer.conflictCount)
+  }
   const warnings = rows.warnings().map((w) => w.message)
   completeSourceFile(db, sourceFileId, {
     sha256: rows.sha256(),
@@ -248,6 +260,17 @@ function writeFile(
     annotations: writer.counts.annotations,
     warnings,
   }
+}
+
+/**
+ * The values of the project's scale, read without zod (imports also run on worker threads); the
+ * app validates the setting when it is written.
+ */
+function scaleValues(db: Db): Set<number> {
+  const saved = readSetting(db, RATING_SCALE_SETTING)
+  const levels = Array.isArray(saved) ? (saved as { value?: unknown }[]) : []
+  const values = levels.map((l) => l.value).filter((v): v is number => typeof v === 'number')
+  return new Set(values.length > 0 ? values : DEFAULT_RATING_SCALE.map((l) => l.value))
 }
 
 /** A file's rows read on this thread, as the import reads small files. */

@@ -36,8 +36,12 @@ export interface PullBatch {
   assignments: Assignment[]
   /** Token of the following page; undefined after the HIT's last page. */
   nextToken: string | undefined
-  /** The whole checkpoint after this page; store it in the same transaction as the page. */
-  checkpoint: PullCheckpoint
+  /**
+   * The whole checkpoint after this page; store it in the same transaction as the page. It is the
+   * pull's own map, read as of this page: it changes when the next page is taken (a copy per page
+   * would cost time growing with the HITs pulled, and the square of them over a pull).
+   */
+  checkpoint: Readonly<PullCheckpoint>
   /** The HIT was disposed or deleted while pulling; it is marked done. */
   gone?: true
   /** The checkpoint's token was refused, so this HIT started over from its first page. */
@@ -103,7 +107,7 @@ export async function* pullAssignments(
     (page) => page.nextToken === undefined,
   )) {
     checkpoint[page.hit.HITId ?? ''] = page.nextToken ?? DONE
-    yield { ...page, checkpoint: { ...checkpoint } }
+    yield { ...page, checkpoint }
   }
 }
 

@@ -11,6 +11,7 @@ import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
 import { hitStates, markGoneExcept, upsertHits } from '../db/queries/mturkHits'
 import {
+  type Checkpoint,
   addCheckpoints,
   checkpoints,
   createPull,
@@ -34,7 +35,8 @@ import {
   pullAssignments,
   selectHITs,
 } from './pull'
-import { expectedAssignments, planPull, toListedHit } from './pullPlan'
+import { type PullPlan, expectedAssignments, planPull, toListedHit } from './pullPlan'
+import { holdPull, refuseIfRunning, thisRunner } from './pullRunner'
 import { type PullStoreOptions, type PullTiming, presentAssignments } from './pullStore'
 import { type StoreThreadCount, canStoreOnThread, openPageStore } from './pullStoreThread'
 import { plural } from '../../shared/text'
@@ -116,8 +118,9 @@ export async function runPull(
         at,
       )
       const resumed = unfinishedPull(db, key)
-      const pullId = resumed?.id ?? createPull(db, key, at)
-      if (resumed) restartPull(db, pullId)
+      if (resumed) refuseIfRunning(db, resumed.id, resumed.startedAt)
+      const pullId = resumed?.id ?? createPull(db, key, at, thisRunner())
+      if (resumed) restartPull(db, pullId, thisRunner())
       const saved = checkpoints(db, pullId)
       const unfinished = new Set([...saved].filter(([, c]) => !c.done).map(([id]) => id))
       const states = hitStates(
@@ -148,6 +151,28 @@ export async function runPull(
     })
     .immediate()
 
+  const hold = holdPull(db, setup.pullId)
+  try {
+    return await pullHeld(db, ctx, options, selected, setup)
+  } finally {
+    hold.release()
+  }
+}
+
+async function pullHeld(
+  db: Db,
+  ctx: MTurkContext,
+  options: RunPullOptions,
+  selected: readonly HIT[],
+  setup: {
+    pullId: number
+    resumed: boolean
+    gone: number
+    plan: PullPlan
+    saved: Map<string, Checkpoint>
+  },
+): Promise<MTurkPullResult> {
+  const now = options.now ?? Date.now
   const checkpoint: PullCheckpoint = {}
   for (const [id, c] of setup.saved) {
     if (c.done) checkpoint[id] = DONE

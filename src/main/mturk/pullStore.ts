@@ -27,7 +27,9 @@ import {
   saveCheckpoint,
 } from '../db/queries/mturkPulls'
 import { pendingCount } from '../db/queries/ratingsImport'
-import { SubmissionWriter } from '../db/queries/submissions'
+import { type CellConflict, SubmissionWriter } from '../db/queries/submissions'
+import { UserError } from '../../shared/contract/errors'
+import { showValue } from '../importers/errors'
 import type { StoredSubmission } from '../importers/types'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
 import { type FieldMap, mapAssignment } from './glucose-map'
@@ -201,6 +203,7 @@ export class PullStore {
       const before = { ...writer.counts }
       for (const submission of mapped) writer.write(submission)
       writer.finish()
+      if (writer.conflictCount > 0) throw pullConflict(writer.conflicts, writer.conflictCount)
       linkAssignments(
         db,
         pages.flatMap((p) =>
@@ -269,6 +272,27 @@ export class PullStore {
     const total = addEffects(before, effectsOf(this.db, changeSet.id))
     recordEffects(this.db, changeSet.id, total.changed, total.transitions)
   }
+}
+
+/**
+ * Pulled answers that say something else than the same work imported before: the pull stops
+ * before storing the page, naming the assignment and the cells.
+ */
+function pullConflict(conflicts: readonly CellConflict[], count: number): UserError {
+  const list = conflicts.map(
+    (c) =>
+      `${c.sourceKey.slice(2)} ${c.dimension}_${c.cell}: ` +
+      (c.here === null ? 'escaped' : showValue(c.here)) +
+      ` here, ${showValue(c.there ?? '')} in ${c.origin}`,
+  )
+  return new UserError({
+    type: 'conflict',
+    code: 'conflicting-cells',
+    message:
+      `Pulled assignments differ from the same work already in the project: ${list.join('; ')}` +
+      (count > conflicts.length ? `; and ${count - conflicts.length} more` : '') +
+      '. Their page was not stored; what was pulled before it is kept.',
+  })
 }
 
 /** A page's assignments that can be stored (an id and a worker). */

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -17,6 +17,8 @@ export interface ServeOptions {
   /** Defaults to a fresh random token per run. */
   token?: string
   session?: SessionOptions
+  /** The largest upload taken, in bytes (`DEFAULT_MAX_UPLOAD_BYTES`); larger ones get a 413. */
+  maxUploadBytes?: number
 }
 
 export interface RunningServer {
@@ -29,6 +31,9 @@ export interface RunningServer {
 }
 
 const MAX_BODY = 1 << 20
+/** The largest file an upload may send unless the server is told otherwise (the release is ~210 MB). */
+export const DEFAULT_MAX_UPLOAD_BYTES = 1 << 30
+const UPLOADS_PREFIX = 'winnow-uploads-'
 
 /**
  * Serve mode: the page and the same API over HTTP, bound to 127.0.0.1, every API request carrying
@@ -38,7 +43,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const token = options.token ?? randomBytes(24).toString('hex')
   const expected = Buffer.from(token)
   const streams = new Set<ServerResponse>()
-  const uploadDir = mkdtempSync(join(tmpdir(), 'winnow-uploads-'))
+  removeLeftUploads()
+  const uploadDir = mkdtempSync(join(tmpdir(), `${UPLOADS_PREFIX}${process.pid}-`))
+  const maxUpload = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES
   const session = new Session(
     'serve',
     (name: EventName, payload: unknown) => {
@@ -86,7 +93,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         })
     }
     if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
-      const name = decodeURIComponent(url.pathname.slice('/api/'.length))
+      let name: string
+      try {
+        name = decodeURIComponent(url.pathname.slice('/api/'.length))
+      } catch {
+        return send(res, 400, {
+          ok: false,
+          error: { type: 'invalid-argument', code: 'bad-address', message: 'malformed address' },
+        })
+      }
       const body = await readJson(req)
       if (body === undefined)
         return send(res, 400, {
@@ -112,8 +127,25 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     if (req.method === 'POST' && url.pathname === '/upload') {
       const name = basename(url.searchParams.get('name') ?? 'upload.csv') || 'upload.csv'
-      const path = join(mkdtempSync(join(uploadDir, 'u-')), name)
-      await pipeline(req, createWriteStream(path))
+      const declared = Number(req.headers['content-length'] ?? 0)
+      if (declared > maxUpload) return refuseUpload(req, res, maxUpload)
+      const folder = mkdtempSync(join(uploadDir, 'u-'))
+      const path = join(folder, name)
+      let size = 0
+      const counted = async function* (source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          size += chunk.length
+          if (size > maxUpload) throw new UploadTooLarge()
+          yield chunk
+        }
+      }
+      try {
+        await pipeline(req, counted, createWriteStream(path))
+      } catch (error) {
+        rmSync(folder, { recursive: true, force: true })
+        if (error instanceof UploadTooLarge) return refuseUpload(req, res, maxUpload)
+        throw error
+      }
       return send(res, 200, { ok: true, value: session.registerUpload(path, name) })
     }
     if (req.method === 'GET' || req.method === 'HEAD')
@@ -143,6 +175,46 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       session.close()
       rmSync(uploadDir, { recursive: true, force: true })
     },
+  }
+}
+
+class UploadTooLarge extends Error {}
+
+function refuseUpload(req: IncomingMessage, res: ServerResponse, max: number): void {
+  send(res, 413, {
+    ok: false,
+    error: {
+      type: 'invalid-argument',
+      code: 'upload-too-large',
+      message: `The file is larger than this server takes (${Math.round(max / 1e6)} MB); import it with winnow import, or start winnow serve with a larger --max-upload-mb.`,
+    },
+  })
+  // Stop reading what is left of the body; the answer is already on its way.
+  req.resume()
+}
+
+/** Upload folders of earlier runs that were killed (their process is gone) are removed. */
+function removeLeftUploads(): void {
+  let names: string[]
+  try {
+    names = readdirSync(tmpdir())
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const m = new RegExp(`^${UPLOADS_PREFIX}(\\d+)-`).exec(name)
+    if (!m || processAlive(Number(m[1]))) continue
+    rmSync(join(tmpdir(), name), { recursive: true, force: true })
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

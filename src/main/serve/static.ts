@@ -18,7 +18,14 @@ export const CONTENT_SECURITY_POLICY =
 
 /** Files of the built page only; anything outside the folder is refused. */
 export function serveStatic(root: string, pathname: string, res: ServerResponse): void {
-  const relative = normalize(decodeURIComponent(pathname === '/' ? '/index.html' : pathname))
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(pathname === '/' ? '/index.html' : pathname)
+  } catch {
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request: malformed address')
+    return
+  }
+  const relative = normalize(decoded)
   const file = join(root, relative)
   if (!file.startsWith(root + sep)) {
     res.writeHead(403).end()

@@ -1,3 +1,4 @@
+import './zodConfig'
 import type { z } from 'zod'
 import type { CallSpec, EventSpec } from './define'
 import type { Outcome } from './errors'

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import {
   COLLECTION_YEARS,
@@ -7,6 +7,7 @@ import {
 } from '../../../shared/contract/imports'
 import { UserError } from '../../../shared/contract/errors'
 import { openProject } from '../../db/connection'
+import { fileProblem } from '../../importers/errors'
 import { importFiles } from '../../importers/run'
 import { indexSearchText } from '../../search/indexer'
 import { describeAdded } from '../../../shared/summaries'
@@ -40,11 +41,17 @@ export const importCommand: Command = {
         : parseNumber(yearText, 'year', { integer: true, ...COLLECTION_YEARS })
     for (const file of files) {
       // A file that is not there is a failure like any unreadable input, not a usage error.
-      if (!existsSync(file)) {
+      let code: string | undefined
+      try {
+        if (statSync(file).isDirectory()) code = 'EISDIR'
+      } catch (error) {
+        code = (error as NodeJS.ErrnoException).code ?? 'ENOENT'
+      }
+      if (code !== undefined) {
         throw new UserError({
-          type: 'not-found',
-          code: 'no-such-file',
-          message: `${file}: no such file; nothing was imported.`,
+          type: code === 'ENOENT' ? 'not-found' : 'input',
+          code: code === 'ENOENT' ? 'no-such-file' : 'unreadable',
+          message: `${file}: ${fileProblem(code)}; nothing was imported.`,
           file,
         })
       }

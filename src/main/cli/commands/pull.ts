@@ -18,7 +18,8 @@ export const pullCommand: Command = {
   name: 'pull',
   summary: 'Pull MTurk assignments into a project (resumable; --new fetches only what changed)',
   usage: [
-    `winnow pull (--all | --hit-type ID... | --title TEXT) [--new] [--mapping FILE] ${MTURK_USAGE_TAIL}`,
+    'winnow pull (--all | --hit-type ID... | --title TEXT) [--new] [--mapping FILE]',
+    `       ${MTURK_USAGE_TAIL}`,
     '  --mapping FILE: JSON {"form field": "release column"} for HITs whose fields are named otherwise',
     '    (without it, the mapping chosen for the project in the app, if any; else the column names)',
     '  credentials: AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY, or --profile NAME (~/.aws/credentials)',

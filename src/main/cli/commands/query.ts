@@ -133,9 +133,10 @@ export const queryCommand: Command = {
   name: 'query',
   summary: 'List annotations matching filters (the review grid’s query), with the exact total',
   usage:
-    'winnow query --db P [--worker W]... [--story S]... [--dimension N]... [--sentence TEXT] [--text TEXT] ' +
-    '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--rating R|unrated]... [--flagged] [--as-of TIMESTAMP] ' +
-    '[--sort COL[:desc]] [--limit N] [--offset N] [--json]   (negative ratings attached: --rating=-1)',
+    'winnow query --db P [--worker W]... [--story S]... [--dimension N]... [--sentence TEXT]\n' +
+    '         [--text TEXT] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--rating R|unrated]... [--flagged]\n' +
+    '         [--as-of TIMESTAMP] [--sort COL[:desc]] [--limit N] [--offset N] [--json | --tsv]\n' +
+    '  --tsv: only the rows, tab-separated with a header line, as a copy of rows in the app',
   options: {
     ...dbOption,
     ...filterOptionSpec,
@@ -143,9 +144,12 @@ export const queryCommand: Command = {
     limit: { type: 'string' },
     offset: { type: 'string' },
     'as-of': { type: 'string' },
+    tsv: { type: 'boolean' },
   },
   run(values) {
     const dbPath = requireString(values, 'db')
+    if (values.tsv === true && values.json === true)
+      throw new UsageError('--tsv and --json cannot be combined')
     const filter = filterFromOptions(values)
     const sort = parseSort(optionalString(values, 'sort'))
     const limit = count(values, 'limit', 100)
@@ -175,7 +179,8 @@ export const queryCommand: Command = {
         rows.push(...page.rows)
         after = page.next
       }
-      const text = `${rowsToTsv(rows)}${rows.length} of ${first.total} annotations`
+      const tsv = rowsToTsv(rows)
+      const text = values.tsv === true ? tsv : `${tsv}${rows.length} of ${first.total} annotations`
       return { json: { total: first.total, rows: rows.map(cliRow) }, text }
     } finally {
       db.close()

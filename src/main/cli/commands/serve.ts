@@ -11,10 +11,12 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve the app on 127.0.0.1 for a browser (prints the address with its token)',
   usage:
-    'winnow serve (--db P | --demo) [--port N] [--profile NAME] [--json]  (MTurk keys: AWS_* env or --profile)',
+    'winnow serve (--db P | --demo) [--port N] [--max-upload-mb N] [--profile NAME] [--json]\n' +
+    '  MTurk keys: AWS_* env or --profile; uploads larger than --max-upload-mb (1024) are refused',
   options: {
     ...dbOption,
     port: { type: 'string' },
+    'max-upload-mb': { type: 'string' },
     demo: { type: 'boolean' },
     profile: { type: 'string' },
   },
@@ -24,7 +26,13 @@ export const serveCommand: Command = {
     if (!dbOption && !demo) throw new UsageError('--db P or --demo is required')
     const profile = optionalString(values, 'profile')
     const portText = optionalString(values, 'port')
-    const port = portText === undefined ? 0 : parseNumber(portText, 'port', { integer: true })
+    const port =
+      portText === undefined
+        ? 0
+        : parseNumber(portText, 'port', { integer: true, min: 0, max: 65535 })
+    const uploadText = optionalString(values, 'max-upload-mb')
+    const maxUploadMb =
+      uploadText === undefined ? undefined : parseNumber(uploadText, 'max-upload-mb', { min: 1 })
     const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
     if (!existsSync(join(rendererDir, 'index.html'))) {
       throw new Error(`The page is not built (${rendererDir} is missing); run npm run build.`)
@@ -33,6 +41,7 @@ export const serveCommand: Command = {
     const server = await startServer({
       rendererDir,
       port,
+      ...(maxUploadMb === undefined ? {} : { maxUploadBytes: Math.round(maxUploadMb * 1e6) }),
       session: {
         ...(demoPath ? { demoPath } : {}),
         // MTurk keys: the environment or --profile; a pair typed on the page lives in memory only.

@@ -145,7 +145,12 @@ export const workerCommand: Command = {
         }
         const input = INPUTS[name].input(ac, values)
         const outcome = await WORKER_ACTIONS[name].check(ac, input, parseWith)
-        return { json: outcome, text: describeOutcome(outcome) }
+        // Any failed request fails the command: scripts must not take a refusal for success.
+        return {
+          json: outcome,
+          text: describeOutcome(outcome),
+          exitCode: outcome.failed > 0 ? 1 : 0,
+        }
       } finally {
         connection.close()
         db.close()

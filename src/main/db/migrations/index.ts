@@ -9,6 +9,7 @@ import m005 from './005-narrow-rating-index'
 import m006 from './006-date-index-by-id'
 import m007 from './007-protoqa'
 import m008 from './008-release'
+import m009 from './009-pull-runner'
 
 export interface Migration {
   version: number
@@ -16,15 +17,41 @@ export interface Migration {
   up(db: Db): void
 }
 
-export const migrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008]
+export const migrations: readonly Migration[] = [
+  m001,
+  m002,
+  m003,
+  m004,
+  m005,
+  m006,
+  m007,
+  m008,
+  m009,
+]
 
 export const LATEST_VERSION = migrations.length
 
 /**
  * Brings a project file up to the latest schema: every pending migration in one transaction, the
  * version in `PRAGMA user_version`. A file written by a newer Winnow is refused, never touched.
+ * The version that decides what to run is read inside the write transaction: another process may
+ * be migrating the same file, and once it commits there is nothing left to do.
  */
 export function migrate(db: Db, path: string, target = LATEST_VERSION): void {
+  if (checkedVersion(db, path) >= target) return
+  db.transaction(() => {
+    const current = checkedVersion(db, path)
+    if (current >= target) return
+    if (current === 0) db.pragma(`application_id = ${APPLICATION_ID}`)
+    for (const migration of migrations) {
+      if (migration.version <= current || migration.version > target) continue
+      migration.up(db)
+    }
+    db.pragma(`user_version = ${target}`)
+  }).immediate()
+}
+
+function checkedVersion(db: Db, path: string): number {
   const current = db.pragma('user_version', { simple: true }) as number
   if (current > LATEST_VERSION) {
     throw new UserError({
@@ -34,13 +61,5 @@ export function migrate(db: Db, path: string, target = LATEST_VERSION): void {
       file: path,
     })
   }
-  if (current >= target) return
-  db.transaction(() => {
-    if (current === 0) db.pragma(`application_id = ${APPLICATION_ID}`)
-    for (const migration of migrations) {
-      if (migration.version <= current || migration.version > target) continue
-      migration.up(db)
-    }
-    db.pragma(`user_version = ${target}`)
-  }).immediate()
+  return current
 }

@@ -45,7 +45,8 @@ export function linkAssignments(db: Db, links: readonly AssignmentLink[], pulled
           status, auto_approval_at, reviewed_at, pulled_at)
         SELECT j.value ->> 'assignmentId', j.value ->> 'hitId', s.id, j.value ->> 'workerId',
           j.value ->> 'status', j.value ->> 'autoApprovalAt', j.value ->> 'reviewedAt', ${pulledAt}
-        FROM json_each(${rows}) AS j JOIN submissions AS s ON s.source_key = j.value ->> 'sourceKey'
+        FROM json_each(${rows}) AS j
+          JOIN submissions AS s ON s.assignment_id = j.value ->> 'assignmentId'
         WHERE true
         ON CONFLICT (assignment_id) DO UPDATE SET status = excluded.status,
           auto_approval_at = excluded.auto_approval_at, reviewed_at = excluded.reviewed_at,
@@ -54,7 +55,8 @@ export function linkAssignments(db: Db, links: readonly AssignmentLink[], pulled
   run(
     db,
     sql`UPDATE submissions SET status = j.value ->> 'status'
-        FROM json_each(${rows}) AS j WHERE submissions.source_key = j.value ->> 'sourceKey'`,
+        FROM json_each(${rows}) AS j
+        WHERE submissions.assignment_id = j.value ->> 'assignmentId'`,
   )
 }
 

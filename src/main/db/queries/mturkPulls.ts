@@ -47,20 +47,33 @@ export function unfinishedPull(db: Db, key: PullKey): MTurkPullRun | undefined {
   return row && row.state !== 'done' ? toRun(row) : undefined
 }
 
-export function createPull(db: Db, key: PullKey, at: number): number {
+export function createPull(db: Db, key: PullKey, at: number, runner: string): number {
   return Number(
     run(
       db,
-      sql`INSERT INTO mturk_pulls (mode, selection, endpoint, state, started_at)
-          VALUES (${key.mode}, ${selectionKey(key.selection)}, ${key.endpoint}, 'running', ${at})`,
+      sql`INSERT INTO mturk_pulls (mode, selection, endpoint, state, started_at, runner)
+          VALUES (${key.mode}, ${selectionKey(key.selection)}, ${key.endpoint}, 'running', ${at},
+            ${runner})`,
     ).lastInsertRowid,
   )
 }
 
-export function restartPull(db: Db, pullId: number): void {
+export function restartPull(db: Db, pullId: number, runner: string): void {
   run(
     db,
-    sql`UPDATE mturk_pulls SET state = 'running', finished_at = NULL, error = NULL WHERE id = ${pullId}`,
+    sql`UPDATE mturk_pulls SET state = 'running', finished_at = NULL, error = NULL,
+          runner = ${runner}
+        WHERE id = ${pullId}`,
+  )
+}
+
+/** The process running the pull (`<host> <pid>`), if it is marked running. */
+export function pullRunner(db: Db, pullId: number): string | null {
+  return (
+    pluck<string | null>(
+      db,
+      sql`SELECT runner FROM mturk_pulls WHERE id = ${pullId} AND state = 'running'`,
+    ) ?? null
   )
 }
 
@@ -73,7 +86,8 @@ export function finishPull(
 ): void {
   run(
     db,
-    sql`UPDATE mturk_pulls SET state = ${state}, finished_at = ${at}, error = ${error}
+    sql`UPDATE mturk_pulls SET state = ${state}, finished_at = ${at}, error = ${error},
+          runner = NULL
         WHERE id = ${pullId}`,
   )
 }

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3'
-import type { StoredSubmission } from '../../importers/types'
+import type { ImportedAnnotation, StoredSubmission } from '../../importers/types'
 import { SubmissionFlag } from '../../../shared/glucose/flags'
+import { HIDDEN } from '../../../shared/glucose/grammar'
 import { BatchInsert } from '../batch'
 import type { Db } from '../connection'
 import { run } from '../connection'
@@ -13,6 +14,42 @@ export interface WriteCounts {
 
 const RECOUNTED_FLAGS =
   SubmissionFlag.NoDimension | SubmissionFlag.SingleDimension | SubmissionFlag.AnnotationFlagged
+
+/** The four cells of an annotation, as their columns are named in GLUCOSE files (`3_generalNL`). */
+export const ANNOTATION_CELLS = [
+  'specificNL',
+  'specificStructured',
+  'generalNL',
+  'generalStructured',
+] as const
+export type AnnotationCell = (typeof ANNOTATION_CELLS)[number]
+
+/**
+ * A cell that says something else than the same submission imported before (from another row,
+ * another file or layout, or a pull). `here` is null when this row left the dimension escaped.
+ */
+export interface CellConflict {
+  /** The row's source line (1-based; 0 for a pulled answer). */
+  line: number
+  sourceKey: string
+  dimension: number
+  cell: AnnotationCell
+  here: string | null
+  there: string | null
+  /** Where the other one came from: `dim_3.csv:12`, or `an MTurk pull`. */
+  origin: string
+}
+
+/** How many conflicts a writer keeps to report (it counts them all). */
+const CONFLICTS_KEPT = 20
+
+export interface SubmissionWriterOptions {
+  /**
+   * Rows that each hold one dimension of a submission (per-dimension files): a dimension a row
+   * lacks says nothing. Otherwise a row holds all of its submission's filled dimensions.
+   */
+  partialRows?: boolean
+}
 
 /** Annotation ids are derived: a submission's annotations are one id range. */
 export function annotationId(submissionId: number, dimension: number): number {
@@ -42,14 +79,27 @@ export class SubmissionWriter {
   private readonly storyIds = new Map<string, number>()
   /** Sentences written or found, as story id × 65536 + index. */
   private readonly knownSentences = new Set<number>()
-  /** Submissions this writer has seen, by source key, with the dimensions they hold. */
-  private readonly submissions = new Map<string, { id: number; dimensions: number }>()
+  /**
+   * Submissions this writer has seen, by source key, with the dimensions they hold; `matched`
+   * when the key is another layout's for a submission stored under its own key.
+   */
+  private readonly submissions = new Map<
+    string,
+    { id: number; dimensions: number; matched?: true }
+  >()
+  /** Cells that disagree with what the project holds; nothing should be committed when any. */
+  readonly conflicts: CellConflict[] = []
+  conflictCount = 0
   /** Submissions that gained annotations after their first row (per-dimension files). */
   private readonly merged = new Set<number>()
   private readonly recountFlags: Statement
   private readonly projectWasEmpty: boolean
   private nextSubmissionId: number
-  private readonly find: Record<'worker' | 'story' | 'submission' | 'dimensions', Statement>
+  private readonly find: Record<
+    'worker' | 'story' | 'submission' | 'dimensions' | 'sameWork' | 'cells' | 'origin',
+    Statement
+  >
+  private readonly giveAssignment: Statement
   private readonly insert: Record<'worker' | 'story', Statement>
   private readonly backlogRange: Statement
   /** Annotations of submissions from this id on go into the search backlog as one range. */
@@ -65,6 +115,7 @@ export class SubmissionWriter {
     private readonly changeSetId: number,
     private readonly sourceFileId: number | null,
     private readonly writtenRows?: WrittenRows,
+    private readonly options: SubmissionWriterOptions = {},
   ) {
     const p = (text: string): Statement => db.prepare(text)
     const maxId = p('SELECT max(id) FROM submissions').pluck().get() as number | null
@@ -78,7 +129,22 @@ export class SubmissionWriter {
       dimensions: p(
         'SELECT dimension FROM annotations WHERE id BETWEEN ? * 16 AND ? * 16 + 15',
       ).pluck(),
+      // The same work under the other layout's key: (experiment id, worker) in the release layout
+      // is (unique id, worker) in per-dimension files and pulled answers (FORMATS §1.1).
+      sameWork: p(`SELECT id FROM submissions
+        WHERE story_id = ? AND sentence_index = ? AND worker_id = ? AND substr(source_key, 1, 2) = ?
+          AND instr(source_key, '#') = 0 AND flags & ${SubmissionFlag.IdMismatch} = 0
+        ORDER BY id LIMIT 1`).pluck(),
+      cells: p(`SELECT specific_nl AS specificNL, specific_structured AS specificStructured,
+          general_nl AS generalNL, general_structured AS generalStructured
+        FROM annotation_texts WHERE annotation_id = ?`),
+      origin: p(`SELECT f.name AS name, s.source_line AS line, s.assignment_id AS assignmentId
+        FROM submissions AS s LEFT JOIN source_files AS f ON f.id = s.source_file_id
+        WHERE s.id = ?`),
     }
+    this.giveAssignment = p(
+      'UPDATE submissions SET assignment_id = ? WHERE id = ? AND assignment_id IS NULL',
+    )
     this.recountFlags = p(`UPDATE submissions AS s SET flags = (s.flags & ~${RECOUNTED_FLAGS})
         | CASE (SELECT count(*) FROM annotations AS a WHERE a.id BETWEEN s.id * 16 AND s.id * 16 + 15)
             WHEN 0 THEN ${SubmissionFlag.NoDimension} WHEN 1 THEN ${SubmissionFlag.SingleDimension} ELSE 0 END
@@ -154,10 +220,14 @@ export class SubmissionWriter {
     }
     const target = this.submissionFor(submission, workerId, storyId)
     const fresh = target.dimensions === 0
+    if (target.matched && !this.options.partialRows) this.checkEscaped(submission, target)
     let added = 0
     for (const a of submission.annotations) {
       const bit = 1 << a.dimension
-      if (target.dimensions & bit) continue
+      if (target.dimensions & bit) {
+        this.checkCells(submission, target.id, a)
+        continue
+      }
       if (!fresh) this.merged.add(target.id)
       target.dimensions |= bit
       added |= bit
@@ -207,21 +277,82 @@ export class SubmissionWriter {
     }
   }
 
+  /** A dimension the project holds for this submission that this whole row leaves escaped. */
+  private checkEscaped(submission: StoredSubmission, target: { id: number; dimensions: number }) {
+    let here = 0
+    for (const a of submission.annotations) here |= 1 << a.dimension
+    for (let d = 1; d <= 10; d++) {
+      if (!(target.dimensions & (1 << d)) || here & (1 << d)) continue
+      const there = this.find.cells.get(annotationId(target.id, d)) as
+        Record<AnnotationCell, string | null> | undefined
+      this.conflict(submission, target.id, d, 'specificNL', null, there?.specificNL ?? null)
+    }
+  }
+
+  /** The cells of a dimension the submission already holds must say the same. */
+  private checkCells(submission: StoredSubmission, targetId: number, a: ImportedAnnotation): void {
+    // The other row may still be buffered (rows of one file).
+    this.batches.texts.flush()
+    const there = this.find.cells.get(annotationId(targetId, a.dimension)) as
+      Record<AnnotationCell, string | null> | undefined
+    if (!there) return
+    for (const cell of ANNOTATION_CELLS) {
+      const mine = a[cell]
+      // A layout without Structured cells (the test set) says nothing about them, nor does the
+      // test set without answers (`answered`) about the text.
+      const theirs = there[cell]
+      if (mine === null || theirs === null || mine === theirs) continue
+      if (mine === HIDDEN || theirs === HIDDEN) continue
+      this.conflict(submission, targetId, a.dimension, cell, mine, theirs)
+    }
+  }
+
+  private conflict(
+    submission: StoredSubmission,
+    targetId: number,
+    dimension: number,
+    cell: AnnotationCell,
+    here: string | null,
+    there: string | null,
+  ): void {
+    this.conflictCount++
+    if (this.conflicts.length >= CONFLICTS_KEPT) return
+    const origin = this.find.origin.get(targetId) as
+      { name: string | null; line: number | null; assignmentId: string | null } | undefined
+    this.conflicts.push({
+      line: submission.line,
+      sourceKey: submission.sourceKey,
+      dimension,
+      cell,
+      here,
+      there,
+      origin:
+        origin?.name != null
+          ? `${origin.name}:${origin.line ?? 0}`
+          : `an MTurk pull (assignment ${origin?.assignmentId ?? '?'})`,
+    })
+  }
+
   private submissionFor(
     submission: StoredSubmission,
     workerId: number | null,
     storyId: number | null,
-  ): { id: number; dimensions: number } {
+  ): { id: number; dimensions: number; matched?: true } {
     const seen = this.submissions.get(submission.sourceKey)
     if (seen) return seen
     const existing = this.projectWasEmpty
       ? undefined
       : (this.find.submission.get(submission.sourceKey) as number | undefined)
     if (existing !== undefined) {
-      let dimensions = 0
-      for (const d of this.find.dimensions.all(existing, existing) as number[]) dimensions |= 1 << d
-      const entry = { id: existing, dimensions }
+      const entry = { id: existing, dimensions: this.dimensionsOf(existing) }
       this.submissions.set(submission.sourceKey, entry)
+      return entry
+    }
+    const same = this.projectWasEmpty ? undefined : this.sameWork(submission, workerId, storyId)
+    if (same !== undefined) {
+      const entry = { id: same, dimensions: this.dimensionsOf(same), matched: true as const }
+      this.submissions.set(submission.sourceKey, entry)
+      if (submission.assignmentId !== null) this.giveAssignment.run(submission.assignmentId, same)
       return entry
     }
     const entry = { id: this.nextSubmissionId++, dimensions: 0 }
@@ -246,6 +377,33 @@ export class SubmissionWriter {
     )
     this.counts.submissions++
     return entry
+  }
+
+  private dimensionsOf(submissionId: number): number {
+    let dimensions = 0
+    for (const d of this.find.dimensions.all(submissionId, submissionId) as number[]) {
+      dimensions |= 1 << d
+    }
+    return dimensions
+  }
+
+  /**
+   * The submission another layout stored for the same worker's answer to the same sentence:
+   * a release row (`e:` key) for an assignment (`a:` key), or the other way round. Renamed
+   * repeats (`#2`) and rows whose experiment id disagrees with their story are never matched.
+   */
+  private sameWork(
+    submission: StoredSubmission,
+    workerId: number | null,
+    storyId: number | null,
+  ): number | undefined {
+    const key = submission.sourceKey
+    if (workerId === null || storyId === null || key.includes('#')) return undefined
+    if (submission.flags & SubmissionFlag.IdMismatch) return undefined
+    const other = key.startsWith('a:') ? 'e:' : key.startsWith('e:') ? 'a:' : undefined
+    if (other === undefined) return undefined
+    return this.find.sameWork.get(storyId, submission.sentenceIndex, workerId, other) as
+      number | undefined
   }
 
   private workerId(externalId: string): number {

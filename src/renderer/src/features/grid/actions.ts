@@ -1,7 +1,7 @@
 import type { ReviewRow } from '../../../../shared/contract/review'
 import { api } from '../../api'
 import { formatCount } from '../../lib/format'
-import { toTsv } from '../../lib/tsv'
+import { toTsv } from '../../../../shared/tsv'
 import { showError, showInfo } from '../messages/messages'
 import { asOf, describeResult, inTurn, ratingsChanged } from '../ratings/ratingState'
 import { ratingScale } from '../ratings/scale'

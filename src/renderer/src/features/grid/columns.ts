@@ -2,7 +2,7 @@ import type { ColDef } from 'ag-grid-community'
 import type { ReviewRow } from '../../../../shared/contract/review'
 import type { SortColumn } from '../../../../shared/filter'
 import { formatDay } from '../../lib/format'
-import type { TsvValue } from '../../lib/tsv'
+import type { TsvValue } from '../../../../shared/tsv'
 import {
   DimensionCell,
   FlagsCell,
