@@ -1,4 +1,6 @@
 import type { CallName } from '../../shared/contract'
+import { auditHandlers } from './audits'
+import { dashboardHandlers } from './dashboard'
 import type { Handlers } from './handlers'
 import { importHandlers } from './imports'
 import { jobHandlers } from './jobs'
@@ -6,6 +8,7 @@ import { mturkHandlers } from './mturk'
 import { projectHandlers } from './project'
 import { ratingsHandlers } from './ratings'
 import { reviewHandlers } from './review'
+import { triageHandlers } from './triage'
 
 /** Every call of the contract has exactly one handler; the type fails the build if one is missing. */
 export const handlers: Handlers<CallName> = {
@@ -15,4 +18,7 @@ export const handlers: Handlers<CallName> = {
   ...reviewHandlers,
   ...ratingsHandlers,
   ...mturkHandlers,
+  ...triageHandlers,
+  ...auditHandlers,
+  ...dashboardHandlers,
 }

@@ -1,12 +1,15 @@
 import type { z } from 'zod'
 import type { CallSpec, EventSpec } from './define'
 import type { Outcome } from './errors'
+import { auditCalls } from './audits'
+import { dashboardCalls } from './dashboard'
 import { importCalls, type PickedFile } from './imports'
 import { jobCalls, jobEvents } from './jobs'
 import { mturkCalls, mturkEvents } from './mturk'
 import { projectCalls, projectEvents } from './project'
 import { ratingsCalls, ratingsEvents } from './ratings'
 import { reviewCalls, reviewEvents } from './review'
+import { triageCalls } from './triage'
 
 /** Every call main answers, by name. IPC handlers, the preload, HTTP routes and the CLI derive from this. */
 export const contract = {
@@ -16,6 +19,9 @@ export const contract = {
   ...reviewCalls,
   ...ratingsCalls,
   ...mturkCalls,
+  ...triageCalls,
+  ...auditCalls,
+  ...dashboardCalls,
 } satisfies Record<string, CallSpec>
 
 /** Every event main pushes to the page. */

@@ -1,4 +1,5 @@
 import type { Command } from '../command'
+import { auditCommand } from './audit'
 import { historyCommand } from './history'
 import { importCommand } from './import'
 import { pullCommand } from './pull'
@@ -8,6 +9,7 @@ import { revertCommand } from './revert'
 import { serveCommand } from './serve'
 import { statsCommand } from './stats'
 import { synthCommand } from './synth'
+import { triageCommand } from './triage'
 import { workerCommand } from './worker'
 
 /** Every `winnow` command, in the order `winnow --help` lists them. */
@@ -22,4 +24,6 @@ export const commands: Command[] = [
   serveCommand,
   pullCommand,
   workerCommand,
+  triageCommand,
+  auditCommand,
 ]
