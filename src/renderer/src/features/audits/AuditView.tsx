@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { AuditDetail, AuditVerdict } from '../../../../shared/contract/audits'
 import { filterChips, isEmptyFilter } from '../../../../shared/filter'
 import { dimensionInfo } from '../../../../shared/glucose/dimensions'
@@ -29,10 +29,21 @@ export function AuditView({ detail, onJudge, onDrawMore }: AuditViewProps) {
   const [more, setMore] = useState('10')
   const current = items[Math.min(index, items.length - 1)]
 
+  // Verdicts sent but not answered yet: a quick run of keys judges one item each, in order.
+  const sent = useRef(new Set<number>())
   const judge = async (verdict: AuditVerdict | null) => {
     if (!current) return
-    const updated = await onJudge(current.annotationId, verdict)
-    if (updated && verdict !== null) setIndex(nextOpen(updated, index) ?? index)
+    const target = current.annotationId
+    if (verdict !== null) {
+      sent.current.add(target)
+      const open = {
+        ...detail,
+        items: items.map((i) => (sent.current.has(i.annotationId) ? { ...i, verdict } : i)),
+      }
+      setIndex(nextOpen(open, index) ?? index)
+    }
+    await onJudge(target, verdict)
+    sent.current.delete(target)
   }
   const actions = useLatest({ judge, index, count: items.length })
 

@@ -71,13 +71,12 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
   const mark = (value: TriageMark | null, annotationId = current?.annotationId ?? null) => {
     if (annotationId === null) return
     const text = note.trim()
+    setNote('')
+    // Moving on at once: a quick run of keys marks one annotation each, in order.
+    if (value !== null) setPicked((p) => Math.min(p + 1, filled.length - 1))
     api.triage
       .mark({ queueId: queue.id, annotationId, mark: value, ...(text ? { note: text } : {}) })
-      .then((q) => {
-        onChange(q)
-        setNote('')
-        if (value !== null) setPicked((p) => Math.min(p + 1, filled.length - 1))
-      })
+      .then(onChange)
       .catch((e: unknown) => showError('Marking the annotation', e))
   }
 
