@@ -50,6 +50,9 @@ export function AuditView({ detail, onJudge, onDrawMore }: AuditViewProps) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isTypingTarget(e.target) || isPrimaryModifier(e) || e.altKey) return
+      // A dialog (rating the worker) has the keys; Enter on a button is that button's.
+      if (document.querySelector('.modal-backdrop')) return
+      if (e.key === 'Enter' && e.target instanceof HTMLButtonElement) return
       const a = actions.current
       const key = e.key.toLowerCase()
       if (key in VERDICT_KEYS) {

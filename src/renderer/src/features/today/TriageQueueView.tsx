@@ -107,6 +107,9 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isTypingTarget(e.target) || isPrimaryModifier(e) || e.altKey) return
+      // A dialog (rating the worker) has the keys; Enter on a button is that button's.
+      if (document.querySelector('.modal-backdrop')) return
+      if (e.key === 'Enter' && e.target instanceof HTMLButtonElement) return
       const a = actions.current
       const key = e.key
       if (key in MARK_KEYS) {
