@@ -36,3 +36,26 @@ test('draw an audit of 20, judge it with the keys, and read the interval', async
   await page.getByTestId('audit-more').click()
   await expect(page.getByTestId('audit-counts')).toContainText('5 open of 25 drawn')
 })
+
+test('an audit with a target keeps drawing until its interval is that narrow', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-audits').click()
+  await page.getByTestId('audit-source').selectOption('all')
+  await page.getByTestId('audit-n').fill('5')
+  await page.getByTestId('audit-seed').fill('3')
+  await page.getByTestId('audit-target').fill('20')
+  await page.getByTestId('audit-draw').click()
+  const item = page.getByTestId('audit-item')
+  await expect(page.getByTestId('audit-counts')).toContainText('5 open of 5 drawn')
+  // 5 of 5 yes is 56.6–100 %, ±21.7 points: wider than ±20, so 10 more are drawn.
+  for (let i = 0; i < 5; i++) {
+    const id = await item.getAttribute('data-annotation')
+    await page.keyboard.press('y')
+    await expect(item).not.toHaveAttribute('data-annotation', id ?? '')
+  }
+  await expect(page.getByTestId('audit-counts')).toContainText('10 open of 15 drawn')
+  await expect(page.getByTestId('audit-verdict')).toHaveText('not judged')
+})

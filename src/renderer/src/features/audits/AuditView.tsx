@@ -42,8 +42,11 @@ export function AuditView({ detail, onJudge, onDrawMore }: AuditViewProps) {
       }
       setIndex(nextOpen(open, index) ?? index)
     }
-    await onJudge(target, verdict)
+    const updated = await onJudge(target, verdict)
     sent.current.delete(target)
+    // Judging the last open item of an audit with a target may have drawn more: go on to them.
+    if (updated && updated.items.length > items.length)
+      setIndex((i) => (updated.items[i]?.verdict === null ? i : (nextOpen(updated, i) ?? i)))
   }
   const actions = useLatest({ judge, index, count: items.length })
 
