@@ -5,6 +5,9 @@
  */
 export const PAGES = [
   { id: 'review', label: 'Review', hint: 'Filter, read and rate annotations' },
+  { id: 'today', label: 'Today', hint: 'New submissions per worker, and the triage queue' },
+  { id: 'audits', label: 'Audits', hint: 'Spot-check samples with confidence intervals' },
+  { id: 'dashboard', label: 'Dashboard', hint: 'Charts of volume, dimensions and ratings' },
   {
     id: 'release',
     label: 'Release',

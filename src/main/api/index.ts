@@ -1,4 +1,6 @@
 import type { CallName } from '../../shared/contract'
+import { auditHandlers } from './audits'
+import { dashboardHandlers } from './dashboard'
 import type { Handlers } from './handlers'
 import { importHandlers } from './imports'
 import { jobHandlers } from './jobs'
@@ -8,6 +10,7 @@ import { protoqaHandlers } from './protoqa'
 import { ratingsHandlers } from './ratings'
 import { releaseHandlers } from './release'
 import { reviewHandlers } from './review'
+import { triageHandlers } from './triage'
 
 /** Every call of the contract has exactly one handler; the type fails the build if one is missing. */
 export const handlers: Handlers<CallName> = {
@@ -19,4 +22,7 @@ export const handlers: Handlers<CallName> = {
   ...mturkHandlers,
   ...protoqaHandlers,
   ...releaseHandlers,
+  ...triageHandlers,
+  ...auditHandlers,
+  ...dashboardHandlers,
 }

@@ -202,7 +202,7 @@ function PageView({ page }: { page: PageId }) {
   if (!View) return null
   return (
     <div className="page" data-testid={`page-${page}`}>
-      <Suspense fallback={null}>
+      <Suspense fallback={<div className="empty-state">Loading…</div>}>
         <View />
       </Suspense>
     </div>

@@ -2,6 +2,8 @@ import './zodConfig'
 import type { z } from 'zod'
 import type { CallSpec, EventSpec } from './define'
 import type { Outcome } from './errors'
+import { auditCalls } from './audits'
+import { dashboardCalls } from './dashboard'
 import { importCalls, type PickedFile } from './imports'
 import { jobCalls, jobEvents } from './jobs'
 import { mturkCalls, mturkEvents } from './mturk'
@@ -10,6 +12,7 @@ import { protoqaCalls } from './protoqa'
 import { ratingsCalls, ratingsEvents } from './ratings'
 import { releaseCalls } from './release'
 import { reviewCalls, reviewEvents } from './review'
+import { triageCalls } from './triage'
 
 /** Every call main answers, by name. IPC handlers, the preload, HTTP routes and the CLI derive from this. */
 export const contract = {
@@ -21,6 +24,9 @@ export const contract = {
   ...mturkCalls,
   ...protoqaCalls,
   ...releaseCalls,
+  ...triageCalls,
+  ...auditCalls,
+  ...dashboardCalls,
 } satisfies Record<string, CallSpec>
 
 /** Every event main pushes to the page. */

@@ -1,5 +1,6 @@
 import type { Command } from '../command'
 import { exportCommand } from './export'
+import { auditCommand } from './audit'
 import { historyCommand } from './history'
 import { importCommand } from './import'
 import { protoqaCommand } from './protoqa'
@@ -10,6 +11,7 @@ import { revertCommand } from './revert'
 import { serveCommand } from './serve'
 import { statsCommand } from './stats'
 import { synthCommand } from './synth'
+import { triageCommand } from './triage'
 import { workerCommand } from './worker'
 
 /** Every `winnow` command, in the order `winnow --help` lists them. */
@@ -26,4 +28,6 @@ export const commands: Command[] = [
   pullCommand,
   workerCommand,
   protoqaCommand,
+  triageCommand,
+  auditCommand,
 ]

@@ -10,6 +10,7 @@ import m006 from './006-date-index-by-id'
 import m007 from './007-protoqa'
 import m008 from './008-release'
 import m009 from './009-pull-runner'
+import m010 from './010-triage'
 
 export interface Migration {
   version: number
@@ -27,6 +28,7 @@ export const migrations: readonly Migration[] = [
   m007,
   m008,
   m009,
+  m010,
 ]
 
 export const LATEST_VERSION = migrations.length

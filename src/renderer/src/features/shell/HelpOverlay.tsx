@@ -30,6 +30,19 @@ const RATING: [string, string][] = [
   ['Ctrl+Z / Ctrl+Shift+Z', 'Undo / redo the last rating change'],
 ]
 
+const TRIAGE: [string, string][] = [
+  ['↑ / ↓', 'Previous / next annotation of the submission'],
+  ['g / w / b', 'Mark it good / needs work / bad (x clears)'],
+  ['Enter / →', 'Reviewed: next submission (← goes back)'],
+  ['f', 'Write feedback for the worker'],
+  ['r', 'Rate the worker'],
+]
+
+const AUDIT: [string, string][] = [
+  ['y / n / s', 'Judge the item yes / no / skip (u clears)'],
+  ['← / →', 'Previous / next item'],
+]
+
 /** The key map, including the rating keys of this project's scale. */
 export function HelpOverlay({ onClose }: { onClose: () => void }) {
   const scale = useStore(ratingScale)
@@ -48,6 +61,8 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
         <KeyTable title="Everywhere" rows={GENERAL} />
         <KeyTable title="Grid and story view" rows={GRID} />
         <KeyTable title="Rate the focused annotation" rows={[...ratingKeys, ...RATING]} />
+        <KeyTable title="Triage queue (Today)" rows={TRIAGE} />
+        <KeyTable title="Audit" rows={AUDIT} />
       </div>
     </Modal>
   )

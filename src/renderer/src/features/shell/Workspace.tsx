@@ -50,7 +50,9 @@ export function Workspace({ active, toolbarSlot, statusSlot }: WorkspaceProps) {
   useEffect(() => {
     const take = () => {
       const request = reviewRequest.get()
-      if (request) setFilter(model, request.filter)
+      if (!request) return
+      setFilter(model, request.filter)
+      if (request.worker) model.panel.set({ kind: 'worker', workerId: request.worker })
     }
     take()
     return reviewRequest.subscribe(take)

@@ -20,11 +20,28 @@ export function pageAt(position: number): PageId | null {
  */
 export const reviewFilter = createStore<AnnotationFilter>({})
 
-/** A request to show a filter in the review grid; `seq` makes a repeat of the same filter a new request. */
-export const reviewRequest = createStore<{ filter: AnnotationFilter; seq: number } | null>(null)
+/**
+ * A request to show a filter in the review grid (with a worker's panel open, when `worker` is
+ * set); `seq` makes a repeat of the same filter a new request.
+ */
+export const reviewRequest = createStore<{
+  filter: AnnotationFilter
+  worker?: string
+  seq: number
+} | null>(null)
 
 /** Opens the review page on `filter` (from a chart cell, an audit, a policy's sample, …). */
 export function showInReview(filter: AnnotationFilter): void {
   reviewRequest.set((previous) => ({ filter, seq: (previous?.seq ?? 0) + 1 }))
+  goToPage('review')
+}
+
+/** Opens the review page on one worker's annotations with the worker panel beside them. */
+export function showWorkerInReview(workerId: string): void {
+  reviewRequest.set((previous) => ({
+    filter: { workers: [workerId] },
+    worker: workerId,
+    seq: (previous?.seq ?? 0) + 1,
+  }))
   goToPage('review')
 }

@@ -181,7 +181,7 @@ function SubmissionLine({
 }
 
 /** The story as text with the selected sentence wrapped in a <mark>, located by main. */
-function StoryText({ story }: { story: StoryContext }) {
+export function StoryText({ story }: { story: StoryContext }) {
   const range = story.sentenceRange
   if (!range) {
     return (

@@ -1,0 +1,36 @@
+import type { triageCalls } from '../../shared/contract/triage'
+import { triageQueue } from '../db/queries/triage'
+import { localAuthor } from '../ratings/author'
+import {
+  currentQueue,
+  markAnnotation,
+  markReviewed,
+  queueFeedback,
+  startQueue,
+} from '../triage/queue'
+import { triageReport } from '../triage/report'
+import { saveTriageSettings, triageSettings } from '../triage/settings'
+import type { Handlers } from './handlers'
+
+export const triageHandlers: Handlers<keyof typeof triageCalls> = {
+  'triage.report': (range, { session }) => triageReport(session.project().db, range),
+  'triage.settings': (_args, { session }) => triageSettings(session.project().db),
+  'triage.saveSettings': (settings, { session }) =>
+    saveTriageSettings(session.project().db, settings),
+  'triage.startQueue': ({ from, to, share, seed }, { session }) =>
+    startQueue(session.project().db, {
+      from,
+      to,
+      ...(share !== undefined ? { share } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      author: localAuthor(),
+    }),
+  'triage.currentQueue': (_args, { session }) => currentQueue(session.project().db),
+  'triage.queue': ({ queueId }, { session }) => triageQueue(session.project().db, queueId),
+  'triage.mark': ({ queueId, annotationId, mark, note }, { session }) =>
+    markAnnotation(session.project().db, queueId, annotationId, mark, note),
+  'triage.feedback': ({ queueId, position, feedback }, { session }) =>
+    queueFeedback(session.project().db, queueId, position, feedback),
+  'triage.reviewed': ({ queueId, position, reviewed }, { session }) =>
+    markReviewed(session.project().db, queueId, position, reviewed),
+}

@@ -1,0 +1,161 @@
+import type { AuditItem, AuditResult, AuditVerdict } from '../../../shared/contract/audits'
+import { UserError } from '../../../shared/contract/errors'
+import { type AnnotationFilter, annotationFilterSchema } from '../../../shared/filter'
+import { wilson } from '../../../shared/stats/wilson'
+import type { Db } from '../connection'
+import { all, get, pluckAll, run } from '../connection'
+import { sql } from '../sql'
+import { annotationRows } from './annotations'
+import { matchingAnnotationIds } from './review'
+
+export interface NewAudit {
+  name: string
+  filter: AnnotationFilter
+  seed: number
+  targetMargin: number | null
+  author: string
+  /** Epoch ms; defaults to now. */
+  at?: number
+}
+
+export function insertAudit(db: Db, audit: NewAudit): number {
+  const result = run(
+    db,
+    sql`INSERT INTO audits (name, filter, seed, target_margin, author, created_at)
+        VALUES (${audit.name}, ${JSON.stringify(audit.filter)}, ${audit.seed},
+          ${audit.targetMargin}, ${audit.author}, ${audit.at ?? Date.now()})`,
+  )
+  return Number(result.lastInsertRowid)
+}
+
+/** Every annotation id the query selects, streamed (any order). */
+export function candidateIds(db: Db, filter: AnnotationFilter): Iterable<number> {
+  const ids = matchingAnnotationIds(db, filter)
+  if (ids === null) return []
+  return db
+    .prepare(ids.text)
+    .pluck()
+    .iterate(...ids.values) as IterableIterator<number>
+}
+
+export function drawnIds(db: Db, auditId: number): number[] {
+  return pluckAll<number>(
+    db,
+    sql`SELECT annotation_id FROM audit_items WHERE audit_id = ${auditId} ORDER BY position`,
+  )
+}
+
+/** Appends items after the audit's last position. */
+export function appendAuditItems(db: Db, auditId: number, annotationIds: readonly number[]): void {
+  if (annotationIds.length === 0) return
+  run(
+    db,
+    sql`INSERT INTO audit_items (audit_id, position, annotation_id)
+        SELECT ${auditId}, (SELECT coalesce(max(position), 0) FROM audit_items WHERE audit_id = ${auditId}) + key + 1, value
+        FROM json_each(${JSON.stringify(annotationIds)})`,
+  )
+}
+
+export function setVerdict(
+  db: Db,
+  auditId: number,
+  annotationId: number,
+  verdict: AuditVerdict | null,
+  note: string | undefined,
+  at = Date.now(),
+): void {
+  const changed = run(
+    db,
+    sql`UPDATE audit_items SET verdict = ${verdict}, judged_at = ${verdict === null ? null : at},
+          note = coalesce(${note ?? null}, note)
+        WHERE audit_id = ${auditId} AND annotation_id = ${annotationId}`,
+  ).changes
+  if (changed === 0) {
+    throw new UserError({
+      type: 'not-found',
+      code: 'no-such-audit-item',
+      message: `Annotation ${annotationId} is not in audit ${auditId}.`,
+      field: 'annotationId',
+    })
+  }
+}
+
+interface AuditRow {
+  id: number
+  name: string
+  filter: string
+  seed: number
+  targetMargin: number | null
+  author: string
+  createdAt: number
+  sample: number
+  yes: number
+  no: number
+  skipped: number
+}
+
+function toResult(row: AuditRow): AuditResult {
+  const judged = row.yes + row.no
+  const p = wilson(row.yes, judged)
+  return {
+    id: row.id,
+    name: row.name,
+    filter: annotationFilterSchema.parse(JSON.parse(row.filter)),
+    seed: row.seed,
+    sample: row.sample,
+    judged,
+    yes: row.yes,
+    no: row.no,
+    skipped: row.skipped,
+    precision: p.proportion,
+    low: p.low,
+    high: p.high,
+    targetMargin: row.targetMargin,
+    author: row.author,
+    createdAt: row.createdAt,
+  }
+}
+
+const AUDIT_ROWS = sql`SELECT au.id, au.name, au.filter, au.seed, au.target_margin AS targetMargin,
+      au.author, au.created_at AS createdAt,
+      (SELECT count(*) FROM audit_items i WHERE i.audit_id = au.id) AS sample,
+      (SELECT count(*) FROM audit_items i WHERE i.audit_id = au.id AND i.verdict = 'yes') AS yes,
+      (SELECT count(*) FROM audit_items i WHERE i.audit_id = au.id AND i.verdict = 'no') AS no,
+      (SELECT count(*) FROM audit_items i WHERE i.audit_id = au.id AND i.verdict = 'skip') AS skipped
+    FROM audits au`
+
+/**
+ * Audit results, newest first: per audit its name, query, sample, judged counts and the share of
+ * yes with a Wilson 95 % interval. Read-only; what policies and the release datasheet read.
+ */
+export function auditResults(db: Db): AuditResult[] {
+  return all<AuditRow>(db, sql`${AUDIT_ROWS} ORDER BY au.id DESC`).map(toResult)
+}
+
+export function auditResult(db: Db, auditId: number): AuditResult {
+  const row = get<AuditRow>(db, sql`${AUDIT_ROWS} WHERE au.id = ${auditId}`)
+  if (!row) {
+    throw new UserError({
+      type: 'not-found',
+      code: 'no-such-audit',
+      message: `No audit ${auditId}.`,
+      field: 'auditId',
+    })
+  }
+  return toResult(row)
+}
+
+export function auditItems(db: Db, auditId: number): AuditItem[] {
+  const items = all<Omit<AuditItem, 'row'>>(
+    db,
+    sql`SELECT position, annotation_id AS annotationId, verdict, note FROM audit_items
+        WHERE audit_id = ${auditId} ORDER BY position`,
+  )
+  const rows = new Map(
+    annotationRows(
+      db,
+      items.map((i) => i.annotationId),
+    ).map((r) => [r.id, r]),
+  )
+  return items.map((i) => ({ ...i, row: rows.get(i.annotationId) ?? null }))
+}

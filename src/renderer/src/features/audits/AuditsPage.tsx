@@ -1,0 +1,101 @@
+import { useCallback, useEffect, useState } from 'react'
+import type {
+  AuditDetail,
+  AuditDrawInput,
+  AuditResult,
+  AuditVerdict,
+} from '../../../../shared/contract/audits'
+import { api } from '../../api'
+import { formatMoment } from '../../lib/format'
+import { showError } from '../messages/messages'
+import { describeInterval } from './auditState'
+import { AuditView } from './AuditView'
+import { NewAudit } from './NewAudit'
+import './audits.css'
+
+/** Spot-check audits: draw a seeded sample, judge it with the keyboard, read its interval. */
+export function AuditsPage() {
+  const [audits, setAudits] = useState<AuditResult[]>([])
+  const [detail, setDetail] = useState<AuditDetail | null>(null)
+
+  const refresh = useCallback(() => {
+    api.audits
+      .list({})
+      .then(setAudits)
+      .catch((e: unknown) => showError('Reading the audits', e))
+  }, [])
+  useEffect(refresh, [refresh])
+
+  const show = (next: AuditDetail) => {
+    setDetail(next)
+    setAudits((list) => {
+      const rest = list.filter((a) => a.id !== next.result.id)
+      return [next.result, ...rest].sort((a, b) => b.id - a.id)
+    })
+  }
+
+  const open = (auditId: number) =>
+    api.audits
+      .get({ auditId })
+      .then(setDetail)
+      .catch((e: unknown) => showError('Opening the audit', e))
+
+  const draw = (input: AuditDrawInput) =>
+    api.audits
+      .draw(input)
+      .then(show)
+      .catch((e: unknown) => showError('Drawing the audit', e))
+
+  const judge = async (annotationId: number, verdict: AuditVerdict | null) => {
+    if (!detail) return null
+    try {
+      const next = await api.audits.judge({ auditId: detail.result.id, annotationId, verdict })
+      show(next)
+      return next
+    } catch (e) {
+      showError('Recording the verdict', e)
+      return null
+    }
+  }
+
+  const drawMore = (n: number) => {
+    if (!detail) return
+    api.audits
+      .drawMore({ auditId: detail.result.id, n })
+      .then(show)
+      .catch((e: unknown) => showError('Drawing more items', e))
+  }
+
+  return (
+    <div className="audits" data-testid="audits">
+      <aside className="audits-side">
+        <NewAudit onDraw={(input) => void draw(input)} />
+        <h2>Audits</h2>
+        {audits.length === 0 && <p className="note">No audits yet.</p>}
+        <ul className="audit-list" data-testid="audit-list">
+          {audits.map((a) => (
+            <li key={a.id}>
+              <button
+                className={`audit-list-item${detail?.result.id === a.id ? ' selected' : ''}`}
+                onClick={() => void open(a.id)}
+              >
+                <span className="audit-list-name">{a.name}</span>
+                <span className="note">
+                  {a.judged} of {a.sample} judged · {describeInterval(a)}
+                </span>
+                <span className="note">{formatMoment(a.createdAt)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </aside>
+      <div className="audits-main">
+        {detail ? (
+          <AuditView key={detail.result.id} detail={detail} onJudge={judge} onDrawMore={drawMore} />
+        ) : (
+          <div className="empty-state">Draw a sample or open an audit to judge it.</div>
+        )}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,272 @@
+import { useEffect, useRef, useState } from 'react'
+import type { StoryContext } from '../../../../shared/contract/review'
+import type { TriageMark, TriageQueue } from '../../../../shared/contract/triage'
+import { dimensionInfo } from '../../../../shared/glucose/dimensions'
+import { api } from '../../api'
+import { formatDay } from '../../lib/format'
+import { isPrimaryModifier, isTypingTarget } from '../../lib/keys'
+import { useLatest } from '../../lib/useLatest'
+import { showError } from '../messages/messages'
+import { RateWorkerDialog } from '../ratings/RateWorkerDialog'
+import { StoryText } from '../story/StoryView'
+import { FeedbackSender } from './FeedbackSender'
+
+const MARK_KEYS: Record<string, TriageMark | null> = {
+  g: 'good',
+  w: 'needs-work',
+  b: 'bad',
+  x: null,
+}
+
+const MARK_LABEL: Record<TriageMark, string> = {
+  good: 'good',
+  'needs-work': 'needs work',
+  bad: 'bad',
+}
+
+interface QueueViewProps {
+  queue: TriageQueue
+  onChange: (queue: TriageQueue) => void
+  onLeave: () => void
+}
+
+/**
+ * The triage queue in the story view: one sampled submission at a time with its story and every
+ * filled dimension. Keys: ↑/↓ pick an annotation, g / w / b mark it good / needs work / bad
+ * (x clears), Enter or → next submission, ← back, r rates the worker, f writes feedback.
+ */
+export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
+  const [position, setPosition] = useState(queue.next ?? queue.items.length)
+  const item = queue.items[position - 1]
+  const [loaded, setLoaded] = useState<{ first: number; story: StoryContext } | null>(null)
+  // The annotation picked, per item: moving to another item starts at its first annotation.
+  const [pick, setPick] = useState({ position, index: 0 })
+  const picked = pick.position === position ? pick.index : 0
+  const setPicked = (f: (index: number) => number) =>
+    setPick((p) => ({ position, index: f(p.position === position ? p.index : 0) }))
+  const [rating, setRating] = useState<{ id: number; externalId: string } | null>(null)
+  const [note, setNote] = useState('')
+  const feedbackRef = useRef<HTMLTextAreaElement>(null)
+  const done = queue.items.filter((i) => i.reviewedAt !== null).length
+
+  const first = item?.annotationIds[0]
+  const story = loaded !== null && loaded.first === first ? loaded.story : null
+  useEffect(() => {
+    if (first === undefined) return
+    let live = true
+    api.review
+      .story({ annotationId: first })
+      .then((s) => live && setLoaded({ first, story: s }))
+      .catch((e: unknown) => live && showError('Opening the story', e))
+    return () => {
+      live = false
+    }
+  }, [first])
+
+  const filled = story?.submission.dimensions.filter((d) => d.annotationId !== null) ?? []
+  const current = filled[Math.min(picked, filled.length - 1)]
+  const markOf = (annotationId: number | null) =>
+    item?.marks.find((m) => m.annotationId === annotationId)
+
+  const mark = (value: TriageMark | null, annotationId = current?.annotationId ?? null) => {
+    if (annotationId === null) return
+    const text = note.trim()
+    setNote('')
+    // Moving on at once: a quick run of keys marks one annotation each, in order.
+    if (value !== null) setPicked((p) => Math.min(p + 1, filled.length - 1))
+    api.triage
+      .mark({ queueId: queue.id, annotationId, mark: value, ...(text ? { note: text } : {}) })
+      .then(onChange)
+      .catch((e: unknown) => showError('Marking the annotation', e))
+  }
+
+  const advance = (step: 1 | -1) => {
+    if (!item) return
+    const next = Math.max(1, Math.min(queue.items.length + 1, position + step))
+    if (step === 1 && item.reviewedAt === null) {
+      api.triage
+        .reviewed({ queueId: queue.id, position: item.position })
+        .then((q) => {
+          onChange(q)
+          setPosition(next)
+        })
+        .catch((e: unknown) => showError('Saving the queue', e))
+    } else setPosition(next)
+  }
+
+  const rateWorker = () => {
+    const workerId = item?.workerId
+    if (!workerId) return
+    api.review
+      .worker({ workerId })
+      .then((p) => setRating({ id: p.id, externalId: workerId }))
+      .catch((e: unknown) => showError('Reading the worker', e))
+  }
+
+  const actions = useLatest({ mark, advance, rateWorker, setPicked, count: filled.length })
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTypingTarget(e.target) || isPrimaryModifier(e) || e.altKey) return
+      // A dialog (rating the worker) has the keys; Enter on a button is that button's.
+      if (document.querySelector('.modal-backdrop')) return
+      if (e.key === 'Enter' && e.target instanceof HTMLButtonElement) return
+      const a = actions.current
+      const key = e.key
+      if (key in MARK_KEYS) {
+        e.preventDefault()
+        a.mark(MARK_KEYS[key] ?? null)
+      } else if (key === 'ArrowDown' || key === 'j') {
+        e.preventDefault()
+        a.setPicked((p) => Math.min(a.count - 1, p + 1))
+      } else if (key === 'ArrowUp' || key === 'k') {
+        e.preventDefault()
+        a.setPicked((p) => Math.max(0, p - 1))
+      } else if (key === 'Enter' || key === 'ArrowRight') {
+        e.preventDefault()
+        a.advance(1)
+      } else if (key === 'ArrowLeft') {
+        e.preventDefault()
+        a.advance(-1)
+      } else if (key === 'r') {
+        e.preventDefault()
+        a.rateWorker()
+      } else if (key === 'f') {
+        e.preventDefault()
+        feedbackRef.current?.focus()
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [actions])
+
+  const saveFeedback = (text: string) => {
+    if (!item || text === item.feedback) return
+    api.triage
+      .feedback({ queueId: queue.id, position: item.position, feedback: text })
+      .then(onChange)
+      .catch((e: unknown) => showError('Saving the feedback', e))
+  }
+
+  return (
+    <section className="triage-queue" data-testid="triage-queue" aria-label="Triage queue">
+      <header className="triage-head">
+        <button onClick={onLeave}>← Back to the day</button>
+        <strong>
+          Queue {queue.from === queue.to ? queue.from : `${queue.from} to ${queue.to}`}
+        </strong>
+        <span className="note" data-testid="triage-progress">
+          {done} of {queue.items.length} reviewed
+        </span>
+        <progress max={queue.items.length} value={done} />
+      </header>
+      {!item ? (
+        <div className="triage-done" data-testid="triage-done">
+          <p>
+            {queue.finishedAt !== null
+              ? 'Queue finished: every sampled submission is reviewed.'
+              : 'End of the queue.'}
+          </p>
+          <FeedbackSender queue={queue} />
+          <button onClick={() => setPosition(1)}>Back to the first item</button>
+        </div>
+      ) : (
+        <article className="triage-item" data-testid="triage-item" data-position={item.position}>
+          <div className="triage-item-head">
+            <span>
+              Item {item.position} of {queue.items.length}
+            </span>
+            <span>
+              worker <span className="mono">{item.workerId ?? '–'}</span>
+            </span>
+            {story && <span>{formatDay(story.submission.submittedAt)}</span>}
+            {item.reviewedAt !== null && <span className="badge">reviewed</span>}
+          </div>
+          {story ? <StoryText story={story} /> : <p className="note">Loading the story…</p>}
+          <ol className="triage-annotations">
+            {filled.map((d, i) => {
+              const m = markOf(d.annotationId)
+              return (
+                <li
+                  key={d.dimension}
+                  className={`triage-annotation${i === picked ? ' current' : ''}`}
+                  data-testid="triage-annotation"
+                  data-mark={m?.mark ?? ''}
+                  aria-current={i === picked}
+                  onClick={() => setPicked(() => i)}
+                >
+                  <div className="triage-annotation-head">
+                    <strong>
+                      {d.dimension}. {dimensionInfo(d.dimension).name}
+                    </strong>
+                    {m && (
+                      <span className={`badge mark-${m.mark}`}>
+                        {MARK_LABEL[m.mark]}
+                        {m.note ? `: ${m.note}` : ''}
+                      </span>
+                    )}
+                  </div>
+                  <div>{d.specificNL}</div>
+                  <div className="note">{d.generalNL}</div>
+                  {i === picked && (
+                    <div className="triage-mark-actions">
+                      <button data-testid="mark-good" onClick={() => mark('good', d.annotationId)}>
+                        Good <kbd>G</kbd>
+                      </button>
+                      <button
+                        data-testid="mark-needs-work"
+                        onClick={() => mark('needs-work', d.annotationId)}
+                      >
+                        Needs work <kbd>W</kbd>
+                      </button>
+                      <button data-testid="mark-bad" onClick={() => mark('bad', d.annotationId)}>
+                        Bad <kbd>B</kbd>
+                      </button>
+                      <input
+                        className="triage-note"
+                        placeholder="note (optional)"
+                        value={note}
+                        aria-label="Note for the mark"
+                        onChange={(e) => setNote(e.target.value)}
+                        onKeyDown={(e) => {
+                          if (e.key === 'Enter') {
+                            e.preventDefault()
+                            e.currentTarget.blur()
+                          }
+                        }}
+                      />
+                    </div>
+                  )}
+                </li>
+              )
+            })}
+          </ol>
+          <label className="field">
+            <span>
+              Feedback to the worker <kbd>F</kbd> (queued; sent from the end of the queue)
+            </span>
+            <textarea
+              key={`${queue.id}:${item.position}`}
+              ref={feedbackRef}
+              rows={2}
+              defaultValue={item.feedback}
+              data-testid="triage-feedback"
+              onBlur={(e) => saveFeedback(e.target.value)}
+            />
+          </label>
+          <div className="triage-nav">
+            <button onClick={() => advance(-1)} disabled={position <= 1}>
+              ← Previous
+            </button>
+            <button className="primary" data-testid="triage-next" onClick={() => advance(1)}>
+              Next <kbd>Enter</kbd>
+            </button>
+            <button onClick={rateWorker} disabled={!item.workerId}>
+              Rate worker… <kbd>R</kbd>
+            </button>
+          </div>
+        </article>
+      )}
+      {rating && <RateWorkerDialog worker={rating} onClose={() => setRating(null)} />}
+    </section>
+  )
+}

@@ -1,0 +1,61 @@
+import { expect, openDemo, test } from './fixtures'
+
+test('draw an audit of 20, judge it with the keys, and read the interval', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-audits').click()
+  await page.getByTestId('audit-source').selectOption('all')
+  await page.getByTestId('audit-n').fill('20')
+  await page.getByTestId('audit-seed').fill('7')
+  await page.getByTestId('audit-name').fill('Twenty')
+  await page.getByTestId('audit-draw').click()
+
+  const view = page.getByTestId('audit-view')
+  await expect(view).toBeVisible()
+  await expect(page.getByTestId('audit-counts')).toContainText('20 open of 20 drawn')
+  await expect(page.getByTestId('audit-interval')).toContainText('nothing judged yet')
+
+  // 15 yes, 4 no, 1 skip, each key moving on to the next open item.
+  const item = page.getByTestId('audit-item')
+  for (let i = 0; i < 20; i++) {
+    const id = await item.getAttribute('data-annotation')
+    await page.keyboard.press(i < 15 ? 'y' : i < 19 ? 'n' : 's')
+    if (i < 19) await expect(item).not.toHaveAttribute('data-annotation', id ?? '')
+  }
+  await expect(page.getByTestId('audit-counts')).toContainText('15 yes · 4 no · 1 skipped · 0 open')
+  // Wilson 95 % interval of 15 of 19: 78.9 % (56.7–91.5 %).
+  await expect(page.getByTestId('audit-interval')).toContainText(
+    'Precision 78.9% (95% interval 56.7%–91.5%)',
+  )
+  await expect(page.getByTestId('audit-list')).toContainText('19 of 20 judged')
+
+  // Drawing more appends new items; the judged ones stay.
+  await page.getByTestId('audit-more-n').fill('5')
+  await page.getByTestId('audit-more').click()
+  await expect(page.getByTestId('audit-counts')).toContainText('5 open of 25 drawn')
+})
+
+test('an audit with a target keeps drawing until its interval is that narrow', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-audits').click()
+  await page.getByTestId('audit-source').selectOption('all')
+  await page.getByTestId('audit-n').fill('5')
+  await page.getByTestId('audit-seed').fill('3')
+  await page.getByTestId('audit-target').fill('20')
+  await page.getByTestId('audit-draw').click()
+  const item = page.getByTestId('audit-item')
+  await expect(page.getByTestId('audit-counts')).toContainText('5 open of 5 drawn')
+  // 5 of 5 yes is 56.6–100 %, ±21.7 points: wider than ±20, so 10 more are drawn.
+  for (let i = 0; i < 5; i++) {
+    const id = await item.getAttribute('data-annotation')
+    await page.keyboard.press('y')
+    await expect(item).not.toHaveAttribute('data-annotation', id ?? '')
+  }
+  await expect(page.getByTestId('audit-counts')).toContainText('10 open of 15 drawn')
+  await expect(page.getByTestId('audit-verdict')).toHaveText('not judged')
+})
