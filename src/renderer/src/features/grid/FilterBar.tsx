@@ -15,6 +15,7 @@ import { formatRating } from '../ratings/scaleMath'
 import { ColumnsMenu } from './ColumnsMenu'
 import { FilterTextInput } from './FilterTextInput'
 import { MultiPick } from './MultiPick'
+import { RowLayoutPick } from './RowLayoutPick'
 import { ViewsMenu } from './ViewsMenu'
 import { StoryTypeahead, WorkerTypeahead } from './Typeahead'
 import { goBack, goForward, setFilter, updateFilter, useWorkspace } from './workspaceModel'
@@ -238,6 +239,7 @@ function Chips({
       </div>
       <GridTotal total={total} />
       <ViewsMenu />
+      <RowLayoutPick />
       <ColumnsMenu />
     </div>
   )

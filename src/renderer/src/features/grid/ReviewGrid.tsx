@@ -1,7 +1,9 @@
 import type {
   CellFocusedEvent,
   ColDef,
+  ColumnResizedEvent,
   GetRowIdParams,
+  GridApi,
   GridOptions,
   GridReadyEvent,
   IsFullWidthRowParams,
@@ -38,6 +40,7 @@ import { columnDefs } from './columns'
 import { GridFeed } from './gridFeed'
 import { BLOCK_SIZE, gridTheme } from './gridSetup'
 import type { FetchPage } from './queryRows'
+import { rowHeightOf, rowLayout } from './rowLayout'
 import { NO_SELECTION, type WorkspaceModel, useWorkspace } from './workspaceModel'
 
 /**
@@ -145,6 +148,7 @@ function useFeed(model: WorkspaceModel): GridFeed {
 export function ReviewGrid() {
   const model = useWorkspace()
   const allOfQuery = useStore(model.selection).mode === 'query'
+  const layout = useStore(rowLayout)
   const feed = useFeed(model)
   const host = useRef<HTMLDivElement>(null)
   useEffect(() => (host.current ? feed.watch(host.current) : undefined), [feed])
@@ -160,11 +164,16 @@ export function ReviewGrid() {
       ),
     [model],
   )
+  useEffect(() => {
+    const grid = model.grid.get()
+    if (!grid) return
+    grid.setGridOption('rowHeight', rowHeightOf(layout))
+  }, [model, layout])
 
   return (
     <div
       ref={host}
-      className={`grid-host ${allOfQuery ? 'select-all-query' : ''}`}
+      className={`grid-host rows-${layout} ${allOfQuery ? 'select-all-query' : ''}`}
       data-testid="grid"
       onKeyDown={(e) => {
         // Here, while the key is dispatched: the grid's own cellKeyDown event reaches a handler
@@ -182,8 +191,10 @@ export function ReviewGrid() {
 }
 
 function gridHandlers(model: WorkspaceModel, feed: GridFeed) {
+  const workerWidth = fitWorkerIds()
   return {
     onGridReady(e: GridReadyEvent<ReviewRow>) {
+      e.api.setGridOption('rowHeight', rowHeightOf(rowLayout.get()))
       model.grid.set(e.api)
       feed.attach(e.api)
       feed.want({ filter: model.filter.get().history.present, asOf: momentOf() })
@@ -213,10 +224,41 @@ function gridHandlers(model: WorkspaceModel, feed: GridFeed) {
     },
     onModelUpdated() {
       refreshFocused(model)
+      const grid = model.grid.get()
+      if (grid) workerWidth.fit(grid)
+    },
+    onColumnResized(e: ColumnResizedEvent<ReviewRow>) {
+      if (e.source === 'uiColumnResized' && e.column?.getColId() === 'workerId') workerWidth.stop()
     },
     onGridPreDestroyed() {
       model.grid.set(null)
       feed.attach(null)
+    },
+  }
+}
+
+/**
+ * The worker column fits the longest id on screen (MTurk ids are 12–14 characters, the release's
+ * are small numbers), until the reviewer sizes it by hand.
+ */
+function fitWorkerIds() {
+  let fitted = 0
+  let byHand = false
+  return {
+    fit(grid: GridApi<ReviewRow>): void {
+      if (byHand) return
+      let longest = 0
+      const last = grid.getLastDisplayedRowIndex()
+      for (let i = Math.max(0, grid.getFirstDisplayedRowIndex()); i <= last; i++) {
+        longest = Math.max(longest, grid.getDisplayedRowAtIndex(i)?.data?.workerId?.length ?? 0)
+      }
+      if (longest === 0 || longest === fitted) return
+      fitted = longest
+      // Measured once the cells are drawn.
+      requestAnimationFrame(() => grid.isDestroyed() || grid.autoSizeColumns(['workerId']))
+    },
+    stop(): void {
+      byHand = true
     },
   }
 }

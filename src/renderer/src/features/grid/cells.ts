@@ -156,9 +156,10 @@ export const WorkerCell = renderer(({ data, context, api, node, column }) => {
   return button
 })
 
+/** The whole story id: cut with an ellipsis where the column is narrow, wrapped in wrapped rows. */
 export const StoryCell = renderer(({ value }) => {
   const s = textOf(value)
-  return element('span', 'mono cell-text', s.length > 13 ? `${s.slice(0, 8)}…` : s, s)
+  return element('span', 'mono cell-text cell-id', s, s)
 })
 
 /** A row still loading: one empty full-width cell, thrown away when its data arrives. */

@@ -1,0 +1,107 @@
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
+import type { Locator, Page } from '@playwright/test'
+import { releaseCsv } from '../helpers/glucose'
+import { expect, serve, stop, test } from './fixtures'
+
+/** The two window sizes reviewers use most; layout checks run at both. */
+const SIZES = [
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+] as const
+
+/** A project of 120 submissions whose workers have MTurk ids (`A…`, 12–14 characters), served. */
+async function serveMturkProject(dir: string) {
+  const csv = releaseCsv(dir, 'mturk.csv', 120, 5, { workerStyle: 'mturk', ratingStyle: 'float' })
+  const dbPath = join(dir, 'mturk.winnow')
+  execFileSync(process.execPath, ['out/main/cli.js', 'import', csv, '--db', dbPath])
+  return serve(['--db', dbPath], dir)
+}
+
+async function openProject(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await expect(page.getByTestId('grid-total')).not.toHaveAttribute('data-total', '', {
+    timeout: 30_000,
+  })
+}
+
+/** The sizes of an element's box and content, as the page measures them. */
+interface Box {
+  scrollWidth: number
+  clientWidth: number
+  scrollHeight: number
+  clientHeight: number
+}
+
+/** Whether an element shows all of its text (nothing cut by its box). */
+function showsWhole(locator: Locator): Promise<boolean> {
+  return locator.evaluate(
+    (e: Box) => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1,
+  )
+}
+
+for (const size of SIZES) {
+  test.describe(`at ${size.width}×${size.height}`, () => {
+    test.use({ viewport: size })
+
+    test('the Columns menu opens inside the window with its labels whole', async ({
+      page,
+      demo,
+    }) => {
+      await openProject(page, demo.url)
+      await page.getByTestId('columns-menu').click()
+      const list = page.getByRole('group', { name: 'Columns' })
+      const box = await list.boundingBox()
+      expect(box).not.toBeNull()
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(size.width)
+      expect(box?.x ?? -1).toBeGreaterThanOrEqual(0)
+      const options = page.getByTestId('columns-menu-option')
+      await expect(options).toHaveCount(10)
+      for (const option of await options.all()) expect(await showsWhole(option)).toBe(true)
+    })
+
+    test('worker ids read whole, rows wrap or pack denser, and Flags stays in view', async ({
+      page,
+      workDir,
+    }) => {
+      const { served, child } = await serveMturkProject(workDir)
+      await openProject(page, served.url)
+      const worker = page.locator('.ag-row[row-index="0"] [data-testid=worker-link]')
+      await expect(worker).toHaveText(/^A[0-9A-Z]{11,13}$/)
+      await expect.poll(() => showsWhole(worker)).toBe(true)
+
+      // Flags is in the window, with the story view open too.
+      const flagsHeader = page.locator('.ag-header-cell[col-id=flags]')
+      const inWindow = async () => {
+        const box = await flagsHeader.boundingBox()
+        return box !== null && box.x >= 0 && box.x + box.width <= size.width
+      }
+      expect(await inWindow()).toBe(true)
+      await page.locator('.ag-row[row-index="0"] .ag-cell[col-id=dimension]').click()
+      await expect(page.getByTestId('story-view')).toBeVisible()
+      expect(await inWindow()).toBe(true)
+      await page.keyboard.press('Escape')
+
+      // Wrapped rows show the story id and the statements whole; dense rows are shorter.
+      const row = page.locator('.ag-row[row-index="0"]').first()
+      const height = async () => (await row.boundingBox())?.height ?? 0
+      const standard = await height()
+      const storyCell = page.locator('.ag-row[row-index="0"] .ag-cell[col-id=storyId]')
+      const story = storyCell.locator('.cell-id')
+      expect(await showsWhole(storyCell)).toBe(false)
+      await page.getByTestId('row-layout').selectOption('wrapped')
+      await expect.poll(height).toBeGreaterThan(standard * 2)
+      await expect.poll(() => showsWhole(story)).toBe(true)
+      const statement = page.locator(
+        '.ag-row[row-index="0"] .ag-cell[col-id=specificNL] .cell-text',
+      )
+      expect(await showsWhole(statement)).toBe(true)
+      await page.getByTestId('row-layout').selectOption('dense')
+      await expect.poll(height).toBeLessThan(standard)
+      // The choice is kept for the next visit.
+      await page.reload()
+      await expect(page.getByTestId('row-layout')).toHaveValue('dense')
+      await stop(child)
+    })
+  })
+}
