@@ -105,3 +105,55 @@ for (const size of SIZES) {
     })
   })
 }
+
+test('History names undo and redo by the rating they act on, and opens the past as of a change set', async ({
+  page,
+  demo,
+}) => {
+  await openProject(page, demo.url)
+  const id = await page.locator('.ag-row[row-index="0"]').first().getAttribute('row-id')
+  await page.locator('.ag-row[row-index="0"] .ag-cell[col-id=dimension]').click()
+  const notes = page.getByRole('status')
+  await page.keyboard.press('2')
+  await expect(notes.filter({ hasText: `Annotation ${id} rated 2` })).toHaveCount(1)
+  await page.keyboard.press('ControlOrMeta+z')
+  await expect(notes.filter({ hasText: 'Undid' })).toHaveCount(1)
+  await page.keyboard.press('ControlOrMeta+Shift+z')
+  await expect(notes.filter({ hasText: 'Redid' })).toHaveCount(1)
+  await page.keyboard.press('ControlOrMeta+z')
+  await expect(notes.filter({ hasText: 'Undid' })).toHaveCount(2)
+
+  await page.getByTestId('history-button').click()
+  const items = page.getByTestId('history-item')
+  const rating = `Rated 2: annotation ${id} (1 annotation)`
+  await expect(items.getByTestId('history-kind')).toHaveText(
+    ['undo', 'redo', 'undo', 'manual', 'import'],
+    { timeout: 15_000 },
+  )
+  const ratingItem = items.nth(3)
+  const ratingId = ((await ratingItem.locator('.history-id').textContent()) ?? '').slice(1)
+  await expect(items.getByTestId('history-description')).toHaveText([
+    `Undo #${ratingId}: ${rating}`,
+    `Redo #${ratingId}: ${rating}`,
+    `Undo #${ratingId}: ${rating}`,
+    rating,
+    /.+/,
+  ])
+
+  // As of the rating's change set: the banner names it, to the second.
+  await ratingItem.getByTestId('history-as-of').click()
+  const banner = page.getByTestId('as-of-banner')
+  await expect(banner).toContainText(`as recorded by change set #${ratingId}`)
+  await expect(banner).toContainText(/\(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\)/)
+  await expect(banner).toContainText('not commit or submission dates')
+  await expect(page.getByTestId('as-of-input')).toHaveValue(/T\d\d:\d\d:\d\d$/)
+  await expect(page.getByTestId('as-of-nothing')).toHaveCount(0)
+
+  // A moment before the data was imported: the banner says why everything is unrated.
+  await page.getByTestId('as-of-input').fill('2020-01-01T00:00:05')
+  await expect(banner).toContainText('as recorded by 2020-01-01 00:00:05')
+  await expect(banner).not.toContainText('change set #')
+  await expect(page.getByTestId('as-of-nothing')).toContainText('Nothing had been rated by then')
+  await page.getByTestId('as-of-now').click()
+  await expect(banner).toHaveCount(0)
+})

@@ -1,40 +1,45 @@
+import { useId } from 'react'
 import { useStore } from '../../lib/store'
+import { AS_OF_MEANING, viewAsOf } from './asOfView'
 import { asOf } from './ratingState'
 
 function pad(n: number): string {
   return String(n).padStart(2, '0')
 }
 
-/** Epoch ms → the local `YYYY-MM-DDTHH:MM` a datetime-local input shows. */
+/** Epoch ms → the local `YYYY-MM-DDTHH:MM:SS` a datetime-local input with seconds shows. */
 function toLocalInput(ms: number): string {
   const d = new Date(ms)
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
 }
 
-/** "As of": a past moment makes ratings and counts show how they stood then; "Now" returns. */
+/** "As recorded by": a past moment makes ratings and counts show how they were recorded then. */
 export function AsOfPicker() {
   const value = useStore(asOf)
+  const meaning = useId()
   return (
-    <div
-      className={`as-of ${value !== null ? 'is-past' : ''}`}
-      title="Show ratings as they stood at a past moment"
-    >
+    <div className={`as-of ${value !== null ? 'is-past' : ''}`} title={AS_OF_MEANING}>
       <label>
-        <span>As of</span>
+        <span>As recorded by</span>
         <input
           type="datetime-local"
-          aria-label="Show ratings as of"
+          step={1}
+          aria-label="Show ratings as recorded by"
+          aria-describedby={meaning}
           data-testid="as-of-input"
           value={value === null ? '' : toLocalInput(value)}
           onChange={(e) => {
             const ms = e.target.value ? new Date(e.target.value).getTime() : NaN
-            // A minute picked in the input means "up to the end of that minute".
-            asOf.set(Number.isFinite(ms) ? Math.min(ms + 59_999, Date.now()) : null)
+            // A second picked in the input means "up to the end of that second".
+            viewAsOf(Number.isFinite(ms) ? Math.min(ms - (ms % 1000) + 999, Date.now()) : null)
           }}
         />
       </label>
+      <span id={meaning} hidden>
+        {AS_OF_MEANING}
+      </span>
       {value !== null && (
-        <button className="small" data-testid="as-of-now" onClick={() => asOf.set(null)}>
+        <button className="small" data-testid="as-of-now" onClick={() => viewAsOf(null)}>
           Now
         </button>
       )}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { api } from '../../api'
-import { formatCount, formatMoment } from '../../lib/format'
+import { formatCount, formatInstant } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { projectState } from '../project/project'
 import { asOf } from './ratingState'
@@ -28,13 +28,13 @@ export function RatingCounts() {
 
   const byRating = when === null ? stats?.byRating : past?.asOf === when ? past.byRating : undefined
   if (!byRating)
-    return when === null ? null : <span className="status-asof">as of {formatMoment(when)} …</span>
+    return when === null ? null : <span className="status-asof">as of {formatInstant(when)} …</span>
   const keys = Object.keys(byRating).sort(
     (a, b) => (ratingFromKey(b) ?? -Infinity) - (ratingFromKey(a) ?? -Infinity),
   )
   return (
     <span className="status-ratings" data-testid="status-ratings" data-as-of={when ?? ''}>
-      {when !== null && <span className="status-asof">as of {formatMoment(when)}</span>}
+      {when !== null && <span className="status-asof">as of {formatInstant(when)}</span>}
       {keys.map((k) => {
         const value = ratingFromKey(k)
         const color = levelFor(scale, value)?.color ?? '#c9ced6'

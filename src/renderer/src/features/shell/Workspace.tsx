@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
-import { isDesktop } from '../../api'
+import { api, isDesktop } from '../../api'
 import { onCommand } from '../../lib/commands'
-import { formatMoment } from '../../lib/format'
+import { formatInstant } from '../../lib/format'
 import { isPrimaryModifier, isTypingTarget } from '../../lib/keys'
 import { useStore } from '../../lib/store'
 import { isEmptyFilter } from '../../../../shared/filter'
@@ -21,6 +21,7 @@ import {
   useWorkspace,
 } from '../grid/workspaceModel'
 import { AsOfPicker } from '../ratings/AsOfPicker'
+import { asOfChangeSet, viewAsOf } from '../ratings/asOfView'
 import { HistoryPanel } from '../ratings/HistoryPanel'
 import { RatingCounts } from '../ratings/RatingCounts'
 import { asOf, redo, refreshUndo, undo, undoState } from '../ratings/ratingState'
@@ -169,18 +170,51 @@ function WorkspaceTools() {
 
 function AsOfBanner() {
   const when = useStore(asOf)
+  const nothingRated = useNothingRatedBy(when)
   if (when === null) return null
+  const changeSet = asOfChangeSet(when)
   return (
     <div className="as-of-banner" role="status" data-testid="as-of-banner">
-      {gridTakesAsOf ? 'Ratings' : 'Rating counts (status bar)'} as they stood on{' '}
-      <strong>{formatMoment(when)}</strong>
-      {gridTakesAsOf ? '.' : '; the grid still shows current ratings.'} Ratings cannot be changed
-      while looking at the past.
-      <button className="small" onClick={() => asOf.set(null)}>
+      <span>
+        {gridTakesAsOf ? 'Ratings' : 'Rating counts (status bar)'} as recorded by{' '}
+        {changeSet !== null && <strong>change set #{changeSet} </strong>}
+        <strong>{changeSet !== null ? `(${formatInstant(when)})` : formatInstant(when)}</strong>
+        {gridTakesAsOf ? '' : '; the grid still shows current ratings'}: what the project had
+        recorded by then, not commit or submission dates. Ratings cannot be changed while looking at
+        the past.
+        {nothingRated && (
+          <strong data-testid="as-of-nothing">
+            {' '}
+            Nothing had been rated by then, so every annotation shows as unrated: the ratings, an
+            import’s included, were recorded later.
+          </strong>
+        )}
+      </span>
+      <button className="small" onClick={() => viewAsOf(null)}>
         Back to now
       </button>
     </div>
   )
+}
+
+/** Whether no annotation had a rating as recorded by `when` (a moment before the data came). */
+function useNothingRatedBy(when: number | null): boolean {
+  const [nothing, setNothing] = useState<{ when: number; nothing: boolean } | null>(null)
+  useEffect(() => {
+    if (when === null) return
+    let live = true
+    api.ratings
+      .counts({ asOf: when })
+      .then(({ byRating }) => {
+        const rated = Object.entries(byRating).some(([k, n]) => k !== 'unrated' && n > 0)
+        if (live) setNothing({ when, nothing: !rated })
+      })
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+  }, [when])
+  return nothing !== null && nothing.when === when && nothing.nothing
 }
 
 function EmptyResult() {
