@@ -157,3 +157,70 @@ test('History names undo and redo by the rating they act on, and opens the past 
   await page.getByTestId('as-of-now').click()
   await expect(banner).toHaveCount(0)
 })
+
+/** Whether two boxes overlap. */
+function overlap(
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+}
+
+for (const size of SIZES) {
+  test.describe(`rating keys at ${size.width}×${size.height}`, () => {
+    test.use({ viewport: size })
+
+    test('the keys are shown where people rate, a digit without a rating says so, and a note undoes its rating without covering the story view', async ({
+      page,
+      demo,
+    }) => {
+      await openProject(page, demo.url)
+      // The status bar legend: each rating with its key (1.5 is key 4 on GLUCOSE's scale).
+      await expect(page.getByTestId('status-rating').filter({ hasText: '1.5' })).toHaveAttribute(
+        'title',
+        /key 4/,
+      )
+      await expect(page.getByTestId('status-key')).toHaveText(['3', '2', '4', '1', '0', '5', '6'])
+
+      const id = await page.locator('.ag-row[row-index="0"]').first().getAttribute('row-id')
+      await page.locator('.ag-row[row-index="0"] .ag-cell[col-id=dimension]').click()
+      await page.keyboard.press('Enter')
+      const story = page.getByTestId('story-view')
+      await expect(story.getByTestId('rate-key').filter({ hasText: '4' })).toContainText('Fair+')
+
+      const notes = page.getByRole('status')
+      await page.keyboard.press('8')
+      await expect(notes.filter({ hasText: 'Key 8 has no rating' })).toContainText('4 → 1.5 Fair+')
+      await page.keyboard.press('2')
+      await page.keyboard.press('3')
+      await page.keyboard.press('1')
+      await expect(notes.filter({ hasText: `Annotation ${id} rated` })).toHaveCount(3)
+
+      // Four notes stacked, none over the story view.
+      const panel = await page.locator('.side').boundingBox()
+      expect(panel).not.toBeNull()
+      // Measured at once: notes fade while a slow machine measures them one by one.
+      const boxes = await page.evaluate<{ x: number; y: number; width: number; height: number }[]>(
+        `[...document.querySelectorAll('.toast')].map((e) => e.getBoundingClientRect().toJSON())`,
+      )
+      expect(boxes.length).toBeGreaterThan(1)
+      for (const box of boxes) if (panel) expect(overlap(box, panel)).toBe(false)
+
+      // Undo on the note of "rated 1" takes that rating back: the annotation is rated 3 again.
+      await notes
+        .filter({ hasText: `Annotation ${id} rated 1` })
+        .getByTestId('toast-undo')
+        .click()
+      await expect(notes.filter({ hasText: `Undid Annotation ${id} rated 1` })).toHaveCount(1)
+      await expect(
+        page.locator('.ag-row[row-index="0"] .ag-cell[col-id=rating] .rating-pill'),
+      ).toHaveText('3')
+
+      // With the keyboard on no row, a digit says there is nothing to rate.
+      await page.getByTestId('panel-close').first().click()
+      await page.getByTestId('help-button').focus()
+      await page.keyboard.press('2')
+      await expect(notes.filter({ hasText: 'Nothing to rate with 2' })).toHaveCount(1)
+    })
+  })
+}

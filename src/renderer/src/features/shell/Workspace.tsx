@@ -11,6 +11,7 @@ import { FilterBar } from '../grid/FilterBar'
 import { ReviewGrid, gridTakesAsOf } from '../grid/ReviewGrid'
 import { SelectionBar } from '../grid/SelectionBar'
 import { focusGrid } from '../grid/actions'
+import { digitOf, explainDigit } from '../grid/ratingKeys'
 import {
   WorkspaceContext,
   createWorkspaceModel,
@@ -84,6 +85,17 @@ export function Workspace({ active, toolbarSlot, statusSlot }: WorkspaceProps) {
         return
       }
       if (isTypingTarget(e.target)) return
+      // A digit that reached this far rated nothing (the grid and the story view take theirs).
+      if (
+        digitOf(e) !== undefined &&
+        !e.defaultPrevented &&
+        !e.altKey &&
+        !isPrimaryModifier(e) &&
+        !document.querySelector('.modal-backdrop')
+      ) {
+        explainDigit(e)
+        return
+      }
       // In the desktop app the native Edit menu owns these keys and sends `app.menu` commands.
       if (!isDesktop && isPrimaryModifier(e) && e.key.toLowerCase() === 'z') {
         e.preventDefault()
@@ -118,7 +130,7 @@ export function Workspace({ active, toolbarSlot, statusSlot }: WorkspaceProps) {
             <ReviewGrid />
             <EmptyResult />
           </div>
-          <SidePanels />
+          <SidePanels active={active} />
         </div>
       </div>
       {active && toolbarSlot && createPortal(<WorkspaceTools />, toolbarSlot)}
@@ -242,11 +254,21 @@ function EmptyResult() {
 const MIN_SIDE = 320
 const MAX_SIDE = 900
 
-function SidePanels() {
+function SidePanels({ active }: { active: boolean }) {
   const model = useWorkspace()
   const panel = useStore(model.panel)
   const [width, setWidth] = useState(460)
   const dragging = useRef<{ x: number; width: number } | null>(null)
+  const shown = active && panel.kind !== 'none'
+  // Toasts stand clear of the panel's controls (styles.css reads the width).
+  useEffect(() => {
+    if (!shown) return
+    const root = document.documentElement.style
+    root.setProperty('--side-width', `${width}px`)
+    return () => {
+      root.removeProperty('--side-width')
+    }
+  }, [shown, width])
   if (panel.kind === 'none') return null
   const close = () => {
     model.panel.set({ kind: 'none' })
