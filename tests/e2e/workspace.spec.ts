@@ -224,3 +224,68 @@ for (const size of SIZES) {
     })
   })
 }
+
+test('filters: Enter goes on to the rows, no match says so, ISO days refuse an inverted range, flags by kind, Clear filters', async ({
+  page,
+  demo,
+}) => {
+  await openProject(page, demo.url)
+  const chips = page.getByTestId('filter-chip').locator('.chip-label')
+  const total = page.getByTestId('grid-total')
+  const focusedRow = page.locator('[data-testid=grid] .ag-row:focus-within')
+
+  // A worker that matches nothing says so in the field, and Enter adds nothing.
+  const worker = page.getByTestId('filter-worker')
+  await worker.fill('nobody-zz')
+  await expect(page.getByTestId('filter-worker-none')).toHaveText('No worker matches “nobody-zz”')
+  await worker.press('Enter')
+  await expect(chips).toHaveCount(0)
+  // Enter on a match adds it and goes on to its first row: j then steps through the rows.
+  await worker.fill('19')
+  await worker.press('Enter')
+  await expect(chips).toHaveText(['worker 19'])
+  await expect(focusedRow).toHaveAttribute('row-index', '0')
+  await page.keyboard.press('j')
+  await expect(focusedRow).toHaveAttribute('row-index', '1')
+  await page.getByTestId('filter-chip-remove').click()
+
+  // Days are written YYYY-MM-DD; a range that ends before it starts is refused with a message.
+  const from = page.getByTestId('filter-from')
+  const to = page.getByTestId('filter-to')
+  await expect(from).toHaveAttribute('placeholder', 'YYYY-MM-DD')
+  await from.fill('2019-10-15')
+  await expect(chips).toHaveText(['from 2019-10-15'])
+  await to.fill('2019-10-01')
+  await expect(page.getByTestId('date-problem')).toContainText('is after')
+  await expect(to).toHaveAttribute('aria-invalid', 'true')
+  await expect(chips).toHaveText(['from 2019-10-15'])
+  await to.fill('2019-10-31')
+  await expect(page.getByTestId('date-problem')).toHaveCount(0)
+  await expect(chips).toHaveText(['from 2019-10-15', 'to 2019-10-31'])
+  await page.getByText('Clear all').click()
+
+  // Ratings are written with a minus sign in the chips, as everywhere else.
+  await page.getByTestId('filter-rating').click()
+  await page.getByRole('checkbox', { name: 'rating -2' }).check()
+  await page.keyboard.press('Escape')
+  await expect(chips).toHaveText(['rating −2'])
+  await page.getByTestId('filter-chip-remove').click()
+
+  // Flagged picks a kind of flag; a flag's reason is written in its cell.
+  await page.getByTestId('filter-flagged').click()
+  await page.getByRole('checkbox', { name: 'any flag' }).check()
+  await expect(total).toHaveAttribute('data-total', '735')
+  await expect(page.locator('.ag-row[row-index="0"] .ag-cell[col-id=flags]')).toContainText(
+    '⚑ variable lost its underscore',
+  )
+  await page.getByRole('checkbox', { name: 'any flag' }).uncheck()
+  await page.getByRole('checkbox', { name: 'NL does not parse' }).check()
+  await page.keyboard.press('Escape')
+  await expect(chips).toHaveText(['flag: NL does not parse'])
+
+  // Nothing matches: the empty grid offers to clear the filters.
+  await expect(total).toHaveAttribute('data-total', '0')
+  await page.getByTestId('clear-filters').click()
+  await expect(chips).toHaveCount(0)
+  await expect(total).toHaveAttribute('data-total', '14061')
+})

@@ -16,7 +16,7 @@ import type {
   SuppressKeyboardEventParams,
 } from 'ag-grid-community'
 import { AgGridReact } from 'ag-grid-react'
-import { useEffect, useMemo, useRef } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { type ReviewRow, reviewQuerySchema } from '../../../../shared/contract/review'
 import { DEFAULT_SORT, sortColumns } from '../../../../shared/filter'
 import { api } from '../../api'
@@ -40,6 +40,7 @@ import { columnDefs } from './columns'
 import { GridFeed } from './gridFeed'
 import { BLOCK_SIZE, gridTheme } from './gridSetup'
 import type { FetchPage } from './queryRows'
+import { RowMenu, type RowMenuAt } from './RowMenu'
 import { rowHeightOf, rowLayout } from './rowLayout'
 import { NO_SELECTION, type WorkspaceModel, useWorkspace } from './workspaceModel'
 
@@ -149,6 +150,7 @@ export function ReviewGrid() {
   const model = useWorkspace()
   const allOfQuery = useStore(model.selection).mode === 'query'
   const layout = useStore(rowLayout)
+  const [menu, setMenu] = useState<RowMenuAt | null>(null)
   const feed = useFeed(model)
   const host = useRef<HTMLDivElement>(null)
   useEffect(() => (host.current ? feed.watch(host.current) : undefined), [feed])
@@ -184,8 +186,15 @@ export function ReviewGrid() {
           e.stopPropagation()
         }
       }}
+      onContextMenu={(e) => {
+        const row = rowUnder(model, e.target)
+        if (!row) return
+        e.preventDefault()
+        setMenu({ x: e.clientX, y: e.clientY, row })
+      }}
     >
       <AgGridReact<ReviewRow> gridOptions={GRID_OPTIONS} context={context} {...handlers} />
+      {menu && <RowMenu model={model} at={menu} onClose={() => setMenu(null)} />}
     </div>
   )
 }
@@ -261,6 +270,28 @@ function fitWorkerIds() {
       byHand = true
     },
   }
+}
+
+/**
+ * The row a right-click landed on, made the row the menu acts on: focused, and, when it is not
+ * part of the selection, the only one selected (as a file list does).
+ */
+function rowUnder(model: WorkspaceModel, target: EventTarget): ReviewRow | null {
+  const grid = model.grid.get()
+  const element = target instanceof Element ? target.closest('.ag-row') : null
+  const index = Number(element?.getAttribute('row-index'))
+  if (!grid || !element || !Number.isInteger(index)) return null
+  const node = grid.getDisplayedRowAtIndex(index)
+  if (!node?.data) return null
+  const column =
+    target instanceof Element ? target.closest('.ag-cell')?.getAttribute('col-id') : null
+  grid.setFocusedCell(index, column ?? 'specificNL')
+  model.focused.set({ row: node.data, index })
+  if (!node.isSelected() && model.selection.get().mode === 'rows') {
+    grid.deselectAll()
+    model.selection.set(NO_SELECTION)
+  }
+  return node.data
 }
 
 /** Once a focused row's block loads (or reloads after a change), the panels get its fresh data. */

@@ -130,8 +130,8 @@ export const FlagsCell = renderer(({ data }) => {
   if (!data) return null
   const labels = flagLabels(data)
   if (labels.length === 0) return null
-  const text = labels.length === 1 ? labels[0] : `${labels.length} flags`
-  return element('span', 'flag', `⚑ ${text}`, labels.join('\n'))
+  // Every reason as text: cut where the column is narrow, whole in wrapped rows and the title.
+  return element('span', 'flag cell-text', `⚑ ${labels.join(' · ')}`, labels.join('\n'))
 })
 
 /** A worker id that opens the worker panel. */

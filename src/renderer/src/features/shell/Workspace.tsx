@@ -237,7 +237,16 @@ function EmptyResult() {
   return (
     <div className="grid-empty" data-testid="grid-empty">
       {filtered ? (
-        <p>No annotations match these filters.</p>
+        <>
+          <p>No annotations match these filters.</p>
+          <button
+            className="primary"
+            data-testid="clear-filters"
+            onClick={() => setFilter(model, {})}
+          >
+            Clear filters
+          </button>
+        </>
       ) : (
         <>
           <p>No annotations in this project yet.</p>
