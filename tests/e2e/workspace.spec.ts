@@ -289,3 +289,63 @@ test('filters: Enter goes on to the rows, no match says so, ISO days refuse an i
   await expect(chips).toHaveCount(0)
   await expect(total).toHaveAttribute('data-total', '14061')
 })
+
+test('right-click on rows offers the selection’s actions: rate, open the story, show the worker, copy', async ({
+  page,
+  demo,
+}) => {
+  await openProject(page, demo.url)
+  const cell = (index: number, column: string) =>
+    page.locator(`.ag-row[row-index="${index}"] .ag-cell[col-id=${column}]`)
+  const idAt = (index: number) =>
+    page.locator(`.ag-row[row-index="${index}"]`).first().getAttribute('row-id')
+  const menu = page.getByTestId('row-menu')
+  const notes = page.getByRole('status')
+
+  // One row: its menu rates it, and lists the keys beside the ratings.
+  await cell(1, 'specificNL').click({ button: 'right' })
+  await expect(menu).toBeVisible()
+  const box = await menu.boundingBox()
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0)
+  await expect(menu.getByTestId('row-menu-rate').filter({ hasText: '1.5' })).toContainText('4')
+  await menu.getByTestId('row-menu-rate').filter({ hasText: 'Rate 3' }).click()
+  await expect(menu).toHaveCount(0)
+  await expect(notes.filter({ hasText: `Annotation ${await idAt(1)} rated 3` })).toHaveCount(1)
+
+  // Open the story and show the worker from the menu; Esc closes it without closing a panel.
+  await cell(2, 'sentence').click({ button: 'right' })
+  await menu.getByTestId('row-menu-story').click()
+  await expect(page.getByTestId('story-view')).toHaveAttribute(
+    'data-annotation',
+    `${await idAt(2)}`,
+  )
+  const worker = (await cell(2, 'workerId').textContent()) ?? ''
+  await cell(2, 'sentence').click({ button: 'right' })
+  await page.keyboard.press('Escape')
+  await expect(menu).toHaveCount(0)
+  await expect(page.getByTestId('story-view')).toBeVisible()
+  await cell(2, 'sentence').click({ button: 'right' })
+  await expect(menu.getByTestId('row-menu-worker')).toHaveText(`Show worker ${worker}w`)
+  await menu.getByTestId('row-menu-worker').click()
+  await expect(page.getByTestId('worker-panel')).toBeVisible()
+  await page.getByTestId('panel-close').first().click()
+
+  // Several selected rows: the menu acts on all of them, in one change set.
+  await cell(4, 'dimension').click()
+  await page.keyboard.press('Shift+ArrowDown')
+  await page.keyboard.press('Shift+ArrowDown')
+  await expect(page.getByTestId('selection-count')).toContainText('3 selected')
+  await cell(5, 'dimension').click({ button: 'right' })
+  await expect(menu).toContainText('Rate the 3 selected')
+  await menu.getByTestId('row-menu-rate').filter({ hasText: 'Rate 2' }).click()
+  await expect(notes.filter({ hasText: '3 annotations rated 2' })).toHaveCount(1)
+  await cell(5, 'dimension').click({ button: 'right' })
+  await menu.getByTestId('row-menu-copy').click()
+  await expect(notes.filter({ hasText: 'Copied 3 rows.' })).toHaveCount(1)
+
+  // A row outside the selection becomes the one the menu acts on.
+  await cell(9, 'dimension').click({ button: 'right' })
+  await expect(page.getByTestId('selection-bar')).toHaveCount(0)
+  await menu.getByTestId('row-menu-copy-worker').click()
+  await expect(notes.filter({ hasText: 'Copied worker id' })).toHaveCount(1)
+})
