@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ANNOTATION_FLAG_NAMES, flagLabel } from './glucose/flags'
 
 /**
  * The filter vocabulary of annotations, shared by the review grid, `winnow query`, bulk rating,
@@ -53,6 +54,8 @@ export const annotationFilterSchema = z
     ratings: z.array(ratingValueSchema).max(50).optional(),
     /** Only annotations with an import flag. */
     flagged: z.boolean().optional(),
+    /** Only annotations with one of these import flags (`NlUnparsed` …). */
+    flagKinds: z.array(z.enum(ANNOTATION_FLAG_NAMES)).max(20).optional(),
     submissionIds: z.array(rowId).max(10_000).optional(),
     /** Explicit rows, e.g. a selection in the grid. */
     annotationIds: z.array(rowId).max(10_000).optional(),
@@ -113,7 +116,14 @@ function uniqueSorted<T extends string | number>(values: readonly T[]): T[] {
  */
 export function normalizeFilter(filter: AnnotationFilter): AnnotationFilter {
   const out: AnnotationFilter = {}
-  const lists = ['workers', 'stories', 'dimensions', 'submissionIds', 'annotationIds'] as const
+  const lists = [
+    'workers',
+    'stories',
+    'dimensions',
+    'flagKinds',
+    'submissionIds',
+    'annotationIds',
+  ] as const
   for (const key of lists) {
     const values: ReadonlyArray<string | number> | undefined = filter[key]
     if (values && values.length > 0) (out as Record<string, unknown>)[key] = uniqueSorted(values)
@@ -166,9 +176,12 @@ export function filterChips(filter: AnnotationFilter): FilterChip[] {
   if (f.from) chips.push({ field: 'from', label: `from ${f.from}` })
   if (f.to) chips.push({ field: 'to', label: `to ${f.to}` })
   for (const r of f.ratings ?? []) {
-    chips.push({ field: 'ratings', value: r, label: r === 'unrated' ? 'unrated' : `rating ${r}` })
+    const label = r === 'unrated' ? 'unrated' : `rating ${String(r).replace('-', '−')}`
+    chips.push({ field: 'ratings', value: r, label })
   }
   if (f.flagged) chips.push({ field: 'flagged', label: 'flagged' })
+  for (const k of f.flagKinds ?? [])
+    chips.push({ field: 'flagKinds', value: k, label: `flag: ${flagLabel(k)}` })
   const n = (k: 'submissionIds' | 'annotationIds') => f[k]?.length ?? 0
   if (n('submissionIds')) {
     chips.push({

@@ -79,17 +79,13 @@ test('filter by worker and dimension, read a story, step with j/k, keep a view a
   await stop(child)
 })
 
-test('a story is found by the first characters of its id, as the grid shows them', async ({
-  page,
-  demo,
-}) => {
+test('a story is found by the first characters of its id', async ({ page, demo }) => {
   await openDemo(page, demo.url)
-  // The grid shows a story id's first 8 characters; the whole id is the cell's title.
+  // A narrow story column shows the id's first characters; the whole id is the cell's text.
   const cell = page.locator('.ag-row[row-index="0"] .ag-cell[col-id=storyId] span')
-  const shown = ((await cell.textContent()) ?? '').replace('…', '')
-  const storyId = (await cell.getAttribute('title')) ?? ''
+  const storyId = (await cell.textContent()) ?? ''
   expect(storyId).toMatch(/^[0-9a-f-]{36}$/)
-  expect(shown).toBe(storyId.slice(0, 8))
+  const shown = storyId.slice(0, 8)
 
   await page.getByTestId('filter-story').fill(shown)
   const option = page.getByTestId('story-option')

@@ -216,6 +216,26 @@ describe('effective ratings over time', () => {
     expectConsistent(db)
   })
 
+  it('names an undo and a redo by the change they act on, not by the reverts before them', () => {
+    const a = rateSelection(db, { annotationIds: sep20, submissionIds: [] }, { ...who, value: 3 })
+    const original = history(db).find((c) => c.id === a.changeSet)
+    undo(db, 'tester')
+    redo(db, 'tester')
+    undo(db, 'tester')
+    const [undoAgain, redone, undone] = history(db)
+    expect(undone).toMatchObject({
+      kind: 'revert',
+      description: `Undo #${a.changeSet}: ${original?.description}`,
+      revertOf: { id: a.changeSet, redo: false },
+    })
+    expect(redone).toMatchObject({
+      description: `Redo #${a.changeSet}: ${original?.description}`,
+      revertOf: { id: a.changeSet, redo: true },
+    })
+    expect(undoAgain?.description).toBe(`Undo #${a.changeSet}: ${original?.description}`)
+    expect(original?.revertOf).toBeNull()
+  })
+
   it('shows the ratings as they stood before and after each change', () => {
     const moments: { at: number; ratings: Map<number, number | null> }[] = []
     const remember = (at: number) => moments.push({ at, ratings: cached(db) })

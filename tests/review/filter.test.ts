@@ -64,7 +64,7 @@ describe('filter vocabulary', () => {
       workers: ['W1', 'W2'],
       dimensions: [2],
       from: '2019-09-01',
-      ratings: [3, 'unrated' as const],
+      ratings: [3, -2, 'unrated' as const],
       flagged: true,
     }
     const chips = filterChips(filter)
@@ -73,6 +73,7 @@ describe('filter vocabulary', () => {
       'worker W2',
       'dimension 2',
       'from 2019-09-01',
+      'rating −2',
       'rating 3',
       'unrated',
       'flagged',
@@ -81,11 +82,12 @@ describe('filter vocabulary', () => {
       workers: ['W2'],
       dimensions: [2],
       from: '2019-09-01',
-      ratings: [3, 'unrated'],
+      ratings: [-2, 3, 'unrated'],
       flagged: true,
     })
     expect(removeChip(filter, chips[2]!)).not.toHaveProperty('dimensions')
-    expect(removeChip(filter, chips[6]!)).not.toHaveProperty('flagged')
+    expect(removeChip(filter, chips[7]!)).not.toHaveProperty('flagged')
+    expect(filterChips({ flagKinds: ['NlUnparsed'] })[0]?.label).toBe('flag: NL does not parse')
     expect(describeFilter({})).toBe('all annotations')
     expect(describeFilter({ text: 'a "b"', annotationIds: [1, 2] })).toBe(
       'text “a "b"” · 2 selected annotations',

@@ -7,6 +7,7 @@ import { indexSearchText } from '../../src/main/search/indexer'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import { sql } from '../../src/main/db/sql'
 import { type AnnotationFilter, dayStart } from '../../src/shared/filter'
+import { annotationFlagMask } from '../../src/shared/glucose/flags'
 import { foldToken, searchPhrases } from '../../src/shared/textSearch'
 
 export const day = dayStart
@@ -315,6 +316,7 @@ export function reference(rows: Plain[], f: AnnotationFilter): number[] {
         if (!ok) return false
       }
       if (f.flagged && r.flags === 0) return false
+      if (f.flagKinds?.length && (r.flags & annotationFlagMask(f.flagKinds)) === 0) return false
       if (f.annotationIds?.length && !f.annotationIds.includes(r.id)) return false
       if (f.submissionIds?.length && !f.submissionIds.includes(r.submissionId)) return false
       return true

@@ -83,6 +83,16 @@ describe('review query semantics (hand-written rows)', () => {
     expect(reference(rows, { flagged: true }).length).toBe(2)
   })
 
+  it('picks annotations by the kind of their flag', () => {
+    const { db, rows } = open()
+    expect(expectSame(db, rows, { flagKinds: ['NlUnparsed'] })).toHaveLength(1)
+    expect(expectSame(db, rows, { flagKinds: ['ConnectorMismatch', 'NlUnparsed'] })).toHaveLength(2)
+    expect(
+      expectSame(db, rows, { flagKinds: ['ConnectorMismatch'], dimensions: [6] }),
+    ).toHaveLength(1)
+    expect(expectSame(db, rows, { flagKinds: ['Hidden'], flagged: true })).toHaveLength(0)
+  })
+
   it('combines different filters with AND and repeated values with OR', () => {
     const { db, rows } = open()
     const combos: AnnotationFilter[] = [

@@ -1,6 +1,11 @@
 import type { ChangeSetSummary } from '../../shared/contract/ratings'
 import type { Db } from '../db/connection'
-import { type ChangeSetRow, listChangeSets, revertLinks } from '../db/queries/history'
+import {
+  type ChangeSetRow,
+  changeSetById,
+  listChangeSets,
+  revertLinks,
+} from '../db/queries/history'
 
 /**
  * Which revert currently undoes each change set. A revert is in force unless a later revert undoes
@@ -18,6 +23,7 @@ export function revertedByMap(db: Db): Map<number, number> {
 export function summarizeChangeSet(
   row: ChangeSetRow,
   revertedBy: ReadonlyMap<number, number>,
+  revertOf: ChangeSetSummary['revertOf'] = null,
 ): ChangeSetSummary {
   return {
     id: row.id,
@@ -29,7 +35,28 @@ export function summarizeChangeSet(
     transitions: row.transitions,
     reverts: row.reverts,
     revertedBy: revertedBy.get(row.id) ?? null,
+    revertOf,
   }
+}
+
+/**
+ * What reverting `target` does, in the words of the change it finally acts on: reverting a
+ * rating undoes it, reverting that revert redoes the rating, and so on down the chain.
+ */
+export function revertOutcome(
+  db: Db,
+  target: ChangeSetRow,
+): { original: ChangeSetRow; redo: boolean; description: string } {
+  let original = target
+  let redo = false
+  while (original.kind === 'revert' && original.reverts !== null) {
+    const next = changeSetById(db, original.reverts)
+    if (!next) break
+    original = next
+    redo = !redo
+  }
+  const description = `${redo ? 'Redo' : 'Undo'} #${original.id}: ${original.description}`
+  return { original, redo, description }
 }
 
 export function history(
@@ -37,5 +64,12 @@ export function history(
   page: { limit?: number; beforeId?: number } = {},
 ): ChangeSetSummary[] {
   const revertedBy = revertedByMap(db)
-  return listChangeSets(db, page).map((row) => summarizeChangeSet(row, revertedBy))
+  return listChangeSets(db, page).map((row) => {
+    const target = row.kind === 'revert' && row.reverts !== null && changeSetById(db, row.reverts)
+    if (!target) return summarizeChangeSet(row, revertedBy)
+    // Told from the chain, so projects whose reverts were written "Revert 4: Revert 3: …" read
+    // the same as new ones.
+    const { original, redo, description } = revertOutcome(db, target)
+    return summarizeChangeSet({ ...row, description }, revertedBy, { id: original.id, redo })
+  })
 }

@@ -28,7 +28,7 @@ import {
   trackedChanges,
   workerTimeline,
 } from './effective'
-import { revertedByMap, summarizeChangeSet } from './history'
+import { revertOutcome, revertedByMap, summarizeChangeSet } from './history'
 import { settlePending } from './importTimelines'
 import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 
@@ -81,7 +81,7 @@ export function revertChangeSet(
     const changeSet = createChangeSet(db, {
       kind: 'revert',
       author: by.author,
-      description: `Revert ${id}: ${target.description}`,
+      description: revertOutcome(db, target).description,
       reverts: id,
     })
     const written = insertCompensatingRows(db, id, changeSet)

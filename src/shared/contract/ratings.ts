@@ -46,6 +46,11 @@ export interface ChangeSetSummary {
   reverts: number | null
   /** The revert currently undoing this one; null while it is in force. */
   revertedBy: number | null
+  /**
+   * For a revert: the change set it finally acts on, undoing it, or (a revert of a revert)
+   * redoing it. Its description then reads "Undo #3: …" or "Redo #3: …".
+   */
+  revertOf: { id: number; redo: boolean } | null
 }
 
 export interface WorkerRatingEntry {

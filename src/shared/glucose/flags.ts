@@ -95,3 +95,18 @@ export function describeFlags(
     label: LABELS[name],
   }))
 }
+
+/** The annotation flags' names, in bit order (the kinds the review grid's Flagged filter offers). */
+export const ANNOTATION_FLAG_NAMES = Object.keys(AnnotationFlag) as [
+  AnnotationFlagName,
+  ...AnnotationFlagName[],
+]
+
+export function flagLabel(name: AnnotationFlagName | SubmissionFlagName): string {
+  return LABELS[name]
+}
+
+/** The bits of the named annotation flags. */
+export function annotationFlagMask(names: readonly AnnotationFlagName[]): number {
+  return names.reduce((mask, name) => mask | AnnotationFlag[name], 0)
+}

@@ -1,4 +1,5 @@
 import { type AnnotationFilter, dayStart, normalizeFilter } from '../../../shared/filter'
+import { annotationFlagMask } from '../../../shared/glucose/flags'
 import { ftsQuery, highlightTerms } from '../../../shared/textSearch'
 import type { Db } from '../connection'
 import { pluckAll } from '../connection'
@@ -16,6 +17,8 @@ export interface Constraints {
   from?: number
   until?: number
   flagged?: boolean
+  /** Only these flag bits (a flag kind picked); implies `flagged`. */
+  flagMask?: number
   /** The selected sentence contains this text. */
   sentence?: SentenceMatch
   /** FTS5 MATCH expression of quoted phrases. */
@@ -84,6 +87,10 @@ export function resolveFilter(db: Db, filter: AnnotationFilter): Constraints {
   if (f.from) c.from = dayStart(f.from)
   if (f.to) c.until = dayStart(f.to) + 86_400
   if (f.flagged) c.flagged = true
+  if (f.flagKinds) {
+    c.flagged = true
+    c.flagMask = annotationFlagMask(f.flagKinds)
+  }
   if (f.sentence) c.sentence = sentenceMatch(f.sentence)
   if (f.text) {
     const match = ftsQuery(f.text)
@@ -153,6 +160,7 @@ export function check(c: Constraints, name: CheckName): SqlFragment | null {
       return parts.length > 0 ? sql.join(parts, ' AND ') : null
     }
     case 'flagged':
+      if (c.flagMask !== undefined) return sql`(+a.flags & ${c.flagMask}) <> 0`
       return c.flagged ? sql`+a.flags > 0` : null
     case 'sentence': {
       const m = c.sentence

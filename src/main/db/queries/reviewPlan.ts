@@ -203,7 +203,8 @@ function seekInto(index: IndexName, c: Constraints, ctx: Context, ordered: boole
   let seeks = 1
   if (index === 'ann_flagged') {
     columns.push([sql.raw('a.flags > 0')]) // must appear as written for the partial index
-    answered.add('flagged')
+    // A picked flag kind is still tested row by row.
+    if (c.flagMask === undefined) answered.add('flagged')
     estimate = 0.01
   }
   for (let i = 0; i < names.length; i++) {

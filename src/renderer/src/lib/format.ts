@@ -58,6 +58,12 @@ export function formatMoment(epochMs: number | null | undefined): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
 }
 
+/** Epoch milliseconds → local `YYYY-MM-DD hh:mm:ss`, where the second matters (as of, history). */
+export function formatInstant(epochMs: number | null | undefined): string {
+  if (epochMs === null || epochMs === undefined || !Number.isFinite(epochMs)) return ''
+  return `${formatMoment(epochMs)}:${pad(new Date(epochMs).getSeconds())}`
+}
+
 /** Today's local date as `YYYY-MM-DD` (the default commit date). */
 export function todayIso(now = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`

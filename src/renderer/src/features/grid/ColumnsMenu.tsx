@@ -26,6 +26,7 @@ export function ColumnsMenu() {
       <MultiPick
         label="Columns"
         testId="columns-menu"
+        align="end"
         options={reviewColumns.map((c) => ({ value: c.id, name: c.header, label: c.header }))}
         selected={visible}
         summary={`${visible.length}/${reviewColumns.length}`}

@@ -1,5 +1,10 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { DIMENSIONS } from '../../../../shared/glucose/dimensions'
+import {
+  ANNOTATION_FLAG_NAMES,
+  type AnnotationFlagName,
+  flagLabel,
+} from '../../../../shared/glucose/flags'
 import {
   type AnnotationFilter,
   type RatingValue,
@@ -15,9 +20,17 @@ import { formatRating } from '../ratings/scaleMath'
 import { ColumnsMenu } from './ColumnsMenu'
 import { FilterTextInput } from './FilterTextInput'
 import { MultiPick } from './MultiPick'
+import { RowLayoutPick } from './RowLayoutPick'
 import { ViewsMenu } from './ViewsMenu'
 import { StoryTypeahead, WorkerTypeahead } from './Typeahead'
 import { goBack, goForward, setFilter, updateFilter, useWorkspace } from './workspaceModel'
+
+/** The Flagged menu's first choice: any flag at all. */
+const ANY_FLAG = 'any'
+
+function isAnnotationFlagName(value: string): value is AnnotationFlagName {
+  return (ANNOTATION_FLAG_NAMES as readonly string[]).includes(value)
+}
 
 function toggle<V>(list: readonly V[] | undefined, value: V, on: boolean): V[] {
   const rest = (list ?? []).filter((v) => v !== value)
@@ -144,21 +157,36 @@ export function FilterBar() {
             })
           }
         />
-        <label className="check" title="Only annotations with an import flag">
-          <input
-            type="checkbox"
-            checked={filter.flagged === true}
-            data-testid="filter-flagged"
-            onChange={(e) => change((f) => ({ ...f, flagged: e.target.checked }))}
-          />
-          Flagged
-        </label>
+        <MultiPick<string>
+          label="Flagged"
+          testId="filter-flagged"
+          options={[
+            { value: ANY_FLAG, name: 'any flag', label: 'Any flag' },
+            ...ANNOTATION_FLAG_NAMES.map((k) => ({
+              value: k,
+              name: flagLabel(k),
+              label: flagLabel(k),
+            })),
+          ]}
+          selected={[...(filter.flagged ? [ANY_FLAG] : []), ...(filter.flagKinds ?? [])]}
+          summary={
+            filter.flagKinds?.length ? String(filter.flagKinds.length) : filter.flagged ? 'any' : ''
+          }
+          onToggle={(kind, on) =>
+            change((f) => {
+              if (kind === ANY_FLAG) return { ...f, flagged: on }
+              const kinds = toggle(f.flagKinds, kind, on).filter(isAnnotationFlagName)
+              return { ...f, flagKinds: kinds }
+            })
+          }
+        />
       </div>
       <Chips filter={filter} onChange={(f) => setFilter(model, f)} />
     </div>
   )
 }
 
+/** Submitted from / to as ISO days (`YYYY-MM-DD`, typed); a range that ends before it starts is refused. */
 function DateRange({
   from,
   to,
@@ -168,34 +196,92 @@ function DateRange({
   to?: string
   onChange: (from?: string, to?: string) => void
 }) {
-  const bad = from !== undefined && to !== undefined && from > to
+  const [problem, setProblem] = useState<string | null>(null)
+  const take = (nextFrom: string | undefined, nextTo: string | undefined): string | null => {
+    if (nextFrom && nextTo && nextFrom > nextTo)
+      return `“From” ${nextFrom} is after “to” ${nextTo}: the range would hold no day.`
+    onChange(nextFrom, nextTo)
+    return null
+  }
   return (
-    <div className="date-range" title="Submitted between (UTC days)">
-      <input
-        type="date"
-        aria-label="Submitted from"
-        value={from ?? ''}
-        max={to}
-        data-testid="filter-from"
-        onChange={(e) => {
-          const v = e.target.value
-          if (v === '' || (isDay(v) && (!to || v <= to))) onChange(v || undefined, to)
-        }}
+    <div className="date-range" title="Submitted between (UTC days, YYYY-MM-DD)">
+      <DayInput
+        label="Submitted from"
+        value={from}
+        testId="filter-from"
+        onDay={(day) => take(day, to)}
+        onProblem={setProblem}
       />
       <span className="note">–</span>
-      <input
-        type="date"
-        aria-label="Submitted to"
-        value={to ?? ''}
-        min={from}
-        aria-invalid={bad}
-        data-testid="filter-to"
-        onChange={(e) => {
-          const v = e.target.value
-          if (v === '' || (isDay(v) && (!from || v >= from))) onChange(from, v || undefined)
-        }}
+      <DayInput
+        label="Submitted to"
+        value={to}
+        testId="filter-to"
+        onDay={(day) => take(from, day)}
+        onProblem={setProblem}
       />
+      {problem && (
+        <span className="field-problem" role="alert" data-testid="date-problem">
+          {problem}
+        </span>
+      )}
     </div>
+  )
+}
+
+/**
+ * A day typed as `YYYY-MM-DD`, as every date in the app is written (a date picker would show the
+ * browser's locale). It applies once it is a real day (or empty) and the range allows it.
+ */
+function DayInput({
+  label,
+  value,
+  testId,
+  onDay,
+  onProblem,
+}: {
+  label: string
+  value?: string
+  testId: string
+  /** Returns why the day cannot be taken, or null once it is. */
+  onDay: (day: string | undefined) => string | null
+  onProblem: (problem: string | null) => void
+}) {
+  const [text, setText] = useState(value ?? '')
+  const [seen, setSeen] = useState(value)
+  const [bad, setBad] = useState(false)
+  if (value !== seen) {
+    setSeen(value)
+    setText(value ?? '')
+    setBad(false)
+  }
+  return (
+    <input
+      type="text"
+      className="day-input"
+      inputMode="numeric"
+      placeholder="YYYY-MM-DD"
+      maxLength={10}
+      spellCheck={false}
+      aria-label={label}
+      aria-invalid={bad}
+      value={text}
+      data-testid={testId}
+      onChange={(e) => {
+        const t = e.target.value.trim()
+        setText(e.target.value)
+        if (t !== '' && !isDay(t)) {
+          // Half-typed days wait; a full-length one that is no day says so.
+          const wrong = t.length >= 10
+          setBad(wrong)
+          onProblem(wrong ? `${t} is not a day: write it YYYY-MM-DD.` : null)
+          return
+        }
+        const problem = onDay(t || undefined)
+        setBad(problem !== null)
+        onProblem(problem)
+      }}
+    />
   )
 }
 
@@ -238,6 +324,7 @@ function Chips({
       </div>
       <GridTotal total={total} />
       <ViewsMenu />
+      <RowLayoutPick />
       <ColumnsMenu />
     </div>
   )

@@ -18,6 +18,8 @@ interface MultiPickProps<V> {
   summary?: string
   /** Whether the button shows as filtering; default: something is picked. */
   active?: boolean
+  /** `end`: the list opens leftwards from the button's right edge (for buttons at the window's right). */
+  align?: 'start' | 'end'
 }
 
 /** A drop-down of checkboxes for a list field (dimensions, ratings); stays open while toggling. */
@@ -29,6 +31,7 @@ export function MultiPick<V extends string | number>({
   testId,
   summary,
   active,
+  align = 'start',
 }: MultiPickProps<V>) {
   const isActive = active ?? selected.length > 0
   const [open, setOpen] = useState(false)
@@ -63,7 +66,11 @@ export function MultiPick<V extends string | number>({
         <span className="caret">▾</span>
       </button>
       {open && (
-        <div className="menu-list pick-list" role="group" aria-label={label}>
+        <div
+          className={`menu-list pick-list ${align === 'end' ? 'align-right' : ''}`}
+          role="group"
+          aria-label={label}
+        >
           {options.map((o) => (
             <label
               key={String(o.value)}

@@ -1,7 +1,9 @@
 import type {
   CellFocusedEvent,
   ColDef,
+  ColumnResizedEvent,
   GetRowIdParams,
+  GridApi,
   GridOptions,
   GridReadyEvent,
   IsFullWidthRowParams,
@@ -14,7 +16,7 @@ import type {
   SuppressKeyboardEventParams,
 } from 'ag-grid-community'
 import { AgGridReact } from 'ag-grid-react'
-import { useEffect, useMemo, useRef } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { type ReviewRow, reviewQuerySchema } from '../../../../shared/contract/review'
 import { DEFAULT_SORT, sortColumns } from '../../../../shared/filter'
 import { api } from '../../api'
@@ -38,6 +40,8 @@ import { columnDefs } from './columns'
 import { GridFeed } from './gridFeed'
 import { BLOCK_SIZE, gridTheme } from './gridSetup'
 import type { FetchPage } from './queryRows'
+import { RowMenu, type RowMenuAt } from './RowMenu'
+import { rowHeightOf, rowLayout } from './rowLayout'
 import { NO_SELECTION, type WorkspaceModel, useWorkspace } from './workspaceModel'
 
 /**
@@ -145,6 +149,8 @@ function useFeed(model: WorkspaceModel): GridFeed {
 export function ReviewGrid() {
   const model = useWorkspace()
   const allOfQuery = useStore(model.selection).mode === 'query'
+  const layout = useStore(rowLayout)
+  const [menu, setMenu] = useState<RowMenuAt | null>(null)
   const feed = useFeed(model)
   const host = useRef<HTMLDivElement>(null)
   useEffect(() => (host.current ? feed.watch(host.current) : undefined), [feed])
@@ -160,11 +166,16 @@ export function ReviewGrid() {
       ),
     [model],
   )
+  useEffect(() => {
+    const grid = model.grid.get()
+    if (!grid) return
+    grid.setGridOption('rowHeight', rowHeightOf(layout))
+  }, [model, layout])
 
   return (
     <div
       ref={host}
-      className={`grid-host ${allOfQuery ? 'select-all-query' : ''}`}
+      className={`grid-host rows-${layout} ${allOfQuery ? 'select-all-query' : ''}`}
       data-testid="grid"
       onKeyDown={(e) => {
         // Here, while the key is dispatched: the grid's own cellKeyDown event reaches a handler
@@ -175,15 +186,24 @@ export function ReviewGrid() {
           e.stopPropagation()
         }
       }}
+      onContextMenu={(e) => {
+        const row = rowUnder(model, e.target)
+        if (!row) return
+        e.preventDefault()
+        setMenu({ x: e.clientX, y: e.clientY, row })
+      }}
     >
       <AgGridReact<ReviewRow> gridOptions={GRID_OPTIONS} context={context} {...handlers} />
+      {menu && <RowMenu model={model} at={menu} onClose={() => setMenu(null)} />}
     </div>
   )
 }
 
 function gridHandlers(model: WorkspaceModel, feed: GridFeed) {
+  const workerWidth = fitWorkerIds()
   return {
     onGridReady(e: GridReadyEvent<ReviewRow>) {
+      e.api.setGridOption('rowHeight', rowHeightOf(rowLayout.get()))
       model.grid.set(e.api)
       feed.attach(e.api)
       feed.want({ filter: model.filter.get().history.present, asOf: momentOf() })
@@ -213,12 +233,65 @@ function gridHandlers(model: WorkspaceModel, feed: GridFeed) {
     },
     onModelUpdated() {
       refreshFocused(model)
+      const grid = model.grid.get()
+      if (grid) workerWidth.fit(grid)
+    },
+    onColumnResized(e: ColumnResizedEvent<ReviewRow>) {
+      if (e.source === 'uiColumnResized' && e.column?.getColId() === 'workerId') workerWidth.stop()
     },
     onGridPreDestroyed() {
       model.grid.set(null)
       feed.attach(null)
     },
   }
+}
+
+/**
+ * The worker column fits the longest id on screen (MTurk ids are 12–14 characters, the release's
+ * are small numbers), until the reviewer sizes it by hand.
+ */
+function fitWorkerIds() {
+  let fitted = 0
+  let byHand = false
+  return {
+    fit(grid: GridApi<ReviewRow>): void {
+      if (byHand) return
+      let longest = 0
+      const last = grid.getLastDisplayedRowIndex()
+      for (let i = Math.max(0, grid.getFirstDisplayedRowIndex()); i <= last; i++) {
+        longest = Math.max(longest, grid.getDisplayedRowAtIndex(i)?.data?.workerId?.length ?? 0)
+      }
+      if (longest === 0 || longest === fitted) return
+      fitted = longest
+      // Measured once the cells are drawn.
+      requestAnimationFrame(() => grid.isDestroyed() || grid.autoSizeColumns(['workerId']))
+    },
+    stop(): void {
+      byHand = true
+    },
+  }
+}
+
+/**
+ * The row a right-click landed on, made the row the menu acts on: focused, and, when it is not
+ * part of the selection, the only one selected (as a file list does).
+ */
+function rowUnder(model: WorkspaceModel, target: EventTarget): ReviewRow | null {
+  const grid = model.grid.get()
+  const element = target instanceof Element ? target.closest('.ag-row') : null
+  const index = Number(element?.getAttribute('row-index'))
+  if (!grid || !element || !Number.isInteger(index)) return null
+  const node = grid.getDisplayedRowAtIndex(index)
+  if (!node?.data) return null
+  const column =
+    target instanceof Element ? target.closest('.ag-cell')?.getAttribute('col-id') : null
+  grid.setFocusedCell(index, column ?? 'specificNL')
+  model.focused.set({ row: node.data, index })
+  if (!node.isSelected() && model.selection.get().mode === 'rows') {
+    grid.deselectAll()
+    model.selection.set(NO_SELECTION)
+  }
+  return node.data
 }
 
 /** Once a focused row's block loads (or reloads after a change), the panels get its fresh data. */

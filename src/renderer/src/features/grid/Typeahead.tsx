@@ -1,9 +1,10 @@
 import { type ReactNode, useEffect, useId, useState } from 'react'
 import type { StoryMatch, WorkerMatch } from '../../../../shared/contract/review'
+import { filterKey } from '../../../../shared/filter'
 import { api } from '../../api'
 import { formatCount } from '../../lib/format'
 import { focusFirstRow } from './actions'
-import { addToFilter, useWorkspace } from './workspaceModel'
+import { type WorkspaceModel, addToFilter, currentFilter, useWorkspace } from './workspaceModel'
 
 interface TypeaheadProps<T> {
   placeholder: string
@@ -11,27 +12,30 @@ interface TypeaheadProps<T> {
   testId: string
   optionTestId: string
   className?: string
+  /** What the field finds, for "No worker matches …". */
+  noun: string
   /** Matches for what was typed, best first. */
   search: (query: string) => Promise<T[]>
   /** The id a match adds to the filter. */
   idOf: (match: T) => string
   render: (match: T) => ReactNode
   onPick: (id: string) => void
-  /** Enter or ↓ with nothing typed: on to the rows. */
+  /** Enter or ↓ with nothing typed, or Enter once a match is picked: on to the rows. */
   onDone: () => void
 }
 
 /**
- * Type an id, pick from matches (↑/↓, Enter; Enter alone takes what was typed when nothing
- * matches). Each pick adds one id to the filter.
+ * Type an id, pick from matches (↑/↓, Enter). Each pick adds one id to the filter; Enter then goes
+ * on to the rows it found. Text that matches nothing says so in the field and adds nothing.
  */
 function Typeahead<T>(p: TypeaheadProps<T>) {
   const { search } = p
   const [text, setText] = useState('')
-  const [matches, setMatches] = useState<T[]>([])
+  const [found, setFound] = useState<{ query: string; matches: T[] } | null>(null)
   const [active, setActive] = useState(0)
   const [open, setOpen] = useState(false)
   const listId = useId()
+  const problemId = useId()
 
   useEffect(() => {
     const query = text.trim()
@@ -39,12 +43,12 @@ function Typeahead<T>(p: TypeaheadProps<T>) {
     let live = true
     const timer = setTimeout(() => {
       search(query)
-        .then((found) => {
+        .then((matches) => {
           if (!live) return
-          setMatches(found)
+          setFound({ query, matches })
           setActive(0)
         })
-        .catch(() => live && setMatches([]))
+        .catch(() => live && setFound({ query, matches: [] }))
     }, 60)
     return () => {
       live = false
@@ -52,13 +56,26 @@ function Typeahead<T>(p: TypeaheadProps<T>) {
     }
   }, [text, search])
 
-  const shown = text.trim() ? matches : []
+  const typed = text.trim()
+  const shown = typed && found ? found.matches : []
+  const nothing = typed !== '' && found?.query === typed && found.matches.length === 0
 
   function pick(id: string) {
     p.onPick(id)
     setText('')
-    setMatches([])
+    setFound(null)
     setOpen(false)
+  }
+
+  /** Enter: the exact or highlighted match of what is typed (asked for now if not yet known). */
+  async function pickTyped() {
+    const matches = found?.query === typed ? found.matches : await search(typed).catch(() => [])
+    if (found?.query !== typed) setFound({ query: typed, matches })
+    const chosen =
+      matches.find((m) => p.idOf(m) === typed) ?? matches[found?.query === typed ? active : 0]
+    if (!chosen) return
+    pick(p.idOf(chosen))
+    p.onDone()
   }
 
   return (
@@ -74,6 +91,8 @@ function Typeahead<T>(p: TypeaheadProps<T>) {
         aria-expanded={open && shown.length > 0}
         aria-controls={listId}
         aria-activedescendant={open && shown[active] ? `${listId}-${active}` : undefined}
+        aria-invalid={nothing}
+        aria-describedby={nothing ? problemId : undefined}
         data-testid={p.testId}
         onChange={(e) => {
           setText(e.target.value)
@@ -82,7 +101,7 @@ function Typeahead<T>(p: TypeaheadProps<T>) {
         onFocus={() => setOpen(true)}
         onBlur={() => setTimeout(() => setOpen(false), 120)}
         onKeyDown={(e) => {
-          if ((e.key === 'Enter' || e.key === 'ArrowDown') && !text.trim()) {
+          if ((e.key === 'Enter' || e.key === 'ArrowDown') && !typed) {
             e.preventDefault()
             p.onDone()
           } else if (e.key === 'ArrowDown') {
@@ -93,16 +112,22 @@ function Typeahead<T>(p: TypeaheadProps<T>) {
             setActive((a) => Math.max(a - 1, 0))
           } else if (e.key === 'Enter') {
             e.preventDefault()
-            const typed = text.trim()
-            const exact = shown.find((m) => p.idOf(m) === typed)
-            const chosen = exact ?? shown[active]
-            if (chosen) pick(p.idOf(chosen))
-            else if (typed) pick(typed)
+            void pickTyped()
           } else if (e.key === 'Escape') {
             setOpen(false)
           }
         }}
       />
+      {nothing && (
+        <div
+          className="typeahead-empty"
+          id={problemId}
+          role="status"
+          data-testid={`${p.testId}-none`}
+        >
+          No {p.noun} matches “{typed}”
+        </div>
+      )}
       {open && shown.length > 0 && (
         <ul className="typeahead-list" role="listbox" id={listId}>
           {shown.map((m, i) => (
@@ -127,6 +152,26 @@ function Typeahead<T>(p: TypeaheadProps<T>) {
   )
 }
 
+/** Once the rows of the filter just set are on screen, the keyboard goes on to the first. */
+function focusFirstRowWhenShown(model: WorkspaceModel): void {
+  const wanted = filterKey(currentFilter(model))
+  const ready = () => filterKey(model.shown.get()) === wanted && model.total.get() !== null
+  if (ready()) {
+    focusFirstRow(model)
+    return
+  }
+  const check = () => {
+    if (filterKey(currentFilter(model)) !== wanted) stop()
+    else if (ready()) {
+      stop()
+      // After the grid has taken the rows' datasource, which follows right behind.
+      setTimeout(() => focusFirstRow(model), 0)
+    }
+  }
+  const stops = [model.shown.subscribe(check), model.total.subscribe(check)]
+  const stop = () => stops.forEach((s) => s())
+}
+
 const searchWorkers = (query: string) => api.review.workers({ query, limit: 12 })
 const searchStories = (query: string) => api.review.stories({ query, limit: 12 })
 
@@ -146,13 +191,14 @@ export function WorkerTypeahead() {
           <span className="note">{formatCount(m.annotations)}</span>
         </>
       )}
+      noun="worker"
       onPick={(id) => addToFilter(model, 'workers', id)}
-      onDone={() => focusFirstRow(model)}
+      onDone={() => focusFirstRowWhenShown(model)}
     />
   )
 }
 
-/** Story ids are long; the grid shows their first characters, and those are enough here. */
+/** Story ids are long; their first characters are enough here. */
 export function StoryTypeahead() {
   const model = useWorkspace()
   return (
@@ -173,8 +219,9 @@ export function StoryTypeahead() {
           <span className="note story-opening">{m.opening}</span>
         </span>
       )}
+      noun="story"
       onPick={(id) => addToFilter(model, 'stories', id)}
-      onDone={() => focusFirstRow(model)}
+      onDone={() => focusFirstRowWhenShown(model)}
     />
   )
 }

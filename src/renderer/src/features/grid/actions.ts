@@ -5,6 +5,7 @@ import { toTsv } from '../../../../shared/tsv'
 import { showError, showInfo } from '../messages/messages'
 import { asOf, describeResult, inTurn, ratingsChanged } from '../ratings/ratingState'
 import { ratingScale } from '../ratings/scale'
+import { undoAction } from '../ratings/undoChange'
 import { keyedLevels, ratingText } from '../ratings/scaleMath'
 import { writeClipboard } from './clipboard'
 import { columnById } from './columns'
@@ -141,7 +142,10 @@ async function rateNow(target: RatingTarget, rating: number | null): Promise<voi
     const what = `${target.kind === 'submission' ? 'Submission' : 'Annotation'} ${target.id}`
     const to =
       rating === null ? 'item rating cleared' : `rated ${ratingText(rating, ratingScale.get())}`
-    showInfo(`${what} ${to}: ${describeResult(result)}.`)
+    showInfo(
+      `${what} ${to}: ${describeResult(result)}.`,
+      undoAction(result.changeSet, `${what} ${to}`),
+    )
     ratingsChanged()
   } catch (e) {
     showError('Rating', e)

@@ -130,8 +130,8 @@ export const FlagsCell = renderer(({ data }) => {
   if (!data) return null
   const labels = flagLabels(data)
   if (labels.length === 0) return null
-  const text = labels.length === 1 ? labels[0] : `${labels.length} flags`
-  return element('span', 'flag', `⚑ ${text}`, labels.join('\n'))
+  // Every reason as text: cut where the column is narrow, whole in wrapped rows and the title.
+  return element('span', 'flag cell-text', `⚑ ${labels.join(' · ')}`, labels.join('\n'))
 })
 
 /** A worker id that opens the worker panel. */
@@ -156,9 +156,10 @@ export const WorkerCell = renderer(({ data, context, api, node, column }) => {
   return button
 })
 
+/** The whole story id: cut with an ellipsis where the column is narrow, wrapped in wrapped rows. */
 export const StoryCell = renderer(({ value }) => {
   const s = textOf(value)
-  return element('span', 'mono cell-text', s.length > 13 ? `${s.slice(0, 8)}…` : s, s)
+  return element('span', 'mono cell-text cell-id', s, s)
 })
 
 /** A row still loading: one empty full-width cell, thrown away when its data arrives. */

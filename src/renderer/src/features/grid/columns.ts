@@ -28,7 +28,8 @@ export const reviewColumns: readonly ReviewColumn[] = [
     id: 'workerId',
     header: 'Worker',
     text: (r) => r.workerId,
-    def: { field: 'workerId', width: 100, cellRenderer: WorkerCell },
+    // Sized to the ids on screen once rows arrive (MTurk ids are 12–14 characters).
+    def: { field: 'workerId', width: 100, minWidth: 70, cellRenderer: WorkerCell },
   },
   {
     id: 'storyId',
@@ -85,13 +86,14 @@ export const reviewColumns: readonly ReviewColumn[] = [
     id: 'rating',
     header: 'Rating',
     text: (r) => r.rating,
-    def: { field: 'rating', width: 100, cellRenderer: RatingCell },
+    // Rating and flags stay in view at the right edge however wide the texts are.
+    def: { field: 'rating', width: 100, pinned: 'right', cellRenderer: RatingCell },
   },
   {
     id: 'flags',
     header: 'Flags',
     text: (r) => flagLabels(r).join('; '),
-    def: { field: 'flags', width: 120, cellRenderer: FlagsCell },
+    def: { field: 'flags', width: 120, pinned: 'right', cellRenderer: FlagsCell },
   },
 ]
 

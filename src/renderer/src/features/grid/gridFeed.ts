@@ -87,7 +87,7 @@ export class GridFeed {
   private readonly onScroll = (e: Event): void => {
     const element = e.target
     if (!(element instanceof Element) || element.scrollHeight <= element.clientHeight + 1) return
-    this.scroller = { element, rowHeight: ROW_HEIGHT }
+    this.scroller = { element, rowHeight: this.grid?.getGridOption('rowHeight') ?? ROW_HEIGHT }
     const screen = this.screen()
     if (screen) this.rows?.foresee(screen.first, screen.last)
   }

@@ -1,6 +1,7 @@
 import {
   CellStyleModule,
   ColumnApiModule,
+  ColumnAutoSizeModule,
   InfiniteRowModelModule,
   ModuleRegistry,
   RenderApiModule,
@@ -12,12 +13,14 @@ import {
   themeQuartz,
 } from 'ag-grid-community'
 
-// Only what the review grid uses (FORMATS §4): infinite rows, selection, column and row APIs, and
-// `refreshCells` (the plain DOM cells are redrawn when the search or the rating scale changes).
+// Only what the review grid uses (FORMATS §4): infinite rows, selection, column and row APIs,
+// `refreshCells` (the plain DOM cells are redrawn when the search or the rating scale changes) and
+// column auto-size (the worker column fits its ids).
 ModuleRegistry.registerModules([
   InfiniteRowModelModule,
   RowSelectionModule,
   ColumnApiModule,
+  ColumnAutoSizeModule,
   RowApiModule,
   ScrollApiModule,
   RenderApiModule,

@@ -2,7 +2,10 @@ import { errorParts } from '../../lib/errors'
 import { useStore } from '../../lib/store'
 import { dismiss, messages } from './messages'
 
-/** Toasts in the bottom-right corner: errors stay until dismissed, notes fade. */
+/**
+ * Toasts in the bottom-right corner of what the side panel leaves free (never over its controls):
+ * errors stay until dismissed, notes fade.
+ */
 export function Messages() {
   const list = useStore(messages)
   if (list.length === 0) return null
@@ -22,6 +25,18 @@ export function Messages() {
         ) : (
           <div key={m.id} className="toast" role="status">
             <div className="toast-body">{m.text}</div>
+            {m.action && (
+              <button
+                className="small toast-action"
+                data-testid={m.action.testId}
+                onClick={() => {
+                  dismiss(m.id)
+                  m.action?.run()
+                }}
+              >
+                {m.action.label}
+              </button>
+            )}
           </div>
         ),
       )}

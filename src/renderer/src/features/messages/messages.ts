@@ -9,12 +9,22 @@ export interface Message {
   context: string
   error: ApiErrorInfo | null
   text: string
+  /** A button on the note (Undo on a rating's note); choosing it dismisses the note. */
+  action?: MessageAction
+}
+
+export interface MessageAction {
+  label: string
+  run: () => void
+  testId?: string
 }
 
 let nextId = 1
 export const messages = createStore<readonly Message[]>([])
 
 const INFO_MS = 4000
+/** A note with a button stays longer: there is something to do with it. */
+const ACTION_MS = 8000
 
 /** Shows a failure with its location until the user dismisses it. */
 export function showError(context: string, error: unknown): void {
@@ -24,10 +34,17 @@ export function showError(context: string, error: unknown): void {
   messages.set((all) => [...all.filter((m) => m.kind !== 'error'), message])
 }
 
-export function showInfo(text: string): void {
-  const message: Message = { id: nextId++, kind: 'info', context: '', error: null, text }
+export function showInfo(text: string, action?: MessageAction): void {
+  const message: Message = {
+    id: nextId++,
+    kind: 'info',
+    context: '',
+    error: null,
+    text,
+    ...(action ? { action } : {}),
+  }
   messages.set((all) => [...all, message].slice(-4))
-  setTimeout(() => dismiss(message.id), INFO_MS)
+  setTimeout(() => dismiss(message.id), action ? ACTION_MS : INFO_MS)
 }
 
 export function dismiss(id: number): void {

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react'
 import type { ChangeSetSummary } from '../../../../shared/contract/ratings'
 import { api } from '../../api'
-import { formatCount, formatMoment } from '../../lib/format'
+import { formatCount, formatInstant } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
 import { PanelHead } from '../shell/PanelHead'
 import { ConfirmRating } from './ConfirmRating'
-import { asOf, ratingsVersion } from './ratingState'
+import { viewAsOf } from './asOfView'
+import { ratingsVersion } from './ratingState'
 import { Transitions } from './Transitions'
 
 const PAGE = 50
@@ -19,6 +20,12 @@ const KIND_LABEL: Record<ChangeSetSummary['kind'], string> = {
   policy: 'policy',
   revert: 'revert',
   mturk: 'MTurk',
+}
+
+/** A revert reads as the undo or redo it is. */
+function kindLabel(cs: ChangeSetSummary): string {
+  if (cs.revertOf) return cs.revertOf.redo ? 'redo' : 'undo'
+  return KIND_LABEL[cs.kind]
 }
 
 /** Every change set, newest first: who, when, what, how many; revert any; view the past as of one. */
@@ -71,11 +78,15 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
             >
               <div className="history-head">
                 <span className="history-id">#{cs.id}</span>
-                <span className={`kind kind-${cs.kind}`}>{KIND_LABEL[cs.kind]}</span>
-                <span className="note">{formatMoment(cs.at)}</span>
+                <span className={`kind kind-${cs.kind}`} data-testid="history-kind">
+                  {kindLabel(cs)}
+                </span>
+                <span className="note">{formatInstant(cs.at)}</span>
                 <span className="note">{cs.author}</span>
               </div>
-              <div className="history-desc">{cs.description}</div>
+              <div className="history-desc" data-testid="history-description">
+                {cs.description}
+              </div>
               <div className="history-meta">
                 <span>{formatCount(cs.changed)} changed</span>
                 {cs.reverts !== null && <span>reverts #{cs.reverts}</span>}
@@ -92,10 +103,11 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
               <div className="history-actions">
                 <button
                   className="small"
-                  onClick={() => asOf.set(cs.at)}
-                  title="Show ratings as they stood right after this change"
+                  data-testid="history-as-of"
+                  onClick={() => viewAsOf(cs.at, cs.id)}
+                  title="Show ratings as recorded right after this change set"
                 >
-                  View as of
+                  As of #{cs.id}
                 </button>
                 {cs.revertedBy === null && (
                   <button

@@ -9,7 +9,10 @@ const GENERAL: [string, string][] = [
   ['Ctrl+I', 'Import data files'],
   ['Alt+1 … Alt+9', 'Go to a page (Review, …; Ctrl+digit in the desktop app)'],
   ['/', 'Search statements and rules'],
-  ['Enter / ↓', 'From a filter field to the first row it found'],
+  [
+    'Enter / ↓',
+    'From a filter field to the first row it found (adding the worker or story picked)',
+  ],
   ['Alt+← / Alt+→', 'Back / forward through filter history'],
   ['Esc', 'Close the side panel or dialog'],
 ]
@@ -22,12 +25,14 @@ const GRID: [string, string][] = [
   ['Ctrl+A', 'Select all rows of this query'],
   ['Ctrl+C', 'Copy the selected rows as TSV'],
   ['w', 'Open the worker panel for the row'],
+  ['Right-click', 'The actions of the selection (or the row clicked): rate, story, worker, copy'],
 ]
 
 const RATING: [string, string][] = [
+  ['Other digits', 'Rate nothing, and a note says so with the keys that do'],
   ['Shift+digit', 'The same for the whole submission'],
   ['x', 'Clear the item rating (fall back to the worker timeline)'],
-  ['Ctrl+Z / Ctrl+Shift+Z', 'Undo / redo the last rating change'],
+  ['Ctrl+Z / Ctrl+Shift+Z', 'Undo / redo the last rating change (or Undo on its note)'],
 ]
 
 const TRIAGE: [string, string][] = [

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
-import { isDesktop } from '../../api'
+import { api, isDesktop } from '../../api'
 import { onCommand } from '../../lib/commands'
-import { formatMoment } from '../../lib/format'
+import { formatInstant } from '../../lib/format'
 import { isPrimaryModifier, isTypingTarget } from '../../lib/keys'
 import { useStore } from '../../lib/store'
 import { isEmptyFilter } from '../../../../shared/filter'
@@ -11,6 +11,7 @@ import { FilterBar } from '../grid/FilterBar'
 import { ReviewGrid, gridTakesAsOf } from '../grid/ReviewGrid'
 import { SelectionBar } from '../grid/SelectionBar'
 import { focusGrid } from '../grid/actions'
+import { digitOf, explainDigit } from '../grid/ratingKeys'
 import {
   WorkspaceContext,
   createWorkspaceModel,
@@ -21,6 +22,7 @@ import {
   useWorkspace,
 } from '../grid/workspaceModel'
 import { AsOfPicker } from '../ratings/AsOfPicker'
+import { asOfChangeSet, viewAsOf } from '../ratings/asOfView'
 import { HistoryPanel } from '../ratings/HistoryPanel'
 import { RatingCounts } from '../ratings/RatingCounts'
 import { asOf, redo, refreshUndo, undo, undoState } from '../ratings/ratingState'
@@ -85,6 +87,17 @@ export function Workspace({ active, toolbarSlot, statusSlot }: WorkspaceProps) {
         return
       }
       if (isTypingTarget(e.target)) return
+      // A digit that reached this far rated nothing (the grid and the story view take theirs).
+      if (
+        digitOf(e) !== undefined &&
+        !e.defaultPrevented &&
+        !e.altKey &&
+        !isPrimaryModifier(e) &&
+        !document.querySelector('.modal-backdrop')
+      ) {
+        explainDigit(e)
+        return
+      }
       // In the desktop app the native Edit menu owns these keys and sends `app.menu` commands.
       if (!isDesktop && isPrimaryModifier(e) && e.key.toLowerCase() === 'z') {
         e.preventDefault()
@@ -119,7 +132,7 @@ export function Workspace({ active, toolbarSlot, statusSlot }: WorkspaceProps) {
             <ReviewGrid />
             <EmptyResult />
           </div>
-          <SidePanels />
+          <SidePanels active={active} />
         </div>
       </div>
       {active && toolbarSlot && createPortal(<WorkspaceTools />, toolbarSlot)}
@@ -171,18 +184,51 @@ function WorkspaceTools() {
 
 function AsOfBanner() {
   const when = useStore(asOf)
+  const nothingRated = useNothingRatedBy(when)
   if (when === null) return null
+  const changeSet = asOfChangeSet(when)
   return (
     <div className="as-of-banner" role="status" data-testid="as-of-banner">
-      {gridTakesAsOf ? 'Ratings' : 'Rating counts (status bar)'} as they stood on{' '}
-      <strong>{formatMoment(when)}</strong>
-      {gridTakesAsOf ? '.' : '; the grid still shows current ratings.'} Ratings cannot be changed
-      while looking at the past.
-      <button className="small" onClick={() => asOf.set(null)}>
+      <span>
+        {gridTakesAsOf ? 'Ratings' : 'Rating counts (status bar)'} as recorded by{' '}
+        {changeSet !== null && <strong>change set #{changeSet} </strong>}
+        <strong>{changeSet !== null ? `(${formatInstant(when)})` : formatInstant(when)}</strong>
+        {gridTakesAsOf ? '' : '; the grid still shows current ratings'}: what the project had
+        recorded by then, not commit or submission dates. Ratings cannot be changed while looking at
+        the past.
+        {nothingRated && (
+          <strong data-testid="as-of-nothing">
+            {' '}
+            Nothing had been rated by then, so every annotation shows as unrated: the ratings, an
+            import’s included, were recorded later.
+          </strong>
+        )}
+      </span>
+      <button className="small" onClick={() => viewAsOf(null)}>
         Back to now
       </button>
     </div>
   )
+}
+
+/** Whether no annotation had a rating as recorded by `when` (a moment before the data came). */
+function useNothingRatedBy(when: number | null): boolean {
+  const [nothing, setNothing] = useState<{ when: number; nothing: boolean } | null>(null)
+  useEffect(() => {
+    if (when === null) return
+    let live = true
+    api.ratings
+      .counts({ asOf: when })
+      .then(({ byRating }) => {
+        const rated = Object.entries(byRating).some(([k, n]) => k !== 'unrated' && n > 0)
+        if (live) setNothing({ when, nothing: !rated })
+      })
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+  }, [when])
+  return nothing !== null && nothing.when === when && nothing.nothing
 }
 
 function EmptyResult() {
@@ -193,7 +239,16 @@ function EmptyResult() {
   return (
     <div className="grid-empty" data-testid="grid-empty">
       {filtered ? (
-        <p>No annotations match these filters.</p>
+        <>
+          <p>No annotations match these filters.</p>
+          <button
+            className="primary"
+            data-testid="clear-filters"
+            onClick={() => setFilter(model, {})}
+          >
+            Clear filters
+          </button>
+        </>
       ) : (
         <>
           <p>No annotations in this project yet.</p>
@@ -210,11 +265,21 @@ function EmptyResult() {
 const MIN_SIDE = 320
 const MAX_SIDE = 900
 
-function SidePanels() {
+function SidePanels({ active }: { active: boolean }) {
   const model = useWorkspace()
   const panel = useStore(model.panel)
   const [width, setWidth] = useState(460)
   const dragging = useRef<{ x: number; width: number } | null>(null)
+  const shown = active && panel.kind !== 'none'
+  // Toasts stand clear of the panel's controls (styles.css reads the width).
+  useEffect(() => {
+    if (!shown) return
+    const root = document.documentElement.style
+    root.setProperty('--side-width', `${width}px`)
+    return () => {
+      root.removeProperty('--side-width')
+    }
+  }, [shown, width])
   if (panel.kind === 'none') return null
   const close = () => {
     model.panel.set({ kind: 'none' })

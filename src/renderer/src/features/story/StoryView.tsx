@@ -306,6 +306,7 @@ function DimensionDetail({ cells }: { cells: DimensionCells }) {
           >
             <kbd>{key}</kbd>
             <RatingBadge value={level.value} />
+            <span className="rate-key-label">{level.label}</span>
           </button>
         ))}
       </div>
