@@ -1,4 +1,5 @@
 import type { CallName } from '../../shared/contract'
+import { crowdaqHandlers } from './crowdaq'
 import type { Handlers } from './handlers'
 import { importHandlers } from './imports'
 import { jobHandlers } from './jobs'
@@ -15,4 +16,5 @@ export const handlers: Handlers<CallName> = {
   ...reviewHandlers,
   ...ratingsHandlers,
   ...mturkHandlers,
+  ...crowdaqHandlers,
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { CallSpec, EventSpec } from './define'
+import { crowdaqCalls, crowdaqEvents } from './crowdaq'
 import type { Outcome } from './errors'
 import { importCalls, type PickedFile } from './imports'
 import { jobCalls, jobEvents } from './jobs'
@@ -16,6 +17,7 @@ export const contract = {
   ...reviewCalls,
   ...ratingsCalls,
   ...mturkCalls,
+  ...crowdaqCalls,
 } satisfies Record<string, CallSpec>
 
 /** Every event main pushes to the page. */
@@ -25,6 +27,7 @@ export const events = {
   ...reviewEvents,
   ...ratingsEvents,
   ...mturkEvents,
+  ...crowdaqEvents,
 } satisfies Record<string, EventSpec>
 
 export type Contract = typeof contract

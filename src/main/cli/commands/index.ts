@@ -1,4 +1,6 @@
 import type { Command } from '../command'
+import { crowdaqCommand } from './crowdaq'
+import { examCommand } from './exam'
 import { historyCommand } from './history'
 import { importCommand } from './import'
 import { pullCommand } from './pull'
@@ -22,4 +24,6 @@ export const commands: Command[] = [
   serveCommand,
   pullCommand,
   workerCommand,
+  crowdaqCommand,
+  examCommand,
 ]
