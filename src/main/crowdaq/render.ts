@@ -69,7 +69,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
     // Links open outside the app (the page refuses navigation); never with the opener.
     a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer', target: '_blank' }),
   },
-  exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
+  exclusiveFilter: (frame) =>
+    frame.tag === 'img' && !/^data:image\//i.test(frame.attribs.src ?? ''),
 }
 
 export function safeHtml(html: string): string {
