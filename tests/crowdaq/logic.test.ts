@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { markdownHtml, safeHtml } from '../../src/main/crowdaq/render'
+import { markdownHtml, markdownNodes, safeHtml, safeNodes } from '../../src/main/crowdaq/render'
 import {
   displayedCollectors,
   filterValues,
@@ -209,7 +209,7 @@ describe('safe rendering', () => {
     const html = safeHtml(
       '<p onclick="x()" style="color:red">Hi<script>alert(1)</script><img src="https://t.example/p.gif"><img src=x onerror=alert(1)><a href="javascript:alert(1)">l</a><iframe src="https://e.example"></iframe></p><svg onload=alert(1)></svg>',
     )
-    expect(html).toBe('<p>Hi<a rel="noopener noreferrer" target="_blank">l</a></p>')
+    expect(html).toBe('<p>Hi<a>l</a></p>')
   })
 
   it('renders Markdown without its raw HTML', () => {
@@ -219,8 +219,22 @@ describe('safe rendering', () => {
     expect(html).not.toMatch(/<script|<img|onerror/)
     expect(html).toContain('<h1>T</h1>')
     expect(html).toContain('<strong>b</strong> &lt;script&gt;')
-    expect(html).toContain(
-      '<a href="https://crowdaq.com" rel="noopener noreferrer" target="_blank">ok</a>',
-    )
+    expect(html).toContain('<a href="https://crowdaq.com">ok</a>')
+  })
+})
+
+describe('safe nodes', () => {
+  it('hands the page a tree of allowed elements only', () => {
+    expect(
+      safeNodes(
+        '<p onclick="x()">About <b>40 %</b><script>alert(1)</script><img src="https://t.example/p.gif"></p>',
+      ),
+    ).toEqual([
+      { tag: 'p', attrs: {}, children: ['About ', { tag: 'b', attrs: {}, children: ['40 %'] }] },
+    ])
+    expect(markdownNodes('[x](javascript:alert(1)) &lt;b&gt;')).toEqual([
+      { tag: 'p', attrs: {}, children: ['[x](javascript:alert(1)) <b>'] },
+      '\n',
+    ])
   })
 })

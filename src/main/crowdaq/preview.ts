@@ -6,11 +6,12 @@ import type {
   QuestionSetPreview,
   TaskPreview,
 } from '../../shared/contract/crowdaq'
+import type { SafeNode } from '../../shared/crowdaq/safeNodes'
 import type { Context, Question, TaskSpec, TutorialSpec } from '../../shared/crowdaq/spec'
 import type { Db } from '../db/connection'
 import { examQuestions, specText } from '../db/queries/crowdaqSpecs'
 import { requireExam } from './grade'
-import { markdownHtml, safeHtml } from './render'
+import { markdownNodes, safeNodes } from './render'
 
 /** What the page needs to show exams, tutorials and tasks as a worker would see them. */
 
@@ -21,14 +22,14 @@ export function previewContext(c: Context): PreviewContext {
       return {
         ...base,
         text: c.text,
-        safeHtml: null,
+        html: null,
         src: null,
         highlight: (c.highlight ?? []).map((h) => ({ start: h.start, end: h.end })),
       }
     case 'html':
-      return { ...base, text: null, safeHtml: safeHtml(c.html), src: null, highlight: [] }
+      return { ...base, text: null, html: safeNodes(c.html), src: null, highlight: [] }
     default:
-      return { ...base, text: null, safeHtml: null, src: c.src, highlight: [] }
+      return { ...base, text: null, html: null, src: c.src, highlight: [] }
   }
 }
 
@@ -54,10 +55,10 @@ export function randomSubset<T>(items: readonly T[], count: number, pick = rando
   return count > 0 && count < pool.length ? pool.slice(0, count) : pool
 }
 
-function instructionHtml(db: Db, id: string | null | undefined): string | null {
+function instruction(db: Db, id: string | null | undefined): SafeNode[] | null {
   if (!id) return null
   const text = specText(db, 'instruction', id)
-  return text === undefined ? null : markdownHtml(text)
+  return text === undefined ? null : markdownNodes(text)
 }
 
 export function previewQuestionSet(
@@ -73,7 +74,7 @@ export function previewQuestionSet(
     return {
       kind,
       id,
-      instructionHtml: instructionHtml(db, exam.instructionId),
+      instruction: instruction(db, exam.instructionId),
       questions: shown.map((q) => previewQuestion(q.spec, q.enabled)),
       poolSize: questions.length,
       settings: exam.settings,
@@ -85,7 +86,7 @@ export function previewQuestionSet(
   return {
     kind,
     id,
-    instructionHtml: instructionHtml(db, tutorial.instruction_id),
+    instruction: instruction(db, tutorial.instruction_id),
     questions: tutorial.question_set.map((q) => previewQuestion(q, !q.disabled)),
     poolSize: tutorial.question_set.length,
     settings: null,

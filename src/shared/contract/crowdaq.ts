@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ExamReportCore } from '../crowdaq/examReport'
 import type { AttemptFlag, ExamSettings } from '../crowdaq/grading'
+import type { SafeNode } from '../crowdaq/safeNodes'
 import type { Group } from '../crowdaq/spec'
 import { call } from './define'
 import { fileRefSchema } from './imports'
@@ -40,7 +41,8 @@ export interface PreviewContext {
   id: string | null
   label: string | null
   text: string | null
-  safeHtml: string | null
+  /** An HTML context, sanitised in main, as a tree of allowed elements. */
+  html: SafeNode[] | null
   src: string | null
   highlight: { start: number; end: number }[]
 }
@@ -59,7 +61,7 @@ export interface QuestionSetPreview {
   kind: 'exam' | 'tutorial'
   id: string
   /** The instruction, rendered from Markdown and sanitised; null when there is none. */
-  instructionHtml: string | null
+  instruction: SafeNode[] | null
   /** Exam: one attempt's random subset; tutorial: every question. */
   questions: PreviewQuestion[]
   poolSize: number
