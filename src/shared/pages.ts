@@ -5,6 +5,11 @@
  */
 export const PAGES = [
   { id: 'review', label: 'Review', hint: 'Filter, read and rate annotations' },
+  {
+    id: 'crowdaq',
+    label: 'CROWDAQ',
+    hint: 'Exams, tutorials and tasks: preview, grade, report, qualify',
+  },
 ] as const satisfies readonly { id: string; label: string; hint: string }[]
 
 export type PageId = (typeof PAGES)[number]['id']
