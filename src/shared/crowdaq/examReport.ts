@@ -121,7 +121,9 @@ export function examReport(
 export function majorityShare(values: readonly unknown[]): number | null {
   const keys = values
     .filter((v) => v !== undefined && v !== null && v !== '')
-    .map((v) => (Array.isArray(v) ? JSON.stringify((v as unknown[]).map(String).sort()) : JSON.stringify(v)))
+    .map((v) =>
+      Array.isArray(v) ? JSON.stringify((v as unknown[]).map(String).sort()) : JSON.stringify(v),
+    )
   if (keys.length === 0) return null
   const counts = new Map<string, number>()
   for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1)

@@ -2,7 +2,6 @@ import {
   type Node,
   type ParseError,
   findNodeAtLocation,
-  getNodeValue,
   parseTree,
   printParseErrorCode,
 } from 'jsonc-parser'
@@ -33,42 +32,51 @@ function position(starts: readonly number[], offset: number): { line: number; co
   return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 }
 }
 
-/** Parses strict JSON; a syntax error is a problem with its line and column. */
+/**
+ * Parses strict JSON; a syntax error is a problem with its line and column. The positions of
+ * values are worked out only when a problem needs one (the syntax tree of a large export costs
+ * more than the parse itself).
+ */
 export function parseJson(
   file: string,
   text: string,
 ): { doc: JsonDocument } | { problem: CrowdaqProblem } {
-  const errors: ParseError[] = []
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  const tree = parseTree(body, errors, { allowTrailingComma: false, disallowComments: true })
-  const starts = lineStarts(body)
-  const error = errors[0]
-  if (error || !tree) {
-    const at = position(starts, error?.offset ?? 0)
+  let value: unknown
+  try {
+    value = JSON.parse(body) as unknown
+  } catch {
+    const errors: ParseError[] = []
+    parseTree(body, errors, { allowTrailingComma: false, disallowComments: true })
+    const error = errors[0]
+    const at = position(lineStarts(body), error?.offset ?? 0)
     return {
       problem: {
         file,
         ...at,
         path: '',
-        message: error
-          ? `not valid JSON (${printParseErrorCode(error.error)})`
-          : 'empty file: expected JSON',
+        message:
+          body.trim() === ''
+            ? 'empty file: expected JSON'
+            : `not valid JSON (${error ? printParseErrorCode(error.error) : 'unexpected content'})`,
       },
     }
   }
-  const root: Node = tree
+  let tree: { root: Node | undefined; starts: number[] } | null = null
   return {
     doc: {
       file,
-      value: getNodeValue(root) as unknown,
+      value,
       locate(path) {
+        tree ??= { root: parseTree(body), starts: lineStarts(body) }
+        const { root, starts } = tree
+        if (!root) return { line: 1, column: 1 }
         for (let n = path.length; n >= 0; n--) {
           const node = findNodeAtLocation(root, [...path.slice(0, n)])
-          if (node)
-            return position(
-              starts,
-              node.parent?.type === 'property' ? node.parent.offset : node.offset,
-            )
+          if (node) {
+            const offset = node.parent?.type === 'property' ? node.parent.offset : node.offset
+            return position(starts, offset)
+          }
         }
         return { line: 1, column: 1 }
       },
