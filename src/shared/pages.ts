@@ -18,6 +18,11 @@ export const PAGES = [
     label: 'ProtoQA',
     hint: 'Cluster answers, compare reviewers, score predictions',
   },
+  {
+    id: 'crowdaq',
+    label: 'CROWDAQ',
+    hint: 'Exams, tutorials and tasks: preview, grade, report, qualify',
+  },
 ] as const satisfies readonly { id: string; label: string; hint: string }[]
 
 export type PageId = (typeof PAGES)[number]['id']

@@ -1,6 +1,7 @@
 import type { CallName } from '../../shared/contract'
 import { auditHandlers } from './audits'
 import { dashboardHandlers } from './dashboard'
+import { crowdaqHandlers } from './crowdaq'
 import type { Handlers } from './handlers'
 import { importHandlers } from './imports'
 import { jobHandlers } from './jobs'
@@ -25,4 +26,5 @@ export const handlers: Handlers<CallName> = {
   ...triageHandlers,
   ...auditHandlers,
   ...dashboardHandlers,
+  ...crowdaqHandlers,
 }

@@ -1,6 +1,7 @@
 import './zodConfig'
 import type { z } from 'zod'
 import type { CallSpec, EventSpec } from './define'
+import { crowdaqCalls, crowdaqEvents } from './crowdaq'
 import type { Outcome } from './errors'
 import { auditCalls } from './audits'
 import { dashboardCalls } from './dashboard'
@@ -27,6 +28,7 @@ export const contract = {
   ...triageCalls,
   ...auditCalls,
   ...dashboardCalls,
+  ...crowdaqCalls,
 } satisfies Record<string, CallSpec>
 
 /** Every event main pushes to the page. */
@@ -36,6 +38,7 @@ export const events = {
   ...reviewEvents,
   ...ratingsEvents,
   ...mturkEvents,
+  ...crowdaqEvents,
 } satisfies Record<string, EventSpec>
 
 export type Contract = typeof contract

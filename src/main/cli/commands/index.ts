@@ -1,6 +1,8 @@
 import type { Command } from '../command'
 import { exportCommand } from './export'
 import { auditCommand } from './audit'
+import { crowdaqCommand } from './crowdaq'
+import { examCommand } from './exam'
 import { historyCommand } from './history'
 import { importCommand } from './import'
 import { protoqaCommand } from './protoqa'
@@ -30,4 +32,6 @@ export const commands: Command[] = [
   protoqaCommand,
   triageCommand,
   auditCommand,
+  crowdaqCommand,
+  examCommand,
 ]

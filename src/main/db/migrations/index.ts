@@ -11,6 +11,7 @@ import m007 from './007-protoqa'
 import m008 from './008-release'
 import m009 from './009-pull-runner'
 import m010 from './010-triage'
+import m011 from './011-crowdaq'
 
 export interface Migration {
   version: number
@@ -29,6 +30,7 @@ export const migrations: readonly Migration[] = [
   m008,
   m009,
   m010,
+  m011,
 ]
 
 export const LATEST_VERSION = migrations.length

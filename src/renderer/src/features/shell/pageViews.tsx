@@ -14,4 +14,5 @@ export const pageViews: Partial<Record<PageId, ComponentType>> = {
   ),
   protoqa: lazy(() => import('../protoqa/ProtoqaPage').then((m) => ({ default: m.ProtoqaPage }))),
   release: lazy(() => import('../release/ReleasePage').then((m) => ({ default: m.ReleasePage }))),
+  crowdaq: lazy(() => import('../crowdaq/CrowdaqPage').then((m) => ({ default: m.CrowdaqPage }))),
 }

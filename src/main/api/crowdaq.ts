@@ -1,0 +1,63 @@
+import type { crowdaqCalls, ExamSummary } from '../../shared/contract/crowdaq'
+import type { Db } from '../db/connection'
+import { examRows, resourceLists, setExamSettings } from '../db/queries/crowdaqSpecs'
+import { gradeExam, requireExam } from '../crowdaq/grade'
+import { previewQuestionSet, previewTask } from '../crowdaq/preview'
+import { applyBands, bandsDryRun } from '../crowdaq/qualify'
+import { buildExamReport } from '../crowdaq/report'
+import { taskReview } from '../crowdaq/tasks'
+import { importCrowdaq } from '../importers/crowdaq/import'
+import { withActions } from '../mturk/service'
+import { localAuthor } from '../ratings/author'
+import type { Handlers } from './handlers'
+
+function examSummary(db: Db, examId: string): ExamSummary {
+  const row = examRows(db).find((e) => e.id === examId)
+  if (!row) return { ...requireExam(db, examId), questions: 0, attempts: 0, workers: 0 }
+  return row
+}
+
+export const crowdaqHandlers: Handlers<keyof typeof crowdaqCalls> = {
+  'crowdaq.overview': (_args, { session }) => {
+    const { db } = session.project()
+    return { exams: examRows(db), ...resourceLists(db) }
+  },
+  'crowdaq.import': ({ file, examId }, { session }) => {
+    const { db } = session.project()
+    const { path } = session.resolveFile(file)
+    const counts = importCrowdaq(db, path, { author: localAuthor(), examId })
+    session.dataChanged()
+    return counts
+  },
+  'crowdaq.previewQuestions': ({ kind, id }, { session }) =>
+    previewQuestionSet(session.project().db, kind, id),
+  'crowdaq.previewTask': ({ id }, { session }) => previewTask(session.project().db, id),
+  'crowdaq.saveSettings': ({ examId, settings }, { session }) => {
+    const { db } = session.project()
+    requireExam(db, examId)
+    db.transaction(() => setExamSettings(db, examId, settings)).immediate()
+    return examSummary(db, examId)
+  },
+  'crowdaq.grade': ({ examId }, { session }) =>
+    gradeExam(session.project().db, examId).graded.map((a) => ({
+      workerId: a.workerId,
+      attempt: a.attempt,
+      grade: a.grade,
+      band: a.band,
+      flags: a.flags,
+      shown: a.shown,
+      correct: a.correct,
+      completedAt: a.completedAt,
+    })),
+  'crowdaq.report': ({ examId }, { session }) => buildExamReport(session.project().db, examId),
+  'crowdaq.qualify': async ({ examId, dryRun }, { session }) => {
+    const { db } = session.project()
+    requireExam(db, examId)
+    if (dryRun) return bandsDryRun(db, examId)
+    const result = await withActions(session, (ac) => applyBands(ac, examId))
+    session.dataChanged()
+    return result
+  },
+  'crowdaq.taskReview': ({ taskId, limit }, { session }) =>
+    taskReview(session.project().db, taskId, limit),
+}

@@ -1,0 +1,33 @@
+import { openProject } from '../../db/connection'
+import { describeCounts, importCrowdaq } from '../../importers/crowdaq/import'
+import { localAuthor } from '../../ratings/author'
+import { type Command, UsageError, dbOption, optionalString, requireString } from '../command'
+
+export const crowdaqCommand: Command = {
+  name: 'crowdaq',
+  summary: 'Import CROWDAQ instructions, tutorials, exams, task specs, attempts and responses',
+  usage: [
+    'winnow crowdaq import PATH --db P [--exam ID] [--json]',
+    '  PATH: a .json file (one item or an array), a Markdown instruction, an attempts CSV',
+    '  (worker_id,attempt,question_id,shown,answer; --exam names its exam), a .zip of these,',
+    '  or a desktop-client export folder. Any problem: all are listed and nothing is imported.',
+  ].join('\n'),
+  positionals: true,
+  options: { ...dbOption, exam: { type: 'string' } },
+  run(values, positionals) {
+    const [action, path, ...extra] = positionals
+    if (action !== 'import') throw new UsageError('name an action: import')
+    if (!path) throw new UsageError('give the PATH to import')
+    if (extra.length > 0) throw new UsageError(`unexpected argument: ${extra[0] ?? ''}`)
+    const db = openProject(requireString(values, 'db'), { create: true, memoryMap: false })
+    try {
+      const counts = importCrowdaq(db, path, {
+        author: localAuthor(),
+        examId: optionalString(values, 'exam'),
+      })
+      return { json: counts, text: `Imported ${describeCounts(counts)}.` }
+    } finally {
+      db.close()
+    }
+  },
+}

@@ -1,0 +1,212 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { basename, extname, join, relative } from 'node:path'
+import { unzipSync } from 'fflate'
+import { type JsonDocument, parseJson } from './json'
+import { type CrowdaqProblem, type JsonPath, formatPath } from './problems'
+import type { ItemKind } from './validate'
+
+/**
+ * Finds the CROWDAQ items in what the user picked: a JSON file (one item, an array of items, an
+ * API list page `{payload: […]}`), a Markdown instruction, an attempts CSV, a zip of any of these,
+ * or a desktop-client export folder. Each item keeps the document and JSON path it came from so a
+ * problem can name its file, line and column.
+ */
+
+export interface FoundItem {
+  kind: ItemKind
+  value: unknown
+  doc: JsonDocument
+  path: JsonPath
+}
+
+export interface FoundInstruction {
+  id: string
+  markdown: string
+  file: string
+}
+
+export interface FoundCsv {
+  file: string
+  text: string
+}
+
+export interface Found {
+  items: FoundItem[]
+  instructions: FoundInstruction[]
+  csv: FoundCsv[]
+  problems: CrowdaqProblem[]
+  /** The exam id of an export folder's `examConfig.json`, for its questions pages. */
+  examId?: string
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** What an object is, by the fields only that kind has; null when it is none of them. */
+export function kindOf(v: Record<string, unknown>): ItemKind | null {
+  if ('response_payload' in v || 'assignment_payload' in v) return 'examAttempt'
+  if ('annotation_groups' in v) return 'task'
+  if ('worker_id' in v && 'annotation_task_id' in v && 'response' in v) return 'taskAssignment'
+  if ('question_set' in v && 'exam_id' in v) return 'exam'
+  if ('question_set' in v && 'tutorial_id' in v) return 'tutorial'
+  return null
+}
+
+/** Desktop-export files that describe the export rather than hold items. */
+const SKIPPED = /^(status|tasksetConfig|examConfig)\.json$|^hits-.*\.json$/
+
+export function findItems(path: string): Found {
+  const found: Found = { items: [], instructions: [], csv: [], problems: [] }
+  const stat = statSync(path)
+  if (stat.isDirectory()) readFolder(path, path, found)
+  else readEntry(basename(path), readFileSync(path), found)
+  return found
+}
+
+function readFolder(root: string, dir: string, found: Found): void {
+  const names = readdirSync(dir).sort()
+  for (const name of names) {
+    const full = join(dir, name)
+    if (statSync(full).isDirectory()) {
+      if (name !== 'hits') readFolder(root, full, found)
+      continue
+    }
+    if (name === 'examConfig.json') {
+      const config = parseJson(name, readFileSync(full, 'utf8'))
+      const v = 'doc' in config ? config.doc.value : null
+      const id = isRecord(v) ? (v.exam_id ?? v._id) : undefined
+      found.examId = typeof id === 'string' ? id : basename(dir)
+    }
+    if (SKIPPED.test(name)) continue
+    // A task set's rows repeat the definitions of tasks-sharable/ as strings: read one of them.
+    if (/^annotation_task-\d+-of-\d+\.json$/.test(name) && dir.endsWith('tasks')) {
+      const sharable = join(dir, '..', 'tasks-sharable')
+      if (exists(sharable)) continue
+    }
+    // `<id>.json` beside `<id>-sharable.json`: the sharable one is the re-uploadable definition.
+    if (name.endsWith('.json') && !name.endsWith('-sharable.json')) {
+      if (exists(join(dir, name.replace(/\.json$/, '-sharable.json')))) continue
+    }
+    readEntry(relative(root, full) || name, readFileSync(full), found)
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function readEntry(file: string, bytes: Uint8Array, found: Found): void {
+  const ext = extname(file).toLowerCase()
+  if (ext === '.zip') {
+    let entries: Record<string, Uint8Array>
+    try {
+      entries = unzipSync(bytes)
+    } catch (error) {
+      found.problems.push({
+        file,
+        line: 0,
+        column: 0,
+        path: '',
+        message: `not a readable zip (${error instanceof Error ? error.message : String(error)})`,
+      })
+      return
+    }
+    for (const name of Object.keys(entries).sort()) {
+      if (name.endsWith('/') || name.startsWith('__MACOSX/')) continue
+      readEntry(`${file}!${name}`, entries[name] ?? new Uint8Array(), found)
+    }
+    return
+  }
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    found.problems.push({ file, line: 0, column: 0, path: '', message: 'not UTF-8 text' })
+    return
+  }
+  if (ext === '.md' || ext === '.markdown') {
+    const id = basename(file.split('!').pop() ?? file, ext).replace(/[^A-Za-z0-9_]/g, '_')
+    found.instructions.push({ id, markdown: text, file })
+    return
+  }
+  if (ext === '.csv') {
+    found.csv.push({ file, text })
+    return
+  }
+  if (ext !== '.json') {
+    if (!file.includes('!')) {
+      found.problems.push({
+        file,
+        line: 0,
+        column: 0,
+        path: '',
+        message: 'expected a .json, .md, .csv or .zip file',
+      })
+    }
+    return
+  }
+  const parsed = parseJson(file, text)
+  if ('problem' in parsed) {
+    found.problems.push(parsed.problem)
+    return
+  }
+  collect(parsed.doc, parsed.doc.value, [], found)
+}
+
+function collect(doc: JsonDocument, value: unknown, path: JsonPath, found: Found): void {
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => collect(doc, v, [...path, i], found))
+    return
+  }
+  const problem = (message: string): void => {
+    found.problems.push({ file: doc.file, ...doc.locate(path), path: formatted(path), message })
+  }
+  if (!isRecord(value)) {
+    problem('expected a CROWDAQ object (exam, tutorial, task, assignment) or an array of them')
+    return
+  }
+  // An API list page, or an exam's questions page of a desktop export.
+  if (Array.isArray(value.payload) && !kindOf(value)) {
+    collect(doc, value.payload, [...path, 'payload'], found)
+    return
+  }
+  // A task set row: the definition is a JSON string.
+  if (typeof value.definition === 'string' && !kindOf(value)) {
+    const inner = parseJson(`${doc.file} ${formatted([...path, 'definition'])}`, value.definition)
+    if ('problem' in inner) found.problems.push(inner.problem)
+    else {
+      const spec = inner.doc.value
+      if (
+        isRecord(spec) &&
+        spec.annotation_task_id === undefined &&
+        typeof value.annotation_task_id === 'string'
+      ) {
+        spec.annotation_task_id = value.annotation_task_id
+      }
+      collect(inner.doc, spec, [], found)
+    }
+    return
+  }
+  if (typeof value.instruction_id === 'string' && typeof value.content === 'string') {
+    found.instructions.push({ id: value.instruction_id, markdown: value.content, file: doc.file })
+    return
+  }
+  if (Array.isArray(value.question_set) && !('exam_id' in value) && !('tutorial_id' in value)) {
+    if (found.examId) value.exam_id = found.examId
+  }
+  const kind = kindOf(value)
+  if (!kind) {
+    problem(
+      'not a CROWDAQ item: expected exam_id or tutorial_id with question_set, annotation_groups, or an assignment row',
+    )
+    return
+  }
+  found.items.push({ kind, value, doc, path })
+}
+
+const formatted = (path: JsonPath): string => (path.length === 0 ? '' : formatPath(path))

@@ -1,0 +1,155 @@
+import { useCallback, useEffect, useState } from 'react'
+import type {
+  CrowdaqOverview,
+  QuestionSetPreview,
+  TaskPreview,
+} from '../../../../shared/contract/crowdaq'
+import { api, fileFromPage } from '../../api'
+import { showError, showInfo } from '../messages/messages'
+import { ExamPanel } from './ExamPanel'
+import { QuestionSetView } from './QuestionSetView'
+import { TaskView } from './TaskView'
+import './crowdaq.css'
+
+type Selection =
+  { kind: 'exam'; id: string } | { kind: 'tutorial'; id: string } | { kind: 'task'; id: string }
+
+/** CROWDAQ: import exams, tutorials, instructions and tasks; preview, grade, report, qualify. */
+export function CrowdaqPage() {
+  const [overview, setOverview] = useState<CrowdaqOverview | null>(null)
+  const [selected, setSelected] = useState<Selection | null>(null)
+  const [preview, setPreview] = useState<QuestionSetPreview | TaskPreview | null>(null)
+  // Each preview is a fresh attempt: its answers start empty.
+  const [previewCount, setPreviewCount] = useState(0)
+
+  const refresh = useCallback(async () => {
+    try {
+      setOverview(await api.crowdaq.overview({}))
+    } catch (e) {
+      showError('Reading the CROWDAQ collection', e)
+    }
+  }, [])
+  useEffect(() => {
+    let live = true
+    api.crowdaq
+      .overview({})
+      .then((o) => live && setOverview(o))
+      .catch((e: unknown) => live && showError('Reading the CROWDAQ collection', e))
+    return () => {
+      live = false
+    }
+  }, [])
+
+  async function importFiles(files: FileList | null) {
+    for (const file of Array.from(files ?? [])) {
+      try {
+        const picked = await fileFromPage(file)
+        if (!picked) continue
+        const counts = await api.crowdaq.import({
+          file: picked.ref,
+          ...(selected?.kind === 'exam' ? { examId: selected.id } : {}),
+        })
+        const parts = Object.entries(counts)
+          .filter(([, n]) => n > 0)
+          .map(([k, n]) => `${n} ${k}`)
+        showInfo(`Imported ${file.name}: ${parts.join(', ') || 'nothing new'}.`)
+      } catch (e) {
+        showError(`Importing ${file.name}`, e)
+      }
+    }
+    await refresh()
+  }
+
+  async function open(s: Selection) {
+    setSelected(s)
+    setPreview(null)
+    setPreviewCount((n) => n + 1)
+    try {
+      setPreview(
+        s.kind === 'task'
+          ? await api.crowdaq.previewTask({ id: s.id })
+          : await api.crowdaq.previewQuestions({ kind: s.kind, id: s.id }),
+      )
+    } catch (e) {
+      showError(`Opening ${s.kind} ${s.id}`, e)
+    }
+  }
+
+  const exam = selected?.kind === 'exam' ? overview?.exams.find((e) => e.id === selected.id) : null
+  return (
+    <div className="cq-page">
+      <aside className="cq-list">
+        <label className="button primary cq-import">
+          Import CROWDAQ files…
+          <input
+            type="file"
+            multiple
+            accept=".json,.zip,.md,.csv"
+            data-testid="cq-import-input"
+            hidden
+            onChange={(e) => {
+              void importFiles(e.target.files)
+              e.target.value = ''
+            }}
+          />
+        </label>
+        <h3>Exams</h3>
+        <ul data-testid="cq-exams">
+          {overview?.exams.map((e) => (
+            <li key={e.id}>
+              <button className="link" onClick={() => void open({ kind: 'exam', id: e.id })}>
+                {e.id}
+              </button>{' '}
+              <span className="note">
+                {e.questions} questions, {e.attempts} attempts
+              </span>
+            </li>
+          ))}
+        </ul>
+        <h3>Tutorials</h3>
+        <ul>
+          {overview?.tutorials.map((id) => (
+            <li key={id}>
+              <button className="link" onClick={() => void open({ kind: 'tutorial', id })}>
+                {id}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <h3>Tasks</h3>
+        <ul>
+          {overview?.tasks.map((id) => (
+            <li key={id}>
+              <button className="link" onClick={() => void open({ kind: 'task', id })}>
+                {id}
+              </button>
+            </li>
+          ))}
+        </ul>
+        {overview && (
+          <p className="note">Instructions: {overview.instructions.join(', ') || 'none'}</p>
+        )}
+      </aside>
+      <main className="cq-main">
+        {!selected && (
+          <p className="note">Import CROWDAQ files, then pick an exam, tutorial or task.</p>
+        )}
+        {selected && <h2>{selected.id}</h2>}
+        {exam && <ExamPanel exam={exam} onChanged={() => void refresh()} />}
+        {selected?.kind === 'exam' && (
+          <button
+            className="small"
+            data-testid="cq-new-attempt"
+            onClick={() => void open(selected)}
+          >
+            Preview another attempt
+          </button>
+        )}
+        {preview && 'questions' in preview && (
+          <QuestionSetView key={previewCount} preview={preview} />
+        )}
+        {preview && 'groups' in preview && <TaskView task={preview} />}
+      </main>
+    </div>
+  )
+}

@@ -1,0 +1,273 @@
+import { useState } from 'react'
+import type { ExamReport, ExamSummary, QualifyResult } from '../../../../shared/contract/crowdaq'
+import type { Band, ExamSettings } from '../../../../shared/crowdaq/grading'
+import { api } from '../../api'
+import { showError } from '../messages/messages'
+
+const pct = (x: number | null): string => (x === null ? '–' : `${Math.round(x * 100)}%`)
+
+/** An exam's settings and bands, its report, and applying its bands on MTurk. */
+export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: () => void }) {
+  const [settings, setSettings] = useState<ExamSettings>(exam.settings)
+  const [report, setReport] = useState<ExamReport | null>(null)
+  const [plan, setPlan] = useState<QualifyResult | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function run<T>(what: string, work: () => Promise<T>, then: (v: T) => void) {
+    setBusy(true)
+    try {
+      then(await work())
+    } catch (e) {
+      showError(what, e)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const setBand = (i: number, patch: Partial<Band>): void =>
+    setSettings({
+      ...settings,
+      bands: settings.bands.map((b, k) => (k === i ? { ...b, ...patch } : b)),
+    })
+  const num = (v: string): number => (v.trim() === '' ? 0 : Number(v))
+
+  return (
+    <section className="cq-exam" data-testid="cq-exam">
+      <form
+        className="cq-settings"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void run(
+            'Saving exam settings',
+            () => api.crowdaq.saveSettings({ examId: exam.id, settings }),
+            onChanged,
+          )
+        }}
+      >
+        <label>
+          Questions per attempt (0 = all)
+          <input
+            type="number"
+            min={0}
+            value={settings.questionsPerAttempt}
+            onChange={(e) => setSettings({ ...settings, questionsPerAttempt: num(e.target.value) })}
+          />
+        </label>
+        <label>
+          Passing grade %
+          <input
+            type="number"
+            min={0}
+            max={100}
+            value={Math.round(settings.passingGrade * 100)}
+            onChange={(e) => setSettings({ ...settings, passingGrade: num(e.target.value) / 100 })}
+          />
+        </label>
+        <label>
+          Attempts allowed
+          <input
+            type="number"
+            min={1}
+            value={settings.attemptsAllowed}
+            onChange={(e) => setSettings({ ...settings, attemptsAllowed: num(e.target.value) })}
+          />
+        </label>
+        <label>
+          Time limit (s)
+          <input
+            type="number"
+            min={1}
+            value={settings.timeLimitSeconds}
+            onChange={(e) => setSettings({ ...settings, timeLimitSeconds: num(e.target.value) })}
+          />
+        </label>
+        <table className="table compact">
+          <thead>
+            <tr>
+              <th>Band</th>
+              <th>From grade %</th>
+              <th>MTurk qualification type</th>
+              <th>Value (empty: grade × 100)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {settings.bands.map((b, i) => (
+              <tr key={i}>
+                <td>{b.name}</td>
+                <td>
+                  <input
+                    type="number"
+                    min={0}
+                    max={100}
+                    value={Math.round(b.minGrade * 100)}
+                    onChange={(e) => setBand(i, { minGrade: num(e.target.value) / 100 })}
+                  />
+                </td>
+                <td>
+                  <input
+                    data-testid={`cq-band-type-${i}`}
+                    value={b.qualificationTypeId ?? ''}
+                    placeholder="none"
+                    onChange={(e) =>
+                      setBand(i, { qualificationTypeId: e.target.value.trim() || null })
+                    }
+                  />
+                </td>
+                <td>
+                  <input
+                    type="number"
+                    value={b.value ?? ''}
+                    onChange={(e) =>
+                      setBand(i, { value: e.target.value === '' ? null : num(e.target.value) })
+                    }
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="submit" data-testid="cq-save-settings" disabled={busy}>
+          Save settings
+        </button>
+      </form>
+      <p>
+        <button
+          data-testid="cq-report"
+          disabled={busy}
+          onClick={() =>
+            void run(
+              'Reading the exam report',
+              () => api.crowdaq.report({ examId: exam.id }),
+              setReport,
+            )
+          }
+        >
+          Grade and report
+        </button>{' '}
+        <button
+          data-testid="cq-plan"
+          disabled={busy}
+          onClick={() =>
+            void run(
+              'Planning qualifications',
+              () => api.crowdaq.qualify({ examId: exam.id, dryRun: true }),
+              setPlan,
+            )
+          }
+        >
+          Apply bands…
+        </button>
+      </p>
+      {plan && (
+        <div className="cq-plan" data-testid="cq-qualify-plan">
+          <p>
+            {plan.dryRun
+              ? `${plan.planned.filter((p) => !p.alreadySent).length} qualifications to send, ${plan.skipped} already sent.`
+              : `${plan.sent} sent, ${plan.skipped} already sent before, ${plan.failed} failed.`}
+          </p>
+          <ul>
+            {plan.planned.map((p) => (
+              <li key={`${p.workerId}-${p.qualificationTypeId}`}>
+                <span className="mono">{p.workerId}</span> {p.band}: {p.qualificationTypeId} ={' '}
+                {p.value}
+                {p.alreadySent ? ' (already sent)' : ''}
+              </li>
+            ))}
+          </ul>
+          {plan.dryRun && (
+            <button
+              className="primary"
+              data-testid="cq-qualify-confirm"
+              disabled={busy}
+              onClick={() =>
+                void run(
+                  'Qualifying workers',
+                  () => api.crowdaq.qualify({ examId: exam.id, dryRun: false }),
+                  setPlan,
+                )
+              }
+            >
+              Send on MTurk
+            </button>
+          )}
+        </div>
+      )}
+      {report && <ReportView report={report} />}
+    </section>
+  )
+}
+
+function ReportView({ report }: { report: ExamReport }) {
+  const grades = Object.entries(report.grades).sort(([a], [b]) => Number(a) - Number(b))
+  const most = Math.max(1, ...grades.map(([, n]) => n))
+  return (
+    <div className="cq-report" data-testid="cq-report-view">
+      <p>
+        {report.attempts} attempts by {report.workers} workers.
+      </p>
+      <div className="cq-histogram" aria-label="Grades">
+        {grades.map(([g, n]) => (
+          <div key={g} className="cq-bar" title={`${g}%: ${n}`}>
+            <span style={{ height: `${(n / most) * 60}px` }} />
+            {g}%
+          </div>
+        ))}
+      </div>
+      <table className="table compact" data-testid="cq-questions-report">
+        <thead>
+          <tr>
+            <th>Question</th>
+            <th>Shown</th>
+            <th>Correct</th>
+            <th>Options chosen</th>
+            <th>Discrimination</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {report.questions.map((q) => (
+            <tr key={q.questionId}>
+              <td className="mono">{q.questionId}</td>
+              <td>{q.shown}</td>
+              <td>{pct(q.shareCorrect)}</td>
+              <td>
+                {Object.entries(q.responses)
+                  .map(([k, n]) => `${k}${k === q.answer ? '✓' : ''} ${n}`)
+                  .join(' · ')}
+              </td>
+              <td>{q.discrimination === null ? '–' : q.discrimination.toFixed(2)}</td>
+              <td>{q.revise ? 'revise' : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <table className="table compact" data-testid="cq-workers-report">
+        <thead>
+          <tr>
+            <th>Worker</th>
+            <th>Attempts</th>
+            <th>Grades</th>
+            <th>Band</th>
+            <th>Main-task annotations by rating</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.workerRows.map((w) => (
+            <tr key={w.workerId}>
+              <td className="mono">{w.workerId}</td>
+              <td>{w.attempts}</td>
+              <td>{w.grades.map(pct).join(', ')}</td>
+              <td>{w.band ?? '–'}</td>
+              <td>
+                {w.annotations === 0
+                  ? '–'
+                  : Object.entries(w.quality)
+                      .map(([k, s]) => `${k}: ${pct(s)}`)
+                      .join(' · ')}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}

@@ -1,0 +1,205 @@
+import { z } from 'zod'
+import type { ExamReportCore } from '../crowdaq/examReport'
+import type { AttemptFlag, ExamSettings } from '../crowdaq/grading'
+import type { SafeNode } from '../crowdaq/safeNodes'
+import type { Group } from '../crowdaq/spec'
+import { call } from './define'
+import { fileRefSchema } from './imports'
+import type { ActionOutcome } from './mturk'
+
+/** Calls and types of the CROWDAQ collection: exams, tutorials, instructions, tasks. */
+
+export interface CrowdaqImportCounts {
+  exams: number
+  tutorials: number
+  instructions: number
+  tasks: number
+  examAttempts: number
+  taskAssignments: number
+}
+
+export interface ExamSummary {
+  id: string
+  instructionId: string | null
+  tutorialId: string | null
+  settings: ExamSettings
+  questions: number
+  attempts: number
+  workers: number
+}
+
+export interface CrowdaqOverview {
+  exams: ExamSummary[]
+  instructions: string[]
+  tutorials: string[]
+  tasks: string[]
+}
+
+/** A context as the page shows it: HTML already sanitised in main; media only as its address. */
+export interface PreviewContext {
+  type: 'text' | 'html' | 'image' | 'audio' | 'video'
+  id: string | null
+  label: string | null
+  text: string | null
+  /** An HTML context, sanitised in main, as a tree of allowed elements. */
+  html: SafeNode[] | null
+  src: string | null
+  highlight: { start: number; end: number }[]
+}
+
+export interface PreviewQuestion {
+  questionId: string
+  text: string
+  options: { key: string; label: string }[]
+  contexts: PreviewContext[]
+  answer: string
+  explanation: Record<string, string> | null
+  enabled: boolean
+}
+
+export interface QuestionSetPreview {
+  kind: 'exam' | 'tutorial'
+  id: string
+  /** The instruction, rendered from Markdown and sanitised; null when there is none. */
+  instruction: SafeNode[] | null
+  /** Exam: one attempt's random subset; tutorial: every question. */
+  questions: PreviewQuestion[]
+  poolSize: number
+  settings: ExamSettings | null
+}
+
+export interface TaskPreview {
+  id: string
+  contexts: PreviewContext[]
+  groups: Group[]
+}
+
+export interface GradedAttemptRow {
+  workerId: string
+  attempt: number
+  grade: number
+  band: string | null
+  flags: AttemptFlag[]
+  shown: number
+  correct: number
+  /** Epoch seconds. */
+  completedAt: number | null
+}
+
+export interface WorkerExamRow {
+  workerId: string
+  attempts: number
+  grades: number[]
+  /** The standing attempt's grade and band (the last attempt not flagged). */
+  grade: number | null
+  band: string | null
+  /** Share of the worker's main-task annotations per effective rating ('unrated' too). */
+  quality: Record<string, number>
+  annotations: number
+}
+
+export interface ExamReport extends ExamReportCore {
+  examId: string
+  attempts: number
+  workers: number
+  workerRows: WorkerExamRow[]
+}
+
+export interface PlannedQualificationRow {
+  workerId: string
+  band: string
+  grade: number
+  qualificationTypeId: string
+  value: number
+  alreadySent: boolean
+}
+
+export interface QualifyResult {
+  dryRun: boolean
+  planned: PlannedQualificationRow[]
+  /** Requests sent now (0 on a dry run). */
+  sent: number
+  /** Already sent before, according to the project's records: not sent again. */
+  skipped: number
+  failed: number
+  outcomes: ActionOutcome[]
+}
+
+export interface CollectorAgreement {
+  /** `group.collector`. */
+  key: string
+  type: 'multiple-choice' | 'multi-label'
+  /** Tasks with at least two answers. */
+  tasks: number
+  /** Mean over those tasks of the share of workers choosing the most common value. */
+  majorityShare: number | null
+  /** Tasks where workers did not all agree, worst first. */
+  disagreements: { taskId: string; share: number; values: Record<string, number> }[]
+}
+
+export interface TaskResponseView {
+  taskId: string
+  workerId: string
+  completedAt: number | null
+  response: Record<string, unknown>
+}
+
+export interface TaskReview {
+  agreement: CollectorAgreement[]
+  responses: TaskResponseView[]
+  total: number
+}
+
+const id = z
+  .string()
+  .regex(/^[a-zA-Z0-9_]+$/, 'expected an id of letters, digits and _')
+  .max(200)
+const qualificationType = z.string().regex(/^[A-Z0-9]{1,64}$/, 'expected an MTurk id (A–Z, 0–9)')
+
+export const bandSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  minGrade: z.number().min(0).max(1),
+  qualificationTypeId: qualificationType.nullable(),
+  value: z.number().int().min(0).max(2147483647).nullable(),
+})
+
+export const examSettingsSchema = z.object({
+  questionsPerAttempt: z.number().int().min(0).max(10_000),
+  passingGrade: z.number().min(0).max(1),
+  attemptsAllowed: z.number().int().min(1).max(1000),
+  timeLimitSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 3600),
+  qualificationTypeId: qualificationType.nullable(),
+  bands: z.array(bandSchema).max(20),
+})
+
+export const crowdaqCalls = {
+  'crowdaq.overview': call(z.object({})).returns<CrowdaqOverview>(),
+  /** Imports a file, an array, a zip or an attempts CSV; all of it or, on any problem, nothing. */
+  'crowdaq.import': call(
+    z.object({ file: fileRefSchema, examId: id.optional() }),
+  ).returns<CrowdaqImportCounts>(),
+  /** An exam as a worker would see one attempt (a fresh random subset each call), or a tutorial. */
+  'crowdaq.previewQuestions': call(
+    z.object({ kind: z.enum(['exam', 'tutorial']), id }),
+  ).returns<QuestionSetPreview>(),
+  'crowdaq.previewTask': call(z.object({ id: z.string().min(1).max(200) })).returns<TaskPreview>(),
+  'crowdaq.saveSettings': call(
+    z.object({ examId: id, settings: examSettingsSchema }),
+  ).returns<ExamSummary>(),
+  'crowdaq.grade': call(z.object({ examId: id })).returns<GradedAttemptRow[]>(),
+  'crowdaq.report': call(z.object({ examId: id })).returns<ExamReport>(),
+  /** Applies the bands through the worker actions; a dry run sends nothing. */
+  'crowdaq.qualify': call(z.object({ examId: id, dryRun: z.boolean() })).returns<QualifyResult>(),
+  'crowdaq.taskReview': call(
+    z.object({
+      taskId: z.string().min(1).max(200).optional(),
+      limit: z.number().int().min(1).max(1000).optional(),
+    }),
+  ).returns<TaskReview>(),
+}
+
+export const crowdaqEvents = {}

@@ -1,0 +1,69 @@
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createStandin } from '../../src/main/mturk/standin/index'
+import { expect, serve, stop, test } from './fixtures'
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/crowdaq', import.meta.url))
+const KEYS = {
+  AWS_ACCESS_KEY_ID: 'AKIDE2ESTANDINKEY01',
+  AWS_SECRET_ACCESS_KEY: 'e2e/secret+never-shown-0123456789',
+}
+
+test('imports an exam, previews it, imports attempts, applies bands on the stand-in, reads the report', async ({
+  page,
+  workDir,
+}) => {
+  const standin = await createStandin()
+  const main = standin.state.addQualificationType({ Name: 'Main task' }).QualificationTypeId
+  const warm = standin.state.addQualificationType({ Name: 'Warm-up' }).QualificationTypeId
+  Object.assign(process.env, KEYS)
+  const { served, child } = await serve(['--db', join(workDir, 'cq.winnow')], workDir)
+  try {
+    await page.goto(served.url)
+    await page.getByTestId('page-tab-crowdaq').click()
+    const input = page.getByTestId('cq-import-input')
+    await input.setInputFiles([join(FIXTURES, 'fx_guide.md'), join(FIXTURES, 'exam.json')])
+    await expect(page.getByTestId('cq-exams')).toContainText('4 questions, 0 attempts')
+
+    // Preview: three of the four questions, the HTML context without its script or remote image.
+    await page.getByRole('button', { name: 'fx_exam' }).click()
+    await expect(page.getByTestId('cq-question')).toHaveCount(3)
+    const preview = page.getByTestId('cq-preview')
+    await expect(preview.locator('script, img, [onclick]')).toHaveCount(0)
+    await expect(page.getByTestId('cq-instruction')).toContainText('Labelling quantities')
+    await page.getByTestId('cq-submit').click()
+    await expect(page.getByTestId('cq-result')).toContainText('3 mistakes: not passed')
+
+    // Attempts, then bands naming the stand-in's qualification types.
+    await input.setInputFiles([join(FIXTURES, 'exam_assignments.json')])
+    await expect(page.getByTestId('cq-exams')).toContainText('6 attempts')
+    await page.getByTestId('cq-band-type-0').fill(main)
+    await page.getByTestId('cq-band-type-1').fill(warm)
+    await page.getByTestId('cq-save-settings').click()
+
+    // Point the project at the stand-in, then apply the bands: a plan first, then the requests.
+    await page.getByTestId('page-tab-review').click()
+    await page.getByTestId('mturk-open').click()
+    await page.getByTestId('mturk-endpoint').selectOption('custom')
+    await page.getByTestId('mturk-endpoint-url').fill(standin.url)
+    await page.getByTestId('mturk-save').click()
+    await page.getByTestId('mturk-close').click()
+    await page.getByTestId('page-tab-crowdaq').click()
+    await page.getByRole('button', { name: 'fx_exam' }).click()
+    await page.getByTestId('cq-plan').click()
+    await expect(page.getByTestId('cq-qualify-plan')).toContainText('2 qualifications to send')
+    await page.getByTestId('cq-qualify-confirm').click()
+    await expect(page.getByTestId('cq-qualify-plan')).toContainText('2 sent, 0 already sent')
+    expect(standin.state.qualification(main, 'AWONE')?.IntegerValue).toBe(100)
+    expect(standin.state.qualification(warm, 'AWTHREE')?.IntegerValue).toBe(75)
+
+    await page.getByTestId('cq-report').click()
+    const questions = page.getByTestId('cq-questions-report')
+    await expect(questions.locator('tbody tr')).toHaveCount(4)
+    await expect(questions.locator('tbody tr').nth(3)).toContainText('A✓ 1 · B 2')
+    await expect(page.getByTestId('cq-workers-report')).toContainText('AWTHREE')
+  } finally {
+    await stop(child)
+    await standin.close()
+  }
+})
