@@ -7,6 +7,7 @@ import m003 from './003-mturk'
 import m004 from './004-review'
 import m005 from './005-narrow-rating-index'
 import m006 from './006-date-index-by-id'
+import m007 from './007-policies'
 
 export interface Migration {
   version: number
@@ -14,7 +15,7 @@ export interface Migration {
   up(db: Db): void
 }
 
-export const migrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006]
+export const migrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007]
 
 export const LATEST_VERSION = migrations.length
 
