@@ -3,6 +3,7 @@ import type { Handlers } from './handlers'
 import { importHandlers } from './imports'
 import { jobHandlers } from './jobs'
 import { mturkHandlers } from './mturk'
+import { policyHandlers } from './policies'
 import { projectHandlers } from './project'
 import { ratingsHandlers } from './ratings'
 import { reviewHandlers } from './review'
@@ -15,4 +16,5 @@ export const handlers: Handlers<CallName> = {
   ...reviewHandlers,
   ...ratingsHandlers,
   ...mturkHandlers,
+  ...policyHandlers,
 }

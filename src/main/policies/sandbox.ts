@@ -30,7 +30,8 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   seed: 1,
 }
 
-const STACK_BYTES = 512 * 1024
+/** Well inside the host's own stack, which the engine's recursion shares. */
+const STACK_BYTES = 256 * 1024
 
 /** A failure of the script, with its line where known. */
 export class PolicyError extends UserError {
@@ -144,7 +145,7 @@ export class PolicySandbox {
     const fn = this.vm.getProp(this.vm.global, name)
     const handles = args.map((a) => this.vm.newString(a))
     try {
-      const result = this.vm.callFunction(fn, this.vm.undefined, ...handles)
+      const result = this.guard(() => this.vm.callFunction(fn, this.vm.undefined, ...handles))
       if (result.error) throw this.failure(result.error)
       const text = this.vm.getString(result.value)
       result.value.dispose()
@@ -156,9 +157,23 @@ export class PolicySandbox {
   }
 
   private evaluate(code: string, file: string): QuickJSHandle {
-    const result = this.vm.evalCode(code, file)
+    const result = this.guard(() => this.vm.evalCode(code, file))
     if (result.error) throw this.failure(result.error)
     return result.value
+  }
+
+  /** The host's own stack overflowing under the engine is the script's deep recursion. */
+  private guard<T>(run: () => T): T {
+    try {
+      return run()
+    } catch (error) {
+      if (error instanceof RangeError) throw this.stackOverflow({ file: this.file })
+      throw error
+    }
+  }
+
+  private stackOverflow(at: { file: string; line?: number; column?: number }): PolicyError {
+    return new PolicyError('policy-stack', 'The policy recursed too deeply (stack overflow).', at)
   }
 
   /** Turns an error thrown inside the engine into a message with the script's line. */

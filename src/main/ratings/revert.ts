@@ -31,8 +31,8 @@ import {
 import { revertedByMap, summarizeChangeSet } from './history'
 import { settlePending } from './importTimelines'
 
-/** What undo and redo step through; imports and policies are reverted by name only. */
-const UNDOABLE: readonly ChangeSetKind[] = ['manual', 'bulk']
+/** What undo and redo step through; imports are reverted by name only. */
+const UNDOABLE: readonly ChangeSetKind[] = ['manual', 'bulk', 'policy']
 
 class Rollback extends Error {
   constructor(readonly result: RatingResult) {

@@ -4,6 +4,7 @@ import type { Outcome } from './errors'
 import { importCalls, type PickedFile } from './imports'
 import { jobCalls, jobEvents } from './jobs'
 import { mturkCalls, mturkEvents } from './mturk'
+import { policyCalls, policyEvents } from './policies'
 import { projectCalls, projectEvents } from './project'
 import { ratingsCalls, ratingsEvents } from './ratings'
 import { reviewCalls, reviewEvents } from './review'
@@ -16,6 +17,7 @@ export const contract = {
   ...reviewCalls,
   ...ratingsCalls,
   ...mturkCalls,
+  ...policyCalls,
 } satisfies Record<string, CallSpec>
 
 /** Every event main pushes to the page. */
@@ -25,6 +27,7 @@ export const events = {
   ...reviewEvents,
   ...ratingsEvents,
   ...mturkEvents,
+  ...policyEvents,
 } satisfies Record<string, EventSpec>
 
 export type Contract = typeof contract

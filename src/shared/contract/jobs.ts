@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { call, event } from './define'
 import type { ApiErrorInfo } from './errors'
 
-export type JobKind = 'import' | 'index' | 'synth' | 'pull'
+export type JobKind = 'import' | 'index' | 'synth' | 'pull' | 'policy'
 export type JobState = 'running' | 'succeeded' | 'failed' | 'cancelled'
 
 /** What cancelling a job does at this point: its button's label and a sentence for its tooltip. */

@@ -1,6 +1,7 @@
 import type { Command } from '../command'
 import { historyCommand } from './history'
 import { importCommand } from './import'
+import { policyCommand } from './policy'
 import { pullCommand } from './pull'
 import { queryCommand } from './query'
 import { rateCommand } from './rate'
@@ -18,6 +19,7 @@ export const commands: Command[] = [
   rateCommand,
   historyCommand,
   revertCommand,
+  policyCommand,
   synthCommand,
   serveCommand,
   pullCommand,
