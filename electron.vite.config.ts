@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 
-// Three builds from one source tree: main (the app, the CLI, the import worker, its read-ahead
+// Three builds from one source tree: main (the app, the CLI, the import and write workers, its read-ahead
 // thread, the pull's store and parsing threads and the MTurk stand-in share the core), a
 // sandboxed CommonJS preload, and the React page.
 export default defineConfig({
@@ -12,6 +12,7 @@ export default defineConfig({
           index: 'src/main/index.ts',
           cli: 'src/main/cli/main.ts',
           'import-worker': 'src/main/jobs/import-worker.ts',
+          'write-worker': 'src/main/jobs/write-worker.ts',
           'read-ahead-worker': 'src/main/importers/read-ahead-worker.ts',
           'pull-store-worker': 'src/main/mturk/pull-store-worker.ts',
           'answer-parse-worker': 'src/main/mturk/answer-parse-worker.ts',

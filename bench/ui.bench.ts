@@ -1,10 +1,14 @@
 // The review grid in Chromium via serve mode, on a million annotations: from the last keystroke of
 // a filter edit to the new rows in the grid, beside the same `review.query` over HTTP from Node;
 // and jumps across the full million, from scroll stop until no loading or blank rows are visible.
-// Writes its figures into docs/benchmarks.md ("Review grid in the browser"). Needs `npm run build`.
+// Then how long a bulk rating of 343,853 annotations, its revert and a full recomputation block the
+// serve process (bench/lib/bulkStall.ts). Writes its figures into docs/benchmarks.md ("Review grid in
+// the browser", "Bulk writes and the main thread"). Needs `npm run build`.
 //   npx tsx bench/ui.bench.ts      (or: npm run bench ui)
+//   npx tsx bench/ui.bench.ts --bulk [--before DIR]   (the bulk writes only; DIR: another
+//                                                      checkout's build to compare, e.g. main's)
 import { type ChildProcess, spawn } from 'node:child_process'
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -13,6 +17,7 @@ import { chromium } from 'playwright-core'
 import type { ReviewPage } from '../src/shared/contract/review'
 import { type AnnotationFilter, DEFAULT_SORT } from '../src/shared/filter'
 import { dataDir } from './lib/data'
+import { bulkStallReport, writeSection } from './lib/bulkStall'
 import { quantile, seededRandom, table } from './lib/measure'
 import { NOT_SEARCHED, ensureProject } from './lib/project'
 
@@ -170,6 +175,30 @@ const PAGE_SCRIPT = `window.__bench = (() => {
 
 const source = join(dataDir, 'review-1m.winnow')
 ensureProject(source, 213_000)
+const docs = join(root, 'docs', 'benchmarks.md')
+
+/** The bulk writes, on this build and (`--before DIR`) another checkout's. */
+async function bulkWrites(): Promise<void> {
+  const at = process.argv.indexOf('--before')
+  const builds = [
+    ...(at > 0 && process.argv[at + 1] ? [{ name: 'before', root: process.argv[at + 1]! }] : []),
+    { name: at > 0 ? 'after' : 'this build', root },
+  ]
+  const scratch = mkdtempSync(join(tmpdir(), 'winnow-bulk-bench-'))
+  try {
+    const report = await bulkStallReport(source, scratch, builds)
+    console.log(report)
+    writeSection(docs, '## Bulk writes and the main thread', report)
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+if (process.argv.includes('--bulk')) {
+  await bulkWrites()
+  process.exit(0)
+}
+
 // A copy, so opening it in the app leaves the cached project as query.bench.ts reads it.
 const dir = mkdtempSync(join(tmpdir(), 'winnow-ui-bench-'))
 const db = join(dir, 'review.winnow')
@@ -420,15 +449,7 @@ try {
   ].join('\n')
   console.log(report)
 
-  const docs = join(root, 'docs', 'benchmarks.md')
-  const before = existsSync(docs) ? readFileSync(docs, 'utf8') : '# Benchmarks\n\n'
-  const start = before.indexOf('## Review grid in the browser')
-  const end = start < 0 ? -1 : before.indexOf('\n## ', start + 1)
-  const updated =
-    start < 0
-      ? `${before.trimEnd()}\n\n${report}`
-      : `${before.slice(0, start)}${report}${end < 0 ? '' : before.slice(end + 1)}`
-  writeFileSync(docs, updated.endsWith('\n') ? updated : `${updated}\n`)
+  writeSection(docs, '## Review grid in the browser', report)
 } finally {
   await browser.close()
   for (const server of [app, reference]) {
@@ -438,3 +459,4 @@ try {
   }
   rmSync(dir, { recursive: true, force: true })
 }
+await bulkWrites()

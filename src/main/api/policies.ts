@@ -1,11 +1,12 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { UserError } from '../../shared/contract/errors'
-import type { PolicyApplied, policyCalls } from '../../shared/contract/policies'
+import type { policyCalls } from '../../shared/contract/policies'
 import { plural } from '../../shared/text'
 import { localAuthor } from '../ratings/author'
 import { policyRunDetail } from '../policies/history'
-import { applyPolicy, dryRunPolicy, outlinePolicy } from '../policies/run'
+import { runWriteJob } from '../jobs/writeJob'
+import { dryRunPolicy, evaluatePolicy, outlinePolicy } from '../policies/run'
 import { SHIPPED_POLICIES } from '../policies/shipped'
 import type { Handlers } from './handlers'
 
@@ -24,31 +25,19 @@ export const policyHandlers: Handlers<keyof typeof policyCalls> = {
   'policies.outline': ({ source, fileName }) => outlinePolicy(source, fileName),
   'policies.dryRun': ({ source, fileName, params }, { session }) =>
     dryRunPolicy(session.project().db, { source, fileName, ...(params ? { params } : {}) }),
-  'policies.apply': ({ source, fileName, params, basis }, { session }) => {
+  'policies.apply': async ({ source, fileName, params, basis }, { session }) => {
     const { db } = session.project()
-    return session.jobs.start<PolicyApplied>({
+    // The script runs first, on its thread: its errors come back to the page at their line.
+    const evaluation = await evaluatePolicy(db, { source, fileName, ...(params ? { params } : {}) })
+    return runWriteJob(session, {
       kind: 'policy',
-      title: `Applying policy ${fileName}`,
-      unit: 'annotations',
-      run: async (context) => {
-        const result = await applyPolicy(db, {
-          source,
-          fileName,
-          basis,
-          author: localAuthor(),
-          ...(params ? { params } : {}),
-          cancelled: () => context.signal.aborted,
-        })
-        context.report({ done: result.changed, total: result.changed })
-        if (result.changeSet !== null) session.dataChanged()
-        return result
-      },
+      title: `Applying policy ${evaluation.outline.name}`,
+      request: { evaluation, source, fileName, basis, author: localAuthor() },
       summary: (r) =>
         r.changeSet === null
           ? 'The policy moved nothing'
           : `Re-rated ${plural(r.changed, 'annotation')} in change set ${r.changeSet}`,
-      cancel: { label: 'Cancel', hint: 'Stop before the policy writes; nothing is changed' },
-    })
+    }).progress
   },
   'policies.run': ({ changeSetId }, { session }) =>
     policyRunDetail(session.project().db, changeSetId),

@@ -5,7 +5,8 @@ import { parseDay, today } from '../ratings/dates'
 import { history } from '../ratings/history'
 import { rateFilter, rateSelection } from '../ratings/rateTargets'
 import { rateWorker } from '../ratings/rate'
-import { redo, revertChangeSet, undo, undoState } from '../ratings/revert'
+import { redoTargetId, revertChangeSet, undoState, undoTargetId } from '../ratings/revert'
+import { rateAsNeeded, recomputeAsJob, revertAsNeeded } from '../jobs/ratingJobs'
 import { ratingScale, setRatingScale } from '../ratings/scale'
 import { workerTimelineView } from '../ratings/workerView'
 import type { Handlers } from './handlers'
@@ -30,29 +31,17 @@ export const ratingsHandlers: Handlers<keyof typeof ratingsCalls> = {
     return result
   },
   'ratings.rateItems': ({ annotationIds, submissionIds, rating, note, preview }, { session }) => {
-    const result = rateSelection(
-      session.project().db,
-      { annotationIds: annotationIds ?? [], submissionIds: submissionIds ?? [] },
-      {
-        value: rating,
-        author: localAuthor(),
-        ...(note ? { note } : {}),
-        preview: preview ?? false,
-      },
-    )
-    if (result.changeSet !== null) session.dataChanged()
-    return result
+    const ids = { annotationIds: annotationIds ?? [], submissionIds: submissionIds ?? [] }
+    const who = { value: rating, author: localAuthor(), ...(note ? { note } : {}) }
+    if (preview) return rateSelection(session.project().db, ids, { ...who, preview: true })
+    return rateAsNeeded(session, { ...who, target: { kind: 'selection', ...ids } })
   },
   'ratings.rateQuery': ({ filter, rating, note, preview }, { session }) => {
-    const result = rateFilter(session.project().db, filter, {
-      value: rating,
-      author: localAuthor(),
-      ...(note ? { note } : {}),
-      preview: preview ?? false,
-    })
-    if (result.changeSet !== null) session.dataChanged()
-    return result
+    const who = { value: rating, author: localAuthor(), ...(note ? { note } : {}) }
+    if (preview) return rateFilter(session.project().db, filter, { ...who, preview: true })
+    return rateAsNeeded(session, { ...who, target: { kind: 'query', filter } })
   },
+  'ratings.recompute': (_args, { session }) => recomputeAsJob(session),
   'ratings.workerTimeline': ({ workerId }, { session }) =>
     workerTimelineView(session.project().db, workerId),
   'ratings.history': ({ limit, beforeId }, { session }) => ({
@@ -62,23 +51,22 @@ export const ratingsHandlers: Handlers<keyof typeof ratingsCalls> = {
     }),
   }),
   'ratings.revert': ({ changeSetId, preview }, { session }) => {
-    const result = revertChangeSet(session.project().db, changeSetId, {
-      author: localAuthor(),
-      preview: preview ?? false,
-    })
-    if (result.changeSet !== null) session.dataChanged()
-    return result
+    if (preview) {
+      return revertChangeSet(session.project().db, changeSetId, {
+        author: localAuthor(),
+        preview: true,
+      })
+    }
+    return revertAsNeeded(session, changeSetId, localAuthor())
   },
   'ratings.undoState': (_args, { session }) => undoState(session.project().db),
-  'ratings.undo': (_args, { session }) => {
-    const result = undo(session.project().db, localAuthor())
-    if (result) session.dataChanged()
-    return result
+  'ratings.undo': async (_args, { session }) => {
+    const id = undoTargetId(session.project().db)
+    return id === null ? null : revertAsNeeded(session, id, localAuthor())
   },
-  'ratings.redo': (_args, { session }) => {
-    const result = redo(session.project().db, localAuthor())
-    if (result) session.dataChanged()
-    return result
+  'ratings.redo': async (_args, { session }) => {
+    const id = redoTargetId(session.project().db)
+    return id === null ? null : revertAsNeeded(session, id, localAuthor())
   },
   'ratings.counts': ({ asOf }, { session }) => {
     const { byRating } = projectStats(session.project().db, asOf === undefined ? {} : { asOf })

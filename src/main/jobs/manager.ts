@@ -54,6 +54,14 @@ export class JobManager {
   constructor(private readonly onProgress: (progress: JobProgress) => void) {}
 
   start<R>(spec: JobSpec<R>): JobProgress {
+    const started = this.launch(spec)
+    // Its outcome is in its progress; whoever started it only by id does not wait for it.
+    started.result.catch(() => undefined)
+    return started.progress
+  }
+
+  /** Starts a job and also hands back its result (rejected when it fails or is cancelled). */
+  launch<R>(spec: JobSpec<R>): { progress: JobProgress; result: Promise<R> } {
     const id = randomUUID()
     const controller = new AbortController()
     let startedAt = Date.now()
@@ -135,7 +143,7 @@ export class JobManager {
         progress.finishedAt = Date.now()
         this.onProgress({ ...progress })
       })
-    return { ...progress }
+    return { progress: { ...progress }, result: run }
   }
 
   get(id: string): JobProgress | undefined {

@@ -17,7 +17,7 @@ import {
   writeMoves,
 } from '../db/queries/policies'
 import { pendingCount } from '../db/queries/ratingsImport'
-import { CancelledError } from '../jobs/cancel'
+import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 import { settlePending } from '../ratings/importTimelines'
 import type { Evaluation, PolicyInput, ResolvedRule } from './evaluation'
 import { evaluateIsolated } from './thread'
@@ -102,6 +102,21 @@ function changedMeanwhile(): UserError {
   })
 }
 
+export interface ApplyRequest {
+  /** The script's outcome (from `evaluatePolicy`). */
+  evaluation: Evaluation
+  source: string
+  fileName: string
+  /** The dry run's basis this apply confirms; none applies whatever the script selects now. */
+  basis?: string
+  author: string
+}
+
+/** Runs the script (on its thread) for an apply; the write itself is `applyEvaluated`. */
+export async function evaluatePolicy(db: Db, input: PolicyInput): Promise<Evaluation> {
+  return evaluated(db, input)
+}
+
 /**
  * Applies the policy as one change set of item ratings (kind `policy`), with the script, its
  * hash, the parameters and the report. With `basis` (a dry run's), refuses when the project or
@@ -109,12 +124,30 @@ function changedMeanwhile(): UserError {
  */
 export async function applyPolicy(
   db: Db,
-  input: PolicyInput & { basis?: string; author: string; cancelled?: () => boolean },
+  input: PolicyInput & { basis?: string; author: string },
 ): Promise<PolicyApplied> {
-  const e = await evaluated(db, input)
-  if (input.cancelled?.()) throw new CancelledError()
-  if (input.basis !== undefined && input.basis !== e.basis) {
-    const [data, script] = input.basis.split(':')
+  const evaluation = await evaluated(db, input)
+  return applyEvaluated(db, {
+    evaluation,
+    source: input.source,
+    fileName: input.fileName,
+    author: input.author,
+    ...(input.basis !== undefined ? { basis: input.basis } : {}),
+  })
+}
+
+/**
+ * The write of an apply: one immediate transaction that checks nothing changed since the
+ * evaluation (and the dry run it confirms), selects the moves again and writes them.
+ */
+export function applyEvaluated(
+  db: Db,
+  request: ApplyRequest,
+  hooks: WriteHooks = QUIET,
+): PolicyApplied {
+  const e = request.evaluation
+  if (request.basis !== undefined && request.basis !== e.basis) {
+    const [data, script] = request.basis.split(':')
     const [nowData, nowScript] = e.basis.split(':')
     if (data !== nowData) throw changedMeanwhile()
     throw new UserError({
@@ -128,18 +161,21 @@ export async function applyPolicy(
   }
   return db
     .transaction((): PolicyApplied => {
+      step(hooks, 'Selecting the annotations each rule moves')
       if (dataState(db) !== e.basis.split(':')[0]) throw changedMeanwhile()
       const started = performance.now()
       selectMoves(db, e.rules)
       const result = report(db, e, started)
       const rows = keepChangingMoves(db)
       if (rows === 0) return { ...result, changeSet: null }
+      step(hooks, 'Recording item ratings', 0, rows)
       const changeSet = createChangeSet(db, {
         kind: 'policy',
-        author: input.author,
-        description: `Policy ${e.outline.name} (${input.fileName}, ${e.sha256.slice(0, 12)}): ${plural(rows, 'annotation')} re-rated`,
+        author: request.author,
+        description: `Policy ${e.outline.name} (${request.fileName}, ${e.sha256.slice(0, 12)}): ${plural(rows, 'annotation')} re-rated`,
       })
-      writeMoves(db, rows, { changeSetId: changeSet.id, at: changeSet.at, author: input.author })
+      writeMoves(db, rows, { changeSetId: changeSet.id, at: changeSet.at, author: request.author })
+      step(hooks, 'Recording what moved', rows, rows)
       recordEffects(
         db,
         changeSet.id,
@@ -149,8 +185,8 @@ export async function applyPolicy(
       insertPolicyRun(db, {
         changeSetId: changeSet.id,
         name: e.outline.name,
-        fileName: input.fileName,
-        script: input.source,
+        fileName: request.fileName,
+        script: request.source,
         sha256: e.sha256,
         params: JSON.stringify(e.params),
         report: JSON.stringify({ ...result, timings: undefined }),

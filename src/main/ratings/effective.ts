@@ -12,6 +12,7 @@ import {
 } from '../db/queries/ratingsApply'
 import { recomputeAllRatings } from '../db/queries/ratingsRecompute'
 import { type Segment, changedSegments, segments, timelinesByWorker } from './timeline'
+import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 
 /**
  * Keeps `annotations.rating` equal to the effective rating: latest item rating in force, else the
@@ -58,10 +59,15 @@ export function targetsWithoutItems(db: Db): void {
  * Rebuilds the whole cache; returns how many rows were rewritten (0 when it was consistent).
  * `bulkFrom` lowers the row count from which it rewrites in bulk (tests).
  */
-export function recomputeAll(db: Db, options: { bulkFrom?: number } = {}): number {
+export function recomputeAll(
+  db: Db,
+  options: { bulkFrom?: number } = {},
+  hooks: WriteHooks = QUIET,
+): number {
+  step(hooks, 'Reading worker timelines')
   const workers = allWorkerIds(db)
   const timelines = timelinesByWorker(workers, workerRatingsInForce(db, 'all'))
-  return recomputeAllRatings(db, timelines, workers, options)
+  return recomputeAllRatings(db, timelines, workers, options, (detail) => step(hooks, detail))
 }
 
 export function totalChanged(transitions: readonly Transition[]): number {

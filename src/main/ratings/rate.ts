@@ -18,8 +18,10 @@ import {
   previewSelectionTo,
   previewTargets,
   previewWorkerSegments,
-  selection,
+  selectionChunks,
+  WRITE_CHUNK,
 } from '../db/queries/ratingsApply'
+import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 import { type SqlFragment, sql } from '../db/sql'
 import { formatDay } from './dates'
 import {
@@ -104,11 +106,15 @@ export interface ItemTarget {
   what: string
 }
 
-/** Item ratings for a set of annotations in one change set; `value: null` clears them. */
+/**
+ * Item ratings for a set of annotations in one change set; `value: null` clears them. `hooks` hear
+ * its steps and may cancel it between them, which rolls it all back.
+ */
 export function rateItems(
   db: Db,
   target: ItemTarget,
   r: Who & { value: number | null; preview?: boolean },
+  hooks: WriteHooks = QUIET,
 ): RatingResult {
   if (r.value !== null) assertOnScale(db, r.value)
   const value = r.value
@@ -125,6 +131,7 @@ export function rateItems(
   }
   return db
     .transaction((): RatingResult => {
+      step(hooks, 'Selecting annotations')
       settlePending(db, r.author)
       const rows = fillSelection(db, target.annotations)
       if (rows === 0)
@@ -135,21 +142,33 @@ export function rateItems(
         author: r.author,
         description: `${verb} ${target.what} (${plural(rows, 'annotation')})${r.note ? ` — ${r.note}` : ''}`,
       })
-      insertItemRatings(db, {
-        annotations: selection,
-        value: sql`${value}`,
-        recordedAt: changeSet.at,
-        author: r.author,
-        note: r.note ?? '',
-        changeSetId: changeSet.id,
-      })
+      let recorded = 0
+      for (const chunk of selectionChunks(db, WRITE_CHUNK)) {
+        step(hooks, 'Recording item ratings', recorded, rows)
+        insertItemRatings(db, {
+          annotations: chunk.ids,
+          value: sql`${value}`,
+          recordedAt: changeSet.at,
+          author: r.author,
+          note: r.note ?? '',
+          changeSetId: changeSet.id,
+        })
+        recorded += chunk.count
+      }
       if (value === null) {
+        step(hooks, 'Working out effective ratings', rows, rows)
         beginTracking(db)
         refreshSelection(db)
+        step(hooks, 'Counting what moved', rows, rows)
         return finish(db, changeSet.id, rows)
       }
+      step(hooks, 'Counting what moves', 0, rows)
       const transitions = previewSelectionTo(db, value)
-      applySelectionTo(db, value, rows)
+      applySelectionTo(db, value, rows, (done, rebuilding) =>
+        rebuilding
+          ? step(hooks, 'Rebuilding the rating index', rows, rows)
+          : step(hooks, 'Updating effective ratings', done, rows),
+      )
       const changed = totalChanged(transitions)
       recordEffects(db, changeSet.id, changed, transitions)
       return { preview: false, changeSet: changeSet.id, changed, rows, transitions }

@@ -14,6 +14,7 @@ import type { SqlFragment } from '../db/sql'
 import { plural } from '../../shared/text'
 import { type Who, rateItems } from './rate'
 import { assertOnScale } from './scale'
+import { QUIET, type WriteHooks } from '../jobs/writeHooks'
 
 type Options = Who & { value: number | null; preview?: boolean }
 
@@ -22,6 +23,7 @@ export function rateSelection(
   db: Db,
   ids: { annotationIds: readonly number[]; submissionIds: readonly number[] },
   options: Options,
+  hooks: WriteHooks = QUIET,
 ): RatingResult {
   if (options.value !== null) assertOnScale(db, options.value)
   const parts: SqlFragment[] = []
@@ -50,16 +52,27 @@ export function rateSelection(
     })
   }
   const kind = ids.annotationIds.length + ids.submissionIds.length > 1 ? 'bulk' : 'manual'
-  return rateItems(db, { annotations: union(parts), kind, what: what.join(' and ') }, options)
+  return rateItems(
+    db,
+    { annotations: union(parts), kind, what: what.join(' and ') },
+    options,
+    hooks,
+  )
 }
 
 /** Every annotation a filter selects (the review grid's query), as one bulk change set. */
-export function rateFilter(db: Db, filter: AnnotationFilter, options: Options): RatingResult {
+export function rateFilter(
+  db: Db,
+  filter: AnnotationFilter,
+  options: Options,
+  hooks: WriteHooks = QUIET,
+): RatingResult {
   if (options.value !== null) assertOnScale(db, options.value)
   const annotations = matchingAnnotationIds(db, filter) ?? nothing
   return rateItems(
     db,
     { annotations, kind: 'bulk', what: `query ${describeFilter(filter)}` },
     options,
+    hooks,
   )
 }

@@ -30,6 +30,7 @@ import {
 } from './effective'
 import { revertedByMap, summarizeChangeSet } from './history'
 import { settlePending } from './importTimelines'
+import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 
 /** What undo and redo step through; imports are reverted by name only. */
 const UNDOABLE: readonly ChangeSetKind[] = ['manual', 'bulk', 'policy']
@@ -48,6 +49,7 @@ export function revertChangeSet(
   db: Db,
   id: number,
   by: { author: string; preview?: boolean },
+  hooks: WriteHooks = QUIET,
 ): RatingResult {
   const target = changeSetById(db, id)
   if (!target)
@@ -73,6 +75,7 @@ export function revertChangeSet(
     })
   }
   const apply = (): RatingResult => {
+    step(hooks, 'Retracting its ratings')
     settlePending(db, by.author)
     const before = new Map(rows.workers.map((w) => [w, workerTimeline(db, w)]))
     const changeSet = createChangeSet(db, {
@@ -83,7 +86,10 @@ export function revertChangeSet(
     })
     const written = insertCompensatingRows(db, id, changeSet)
     let outcome: { changed: number; transitions: Transition[] }
-    if (fillSelection(db, changeSetItemAnnotations(id)) === 0) {
+    step(hooks, 'Finding the annotations it touched')
+    const touched = fillSelection(db, changeSetItemAnnotations(id))
+    step(hooks, 'Recomputing effective ratings', 0, touched || null)
+    if (touched === 0) {
       // Workers' rows are disjoint and each moves once: count first, write untracked.
       outcome = mergeChanges(
         [...before].map(([workerId, timeline]) => applyLoneWorkerChange(db, workerId, timeline)),
@@ -95,6 +101,7 @@ export function revertChangeSet(
       outcome = trackedChanges(db)
     }
     const { changed, transitions } = outcome
+    step(hooks, 'Recording what moved', touched, touched || null)
     recordEffects(db, changeSet.id, changed, transitions)
     return { preview: false, changeSet: changeSet.id, changed, rows: written, transitions }
   }
@@ -146,12 +153,22 @@ export function undoState(db: Db): UndoState {
   }
 }
 
+/** The change set undo would revert, if any. */
+export function undoTargetId(db: Db): number | null {
+  return undoTarget(db, revertedByMap(db))?.id ?? null
+}
+
+/** The revert redo would revert (re-applying what it undid), if any. */
+export function redoTargetId(db: Db): number | null {
+  return redoRevert(db, revertedByMap(db))?.revert ?? null
+}
+
 export function undo(db: Db, author: string): RatingResult | null {
-  const target = undoTarget(db, revertedByMap(db))
-  return target ? revertChangeSet(db, target.id, { author }) : null
+  const id = undoTargetId(db)
+  return id === null ? null : revertChangeSet(db, id, { author })
 }
 
 export function redo(db: Db, author: string): RatingResult | null {
-  const next = redoRevert(db, revertedByMap(db))
-  return next ? revertChangeSet(db, next.revert, { author }) : null
+  const id = redoTargetId(db)
+  return id === null ? null : revertChangeSet(db, id, { author })
 }

@@ -2,7 +2,14 @@ import { z } from 'zod'
 import { call, event } from './define'
 import type { ApiErrorInfo } from './errors'
 
-export type JobKind = 'import' | 'index' | 'synth' | 'pull' | 'policy'
+export type JobKind =
+  'import' | 'index' | 'synth' | 'pull' | 'rate' | 'revert' | 'recompute' | 'policy'
+/**
+ * Jobs that change ratings in one transaction (bulk rating, revert, recomputation, a policy's
+ * apply): cancel undoes them.
+ */
+export const WRITE_JOB_KINDS: readonly JobKind[] = ['rate', 'revert', 'recompute', 'policy']
+
 export type JobState = 'running' | 'succeeded' | 'failed' | 'cancelled'
 
 /** What cancelling a job does at this point: its button's label and a sentence for its tooltip. */

@@ -130,7 +130,11 @@ export const ratingsCalls = {
         message: 'name at least one annotation or submission',
       }),
   ).returns<RatingResult>(),
-  /** Every annotation the filter matches, in one bulk change set. */
+  /**
+   * Every annotation the filter matches, in one bulk change set. Written as a job (progress,
+   * cancel) on a worker thread; resolves when it is committed. Large `rateItems`, reverts, undo
+   * and redo do the same.
+   */
   'ratings.rateQuery': call(
     z.object({
       filter: annotationFilterSchema,
@@ -139,6 +143,11 @@ export const ratingsCalls = {
       preview: z.boolean().optional(),
     }),
   ).returns<RatingResult>(),
+  /**
+   * Rebuilds every annotation's effective rating from the rating tables (a repair: a correct
+   * project changes nothing). Runs as a job; resolves when it is committed.
+   */
+  'ratings.recompute': call(z.object({})).returns<{ changed: number }>(),
   'ratings.workerTimeline': call(z.object({ workerId: id })).returns<WorkerTimeline>(),
   'ratings.history': call(
     z.object({ limit: z.number().int().min(1).max(1000).optional(), beforeId: id.optional() }),

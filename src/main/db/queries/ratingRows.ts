@@ -199,3 +199,11 @@ export function lastRatingActivity(db: Db): number {
     ) ?? 0
   )
 }
+
+/** Whether a change set wrote more than `n` rating rows and retractions (counted no further). */
+export function changeSetWroteMoreThan(db: Db, changeSetId: number, n: number): boolean {
+  const rows = sql`SELECT 1 FROM worker_ratings WHERE change_set_id = ${changeSetId}
+    UNION ALL SELECT 1 FROM item_ratings WHERE change_set_id = ${changeSetId}
+    UNION ALL SELECT 1 FROM rating_retractions WHERE change_set_id = ${changeSetId}`
+  return (pluck<number>(db, sql`SELECT count(*) FROM (${rows} LIMIT ${n + 1})`) ?? 0) > n
+}

@@ -42,6 +42,29 @@ export function addToSelection(db: Db, ids: SqlFragment): number {
 
 export const selection = sql`SELECT id FROM temp.rating_selection`
 
+/**
+ * The selection in pieces of about `size` ids, in id order: a long write takes them one at a time,
+ * so it can report progress and stop between them.
+ */
+export function selectionChunks(db: Db, size: number): { ids: SqlFragment; count: number }[] {
+  const starts = pluckAll<number>(
+    db,
+    sql`SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM temp.rating_selection)
+        WHERE (n - 1) % ${size} = 0 ORDER BY id`,
+  )
+  const total = pluck<number>(db, sql`SELECT count(*) FROM temp.rating_selection`) ?? 0
+  return starts.map((start, i) => {
+    const end = starts[i + 1]
+    return {
+      ids:
+        end === undefined
+          ? sql`SELECT id FROM temp.rating_selection WHERE id >= ${start}`
+          : sql`SELECT id FROM temp.rating_selection WHERE id >= ${start} AND id < ${end}`,
+      count: end === undefined ? total - i * size : size,
+    }
+  })
+}
+
 /** Workers of the selected annotations. */
 export function selectionWorkers(db: Db): number[] {
   return pluckAll<number>(
@@ -269,18 +292,35 @@ export function previewTargets(db: Db): Transition[] {
 
 /**
  * Sets every selected annotation to an item rating `value` (just recorded, so the latest). Untracked:
- * `previewSelectionTo` beforehand gives the exact counts, since each row moves once.
+ * `previewSelectionTo` beforehand gives the exact counts, since each row moves once. `eachChunk`
+ * runs before each piece of the selection (progress, cancel) and once more before the rating
+ * indexes are rebuilt, if they were dropped.
  */
-export function applySelectionTo(db: Db, value: number, rows: number): number {
-  const where = sql`id IN (SELECT id FROM temp.rating_selection)
-    AND (rating IS NOT ${value} OR rating_source != ${SOURCE.item})`
-  return writeMany(
-    db,
-    rows,
-    () =>
-      run(
+export function applySelectionTo(
+  db: Db,
+  value: number,
+  rows: number,
+  eachChunk: (done: number, rebuilding: boolean) => void = () => undefined,
+): number {
+  const chunks = selectionChunks(db, WRITE_CHUNK)
+  const write = (): number => {
+    let changed = 0
+    let done = 0
+    for (const chunk of chunks) {
+      eachChunk(done, false)
+      const where = sql`id IN (${chunk.ids})
+        AND (rating IS NOT ${value} OR rating_source != ${SOURCE.item})`
+      changed += run(
         db,
         sql`UPDATE annotations SET rating = ${value}, rating_source = ${SOURCE.item} WHERE ${where}`,
-      ).changes,
-  )
+      ).changes
+      done += chunk.count
+    }
+    eachChunk(done, true)
+    return changed
+  }
+  return writeMany(db, rows, write)
 }
+
+/** Annotations a long write takes at once between its progress reports and cancel checks. */
+export const WRITE_CHUNK = 25_000

@@ -27,13 +27,16 @@ export function recomputeAllRatings(
   byWorker: ReadonlyMap<number, readonly Segment[]>,
   workers: readonly number[],
   { bulkFrom }: { bulkFrom?: number } = {},
+  onStep: (detail: string) => void = () => undefined,
 ): number {
   prepareWork(db, byWorker, workers)
+  onStep('Counting wrong ratings')
   const many = manyRowsFrom(db, bulkFrom)
   const wrong = sql`SELECT count(*) FROM (
     SELECT 1 FROM (${wrongTimelineRows} UNION ALL ${unreachedRows}) LIMIT ${many})`
   let changed: number
   if ((pluck<number>(db, wrong) ?? 0) >= many) {
+    onStep('Rewriting effective ratings')
     changed = db.inTransaction
       ? withRatingIndexesRebuilt(db, () => rewriteTimelineRows(db))
       : rewriteTimelineRows(db)
@@ -43,6 +46,7 @@ export function recomputeAllRatings(
     run(db, sql`INSERT OR IGNORE INTO temp.rating_target (id, rating, source) ${unreachedRows}`)
     changed = 0
   }
+  onStep('Checking item-rated annotations')
   // Item-rated rows, and rows an item rating once held but no longer does.
   run(
     db,

@@ -3,6 +3,7 @@ import type { ApiErrorInfo } from '../../../../shared/contract'
 import type { RatingResult } from '../../../../shared/contract/ratings'
 import { errorParts, toErrorInfo } from '../../lib/errors'
 import { formatCount } from '../../lib/format'
+import { WriteJobProgress } from '../jobs/WriteJobProgress'
 import { ErrorText } from '../messages/Messages'
 import { showInfo } from '../messages/messages'
 import { Modal } from '../shell/Modal'
@@ -21,7 +22,8 @@ interface ConfirmRatingProps {
 
 /**
  * Every bulk rating and every revert is previewed first: the dialog states how many annotations
- * move from which rating to which, and only Confirm writes the change set.
+ * move from which rating to which, and only Confirm writes the change set. A large one is written
+ * as a job: the dialog shows its progress and can cancel it (nothing is kept).
  */
 export function ConfirmRating({ title, summary, confirmLabel, run, onClose }: ConfirmRatingProps) {
   const [preview, setPreview] = useState<RatingResult | null>(null)
@@ -48,8 +50,14 @@ export function ConfirmRating({ title, summary, confirmLabel, run, onClose }: Co
       ratingsChanged()
       onClose()
     } catch (e) {
-      setError(toErrorInfo(e))
+      const info = toErrorInfo(e)
       setBusy(false)
+      if (info.type === 'cancelled') {
+        showInfo(info.message)
+        onClose()
+      } else {
+        setError(info)
+      }
     }
   }
 
@@ -83,6 +91,7 @@ export function ConfirmRating({ title, summary, confirmLabel, run, onClose }: Co
           <Transitions transitions={preview.transitions} />
         </>
       )}
+      {busy && <WriteJobProgress />}
       {error && (
         <div className="error-box" role="alert" data-testid="error-message">
           <ErrorText {...errorParts(error)} />
