@@ -5,6 +5,7 @@
  */
 export const PAGES = [
   { id: 'review', label: 'Review', hint: 'Filter, read and rate annotations' },
+  { id: 'policies', label: 'Policies', hint: 'Write, dry run and apply re-rating policies' },
 ] as const satisfies readonly { id: string; label: string; hint: string }[]
 
 export type PageId = (typeof PAGES)[number]['id']

@@ -105,7 +105,9 @@ const fileName = z
   .min(1)
   .max(500)
   .regex(/\.[cm]?[jt]s$/, 'a policy file ends in .ts or .js')
+/** A value, or its text as the form and `--param` give it (parsed in main by the parameter's type). */
 const paramValue = z.union([
+  z.string().max(1_000_000),
   z.number().finite(),
   z.null(),
   z.boolean(),
