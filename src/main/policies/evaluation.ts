@@ -86,7 +86,8 @@ export async function evaluate(
         })
         const factsStarted = performance.now()
         const facts = JSON.stringify(readFacts(db))
-        const scriptStarted = performance.now()
+        const scriptAt = performance.now()
+        scriptStarted?.()
         const raw = sandbox.rules(facts, JSON.stringify(params))
         const scriptDone = performance.now()
         const rules = resolveRules(
@@ -104,8 +105,8 @@ export async function evaluate(
           basis: basisOf(db, input.source, params),
           timings: {
             sandboxMs: loaded - started,
-            factsMs: scriptStarted - factsStarted,
-            scriptMs: scriptDone - scriptStarted,
+            factsMs: scriptAt - factsStarted,
+            scriptMs: scriptDone - scriptAt,
             selectMs: 0,
           },
         }

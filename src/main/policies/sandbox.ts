@@ -123,6 +123,8 @@ export class PolicySandbox {
 
   /** Runs `rules(facts, params)`; returns what it returned (checked by the caller). */
   rules(factsJson: string, paramsJson: string): unknown {
+    // The time limit counts the script, not the host's reading of the facts before it.
+    this.runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + this.limits.timeMs))
     return JSON.parse(this.callForString('__run', [factsJson, paramsJson]))
   }
 

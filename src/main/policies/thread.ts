@@ -58,6 +58,8 @@ export async function evaluateIsolated(db: Db, input: PolicyInput): Promise<Eval
     }
     worker.on('message', (message: PolicyWorkerMessage) => {
       if (message.type === 'script-started') {
+        // Sent as the script loads and again as its rules run: the facts in between are not its time.
+        clearTimeout(timer)
         timer = setTimeout(() => {
           finish(() =>
             reject(

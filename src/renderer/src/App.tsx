@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { Suspense, useCallback, useEffect, useState } from 'react'
 import { isDesktop, onEvent } from './api'
 import { ImportDialog } from './features/import/ImportDialog'
 import { openImport } from './features/import/importDialogState'
@@ -202,7 +202,9 @@ function PageView({ page }: { page: PageId }) {
   if (!View) return null
   return (
     <div className="page" data-testid={`page-${page}`}>
-      <View />
+      <Suspense fallback={null}>
+        <View />
+      </Suspense>
     </div>
   )
 }
