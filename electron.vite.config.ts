@@ -18,6 +18,7 @@ export default defineConfig({
           'pull-store-worker': 'src/main/mturk/pull-store-worker.ts',
           'answer-parse-worker': 'src/main/mturk/answer-parse-worker.ts',
           'mturk-standin': 'src/main/mturk/standin/cli.ts',
+          'policy-worker': 'src/main/policies/policy-worker.ts',
         },
         // Shared chunks sit next to the entries, so `new URL('./import-worker.js',
         // import.meta.url)` finds the thread scripts from whichever file the code landed in.

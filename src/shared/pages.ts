@@ -8,6 +8,7 @@ export const PAGES = [
   { id: 'today', label: 'Today', hint: 'New submissions per worker, and the triage queue' },
   { id: 'audits', label: 'Audits', hint: 'Spot-check samples with confidence intervals' },
   { id: 'dashboard', label: 'Dashboard', hint: 'Charts of volume, dimensions and ratings' },
+  { id: 'policies', label: 'Policies', hint: 'Write, dry run and apply re-rating policies' },
   {
     id: 'release',
     label: 'Release',

@@ -6,6 +6,7 @@ import type { Handlers } from './handlers'
 import { importHandlers } from './imports'
 import { jobHandlers } from './jobs'
 import { mturkHandlers } from './mturk'
+import { policyHandlers } from './policies'
 import { projectHandlers } from './project'
 import { protoqaHandlers } from './protoqa'
 import { ratingsHandlers } from './ratings'
@@ -27,4 +28,5 @@ export const handlers: Handlers<CallName> = {
   ...auditHandlers,
   ...dashboardHandlers,
   ...crowdaqHandlers,
+  ...policyHandlers,
 }

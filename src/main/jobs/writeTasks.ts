@@ -1,7 +1,9 @@
 import type { JobKind } from '../../shared/contract/jobs'
+import type { PolicyApplied } from '../../shared/contract/policies'
 import type { RatingResult } from '../../shared/contract/ratings'
 import type { AnnotationFilter } from '../../shared/filter'
 import type { Db } from '../db/connection'
+import { type ApplyRequest, applyEvaluated } from '../policies/run'
 import { recomputeAll } from '../ratings/effective'
 import { rateFilter, rateSelection } from '../ratings/rateTargets'
 import { revertChangeSet } from '../ratings/revert'
@@ -66,10 +68,16 @@ export function recompute(
   return { changed: db.transaction(() => recomputeAll(db, {}, hooks)).immediate() }
 }
 
+/** A policy's apply: its script already ran (on the policy thread); this writes its moves. */
+export function policy(db: Db, r: ApplyRequest, hooks: WriteHooks): PolicyApplied {
+  return applyEvaluated(db, r, hooks)
+}
+
 export const writeTasks = {
   rate,
   revert,
   recompute,
+  policy,
 } satisfies { [K in JobKind]?: (db: Db, request: never, hooks: WriteHooks) => unknown }
 
 export type WriteKind = keyof typeof writeTasks

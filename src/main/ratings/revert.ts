@@ -32,8 +32,8 @@ import { revertOutcome, revertedByMap, summarizeChangeSet } from './history'
 import { settlePending } from './importTimelines'
 import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 
-/** What undo and redo step through; imports and policies are reverted by name only. */
-const UNDOABLE: readonly ChangeSetKind[] = ['manual', 'bulk']
+/** What undo and redo step through; imports are reverted by name only. */
+const UNDOABLE: readonly ChangeSetKind[] = ['manual', 'bulk', 'policy']
 
 class Rollback extends Error {
   constructor(readonly result: RatingResult) {

@@ -8,6 +8,7 @@ import { dashboardCalls } from './dashboard'
 import { importCalls, type PickedFile } from './imports'
 import { jobCalls, jobEvents } from './jobs'
 import { mturkCalls, mturkEvents } from './mturk'
+import { policyCalls, policyEvents } from './policies'
 import { projectCalls, projectEvents } from './project'
 import { protoqaCalls } from './protoqa'
 import { ratingsCalls, ratingsEvents } from './ratings'
@@ -29,6 +30,7 @@ export const contract = {
   ...auditCalls,
   ...dashboardCalls,
   ...crowdaqCalls,
+  ...policyCalls,
 } satisfies Record<string, CallSpec>
 
 /** Every event main pushes to the page. */
@@ -39,6 +41,7 @@ export const events = {
   ...ratingsEvents,
   ...mturkEvents,
   ...crowdaqEvents,
+  ...policyEvents,
 } satisfies Record<string, EventSpec>
 
 export type Contract = typeof contract

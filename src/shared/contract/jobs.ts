@@ -3,16 +3,12 @@ import { call, event } from './define'
 import type { ApiErrorInfo } from './errors'
 
 export type JobKind =
-  | 'import'
-  | 'index'
-  | 'synth'
-  | 'pull'
-  | 'rate'
-  | 'revert'
-  | 'recompute'
-  | 'export'
-/** Jobs that change ratings in one transaction (bulk rating, revert, recomputation): cancel undoes them. */
-export const WRITE_JOB_KINDS: readonly JobKind[] = ['rate', 'revert', 'recompute']
+  'import' | 'index' | 'synth' | 'pull' | 'rate' | 'revert' | 'recompute' | 'export' | 'policy'
+/**
+ * Jobs that change ratings in one transaction (bulk rating, revert, recomputation, a policy's
+ * apply): cancel undoes them.
+ */
+export const WRITE_JOB_KINDS: readonly JobKind[] = ['rate', 'revert', 'recompute', 'policy']
 
 export type JobState = 'running' | 'succeeded' | 'failed' | 'cancelled'
 

@@ -6,6 +6,7 @@ import { examCommand } from './exam'
 import { historyCommand } from './history'
 import { importCommand } from './import'
 import { protoqaCommand } from './protoqa'
+import { policyCommand } from './policy'
 import { pullCommand } from './pull'
 import { queryCommand } from './query'
 import { rateCommand } from './rate'
@@ -25,6 +26,7 @@ export const commands: Command[] = [
   historyCommand,
   revertCommand,
   exportCommand,
+  policyCommand,
   synthCommand,
   serveCommand,
   pullCommand,

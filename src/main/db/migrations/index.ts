@@ -12,6 +12,7 @@ import m008 from './008-release'
 import m009 from './009-pull-runner'
 import m010 from './010-triage'
 import m011 from './011-crowdaq'
+import m012 from './012-policies'
 
 export interface Migration {
   version: number
@@ -31,6 +32,7 @@ export const migrations: readonly Migration[] = [
   m009,
   m010,
   m011,
+  m012,
 ]
 
 export const LATEST_VERSION = migrations.length

@@ -12,6 +12,9 @@ export const pageViews: Partial<Record<PageId, ComponentType>> = {
   dashboard: lazy(() =>
     import('../dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })),
   ),
+  policies: lazy(() =>
+    import('../policies/PoliciesPage').then((m) => ({ default: m.PoliciesPage })),
+  ),
   protoqa: lazy(() => import('../protoqa/ProtoqaPage').then((m) => ({ default: m.ProtoqaPage }))),
   release: lazy(() => import('../release/ReleasePage').then((m) => ({ default: m.ReleasePage }))),
   crowdaq: lazy(() => import('../crowdaq/CrowdaqPage').then((m) => ({ default: m.CrowdaqPage }))),

@@ -1,0 +1,314 @@
+import type { PolicySample, PolicyTransition } from '../../../shared/contract/policies'
+import { dayStart, formatDay } from '../../../shared/filter'
+import type { Db } from '../connection'
+import { all, get, pluck, pluckAll, run } from '../connection'
+import { type SqlFragment, sql } from '../sql'
+import { SOURCE, writeMany } from './ratingsApply'
+
+/**
+ * A policy's facts (aggregates, never rows) and its moves. The moves live in a per-connection
+ * temp table: one row per annotation, taken by the first rule that selects it.
+ */
+
+const DAY = 86_400
+
+export interface WorkerRatingRow {
+  workerId: number | null
+  externalId: string | null
+  rating: number | null
+  annotations: number
+  submissions: number
+}
+
+/** Annotations and submissions by worker and effective rating (read from `ann_rating` alone). */
+export function annotationsByWorkerAndRating(db: Db): WorkerRatingRow[] {
+  return all<WorkerRatingRow>(
+    db,
+    sql`SELECT g.worker_id AS workerId, w.external_id AS externalId, g.rating, g.annotations, g.submissions
+        FROM (SELECT a.worker_id, a.rating, count(*) AS annotations,
+                count(DISTINCT a.id >> 4) AS submissions
+              FROM annotations a GROUP BY a.rating, a.worker_id) AS g
+        LEFT JOIN workers w ON w.id = g.worker_id`,
+  )
+}
+
+export interface WorkerSubmissionRow {
+  externalId: string
+  submissions: number
+  first: number | null
+  last: number | null
+}
+
+export function submissionsByWorker(db: Db): WorkerSubmissionRow[] {
+  return all<WorkerSubmissionRow>(
+    db,
+    sql`SELECT w.external_id AS externalId, s.n AS submissions, s.first, s.last
+        FROM (SELECT worker_id, count(*) AS n, min(submitted_at) AS first, max(submitted_at) AS last
+              FROM submissions WHERE worker_id IS NOT NULL GROUP BY worker_id) AS s
+        JOIN workers w ON w.id = s.worker_id ORDER BY w.external_id`,
+  )
+}
+
+export function submissionRange(db: Db): { first: string | null; last: string | null } {
+  const row = get<{ first: number | null; last: number | null }>(
+    db,
+    sql`SELECT min(submitted_at) AS first, max(submitted_at) AS last FROM submissions`,
+  )
+  return {
+    first: row?.first == null ? null : formatDay(row.first),
+    last: row?.last == null ? null : formatDay(row.last),
+  }
+}
+
+/** Per worker (external id): submissions and annotations per day, oldest first. */
+export function workerDays(
+  db: Db,
+): Record<string, { day: string; submissions: number; annotations: number }[]> {
+  const rows = all<{ worker: string; day: number; submissions: number; annotations: number }>(
+    db,
+    sql`SELECT w.external_id AS worker, g.day, g.submissions, g.annotations
+        FROM (SELECT a.worker_id, a.submitted_at / ${DAY} AS day, count(*) AS annotations,
+                count(DISTINCT a.id >> 4) AS submissions
+              FROM annotations a WHERE a.worker_id IS NOT NULL AND a.submitted_at IS NOT NULL
+              GROUP BY a.worker_id, a.submitted_at / ${DAY}) AS g
+        JOIN workers w ON w.id = g.worker_id ORDER BY g.worker_id, g.day`,
+  )
+  const out: Record<string, { day: string; submissions: number; annotations: number }[]> = {}
+  for (const r of rows) {
+    ;(out[r.worker] ??= []).push({
+      day: formatDay(r.day * DAY),
+      submissions: r.submissions,
+      annotations: r.annotations,
+    })
+  }
+  return out
+}
+
+export interface DimensionFact {
+  dimension: number
+  annotations: number
+  byRating: { rating: number | null; submissions: number; annotations: number }[]
+}
+
+/** Per worker (external id): annotations by dimension, each by effective rating. */
+export function workerDimensions(db: Db): Record<string, DimensionFact[]> {
+  const rows = all<{
+    worker: string
+    dimension: number
+    rating: number | null
+    annotations: number
+  }>(
+    db,
+    sql`SELECT w.external_id AS worker, g.dimension, g.rating, g.annotations
+        FROM (SELECT a.worker_id, a.dimension, a.rating, count(*) AS annotations
+              FROM annotations a WHERE a.worker_id IS NOT NULL
+              GROUP BY a.worker_id, a.dimension, a.rating) AS g
+        JOIN workers w ON w.id = g.worker_id
+        ORDER BY g.worker_id, g.dimension, g.rating DESC NULLS LAST`,
+  )
+  const out: Record<string, DimensionFact[]> = {}
+  for (const r of rows) {
+    const list = (out[r.worker] ??= [])
+    let dim = list.at(-1)
+    if (dim?.dimension !== r.dimension) {
+      dim = { dimension: r.dimension, annotations: 0, byRating: [] }
+      list.push(dim)
+    }
+    dim.annotations += r.annotations
+    // Each annotation is its own submission's one row for a dimension.
+    dim.byRating.push({ rating: r.rating, submissions: r.annotations, annotations: r.annotations })
+  }
+  return out
+}
+
+/** Worker ids (external) → row ids, for the ones the project knows. */
+export function workerIdsByExternal(db: Db, externalIds: readonly string[]): Map<string, number> {
+  const rows = all<{ externalId: string; id: number }>(
+    db,
+    sql`SELECT external_id AS externalId, id FROM workers
+        WHERE external_id IN (SELECT value FROM json_each(${JSON.stringify(externalIds)}))`,
+  )
+  return new Map(rows.map((r) => [r.externalId, r.id]))
+}
+
+/** What a rule selects, in SQL over `annotations a`. */
+export interface RuleSelection {
+  workerIds?: readonly number[]
+  ratings?: readonly (number | null)[]
+  dimensions?: readonly number[]
+  from?: string
+  to?: string
+  /** A query yielding annotation ids (a review-grid filter); null selects nothing. */
+  matching?: SqlFragment | null
+}
+
+function condition(s: RuleSelection): SqlFragment {
+  const parts: SqlFragment[] = []
+  if (s.workerIds !== undefined) {
+    parts.push(
+      s.workerIds.length === 0
+        ? sql`0`
+        : sql`a.worker_id IN (SELECT value FROM json_each(${JSON.stringify(s.workerIds)}))`,
+    )
+  }
+  if (s.ratings !== undefined) {
+    const values = s.ratings.filter((r): r is number => r !== null)
+    const either: SqlFragment[] = []
+    if (values.length > 0) either.push(sql`a.rating IN ${sql.list(values)}`)
+    if (s.ratings.includes(null)) either.push(sql`a.rating IS NULL`)
+    parts.push(either.length === 0 ? sql`0` : sql`(${sql.join(either, ' OR ')})`)
+  }
+  if (s.dimensions !== undefined) {
+    parts.push(s.dimensions.length === 0 ? sql`0` : sql`a.dimension IN ${sql.list(s.dimensions)}`)
+  }
+  if (s.from !== undefined) parts.push(sql`a.submitted_at >= ${dayStart(s.from)}`)
+  if (s.to !== undefined) parts.push(sql`a.submitted_at < ${dayStart(s.to) + DAY}`)
+  if (s.matching !== undefined) {
+    parts.push(s.matching === null ? sql`0` : sql`a.id IN (${s.matching})`)
+  }
+  return parts.length === 0 ? sql`1` : sql.join(parts, ' AND ')
+}
+
+/** Empties the moves; rules are then added in order. */
+export function beginMoves(db: Db): void {
+  db.exec(`
+    CREATE TEMP TABLE IF NOT EXISTS policy_moves (
+      id INTEGER PRIMARY KEY, rule INTEGER NOT NULL, rating REAL NOT NULL);
+    CREATE TEMP TABLE IF NOT EXISTS policy_rule_notes (rule INTEGER PRIMARY KEY, note TEXT NOT NULL);
+    DELETE FROM temp.policy_moves;
+    DELETE FROM temp.policy_rule_notes;
+  `)
+}
+
+/** Adds the annotations rule `rule` selects that no earlier rule took; returns how many. */
+export function addRuleMoves(
+  db: Db,
+  rule: number,
+  to: number,
+  note: string,
+  selection: RuleSelection,
+): number {
+  run(db, sql`INSERT INTO temp.policy_rule_notes (rule, note) VALUES (${rule}, ${note})`)
+  return run(
+    db,
+    sql`INSERT OR IGNORE INTO temp.policy_moves (id, rule, rating)
+        SELECT a.id, ${rule}, ${to} FROM annotations a WHERE ${condition(selection)}`,
+  ).changes
+}
+
+const moved = sql`a.rating IS NOT m.rating`
+
+export function ruleCounts(
+  db: Db,
+): { rule: number; selected: number; annotations: number; workers: number }[] {
+  return all(
+    db,
+    sql`SELECT m.rule, count(*) AS selected, total(${moved}) AS annotations,
+          count(DISTINCT CASE WHEN ${moved} THEN a.worker_id END) AS workers
+        FROM temp.policy_moves m CROSS JOIN annotations a ON a.id = m.id GROUP BY m.rule`,
+  )
+}
+
+export function moveTransitions(db: Db): PolicyTransition[] {
+  return all<PolicyTransition>(
+    db,
+    sql`SELECT a.rating AS "from", m.rating AS "to", count(*) AS annotations
+        FROM temp.policy_moves m CROSS JOIN annotations a ON a.id = m.id WHERE ${moved}
+        GROUP BY 1, 2 ORDER BY 1 DESC NULLS LAST, 2 DESC`,
+  )
+}
+
+/**
+ * Up to `perRule` moved annotations of each rule, spread over the rule's rows by a fixed hash of
+ * the id (the same data gives the same samples).
+ */
+export function moveSamples(db: Db, perRule: number): PolicySample[] {
+  return all<PolicySample>(
+    db,
+    sql`SELECT x.id AS annotationId, x.id >> 4 AS submissionId, w.external_id AS worker,
+          x.dimension, x.rule, x."from", x."to"
+        FROM (SELECT m.id, m.rule, a.rating AS "from", m.rating AS "to", a.dimension, a.worker_id,
+                row_number() OVER (PARTITION BY m.rule ORDER BY (m.id * 2654435761) % 4294967296, m.id) AS rn
+              FROM temp.policy_moves m CROSS JOIN annotations a ON a.id = m.id WHERE ${moved}) AS x
+        LEFT JOIN workers w ON w.id = x.worker_id
+        WHERE x.rn <= ${perRule} ORDER BY x.rule, x.id`,
+  )
+}
+
+/** Keeps only the moves that change a rating; returns how many remain. */
+export function keepChangingMoves(db: Db): number {
+  run(
+    db,
+    sql`DELETE FROM temp.policy_moves WHERE id IN (
+          SELECT m.id FROM temp.policy_moves m CROSS JOIN annotations a ON a.id = m.id
+          WHERE NOT (${moved}))`,
+  )
+  return pluck<number>(db, sql`SELECT count(*) FROM temp.policy_moves`) ?? 0
+}
+
+/**
+ * Writes the moves as item ratings of one change set (each with its rule's note) and puts them in
+ * the effective-rating cache. Call inside the change set's transaction, after `keepChangingMoves`.
+ */
+export function writeMoves(
+  db: Db,
+  rows: number,
+  by: { changeSetId: number; at: number; author: string },
+): void {
+  run(
+    db,
+    sql`INSERT INTO item_ratings (annotation_id, value, recorded_at, author, note, change_set_id)
+        SELECT m.id, m.rating, ${by.at}, ${by.author}, n.note, ${by.changeSetId}
+        FROM temp.policy_moves m JOIN temp.policy_rule_notes n ON n.rule = m.rule ORDER BY m.id`,
+  )
+  writeMany(
+    db,
+    rows,
+    () =>
+      run(
+        db,
+        sql`UPDATE annotations SET rating = m.rating, rating_source = ${SOURCE.item}
+            FROM temp.policy_moves m WHERE annotations.id = m.id`,
+      ).changes,
+  )
+}
+
+/** What the project looks like for "has anything changed since the dry run". */
+export function dataState(db: Db): string {
+  const row = get<{ changeSet: number | null; annotation: number | null }>(
+    db,
+    sql`SELECT (SELECT max(id) FROM change_sets) AS changeSet,
+          (SELECT max(id) FROM annotations) AS annotation`,
+  )
+  return `${row?.changeSet ?? 0}.${row?.annotation ?? 0}`
+}
+
+export interface PolicyRunRow {
+  changeSetId: number
+  name: string
+  fileName: string
+  script: string
+  sha256: string
+  params: string
+  report: string
+}
+
+export function insertPolicyRun(db: Db, r: PolicyRunRow): void {
+  run(
+    db,
+    sql`INSERT INTO policy_runs (change_set_id, name, file_name, script, sha256, params, report)
+        VALUES (${r.changeSetId}, ${r.name}, ${r.fileName}, ${r.script}, ${r.sha256}, ${r.params}, ${r.report})`,
+  )
+}
+
+export function policyRunByChangeSet(db: Db, changeSetId: number): PolicyRunRow | undefined {
+  return get<PolicyRunRow>(
+    db,
+    sql`SELECT change_set_id AS changeSetId, name, file_name AS fileName, script, sha256, params, report
+        FROM policy_runs WHERE change_set_id = ${changeSetId}`,
+  )
+}
+
+export function allRatingValues(db: Db): number[] {
+  return pluckAll<number>(db, sql`SELECT DISTINCT rating FROM annotations WHERE rating IS NOT NULL`)
+}

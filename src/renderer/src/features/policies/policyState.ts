@@ -1,0 +1,26 @@
+import type {
+  PolicyApplied,
+  PolicyOutline,
+  PolicyReport,
+} from '../../../../shared/contract/policies'
+import { type Store, createStore, useStore } from '../../lib/store'
+
+/**
+ * What the Policies page works on, kept while another page is on screen (a sample opened in the
+ * review grid, then back to apply).
+ */
+export const policyState = {
+  fileName: createStore('policy.ts'),
+  path: createStore(''),
+  source: createStore(''),
+  outline: createStore<PolicyOutline | null>(null),
+  values: createStore<Record<string, string | boolean>>({}),
+  report: createStore<PolicyReport | null>(null),
+  applied: createStore<PolicyApplied | null>(null),
+  watch: createStore(false),
+}
+
+/** A kept value with a setter, like `useState`. */
+export function useKept<T>(store: Store<T>): [T, Store<T>['set']] {
+  return [useStore(store), store.set]
+}

@@ -1,0 +1,64 @@
+import type { Page } from '@playwright/test'
+import { expect, openDemo, test } from './fixtures'
+
+/** The status bar's annotations by rating, as text. */
+async function statusRatings(page: Page): Promise<string> {
+  return (await page.getByTestId('status-ratings').textContent()) ?? ''
+}
+
+test('a policy is loaded, dry run, applied from the Policies page and undone', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  const before = await statusRatings(page)
+  await page.getByTestId('page-tab-policies').click()
+  await expect(page.getByTestId('policies-page')).toBeVisible()
+  await page.getByTestId('policy-shipped').selectOption('glucose-cleanup.ts')
+  await expect(page.getByTestId('policy-editor')).toContainText('GLUCOSE cleanup')
+  // The parameters the script declares, as a form.
+  await expect(page.getByTestId('param-prolific')).toHaveValue('200')
+  await page.getByTestId('param-check').fill('50')
+  await page.getByTestId('policy-dry-run').click()
+  await expect(page.getByTestId('policy-report')).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByTestId('policy-rule')).toHaveCount(4)
+  await expect(page.getByTestId('policy-report')).toContainText(
+    'an annotation is moved by the first rule that selects it',
+  )
+  const matrix = page.getByTestId('policy-matrix')
+  await expect(matrix).toBeVisible()
+  // −1 → 1 is a cell of the matrix: the demo has new workers.
+  await expect(page.getByTestId('matrix--1-1')).not.toHaveText('')
+
+  // A sample opens in the review grid; the page keeps its dry run meanwhile.
+  await page.getByTestId('policy-sample').first().click()
+  await expect(page.getByTestId('grid-total')).toContainText('1 annotation')
+  await page.getByTestId('page-tab-policies').click()
+  await expect(page.getByTestId('policy-matrix')).toBeVisible()
+
+  await page.getByTestId('policy-apply').click()
+  await expect(page.getByTestId('policy-revert')).toBeVisible({ timeout: 30_000 })
+  // The grid's counts by rating: no −1, 0 or 1.5 is left.
+  await page.getByTestId('page-tab-review').click()
+  await expect.poll(() => statusRatings(page)).not.toBe(before)
+  expect(await statusRatings(page)).not.toMatch(/[−-]1 |1\.5 |\b0 /)
+
+  // Undo (Ctrl+Z) reverts the policy's change set like any other change.
+  await page.locator('.ag-row').first().click()
+  await page.keyboard.press('ControlOrMeta+z')
+  await expect.poll(() => statusRatings(page), { timeout: 30_000 }).toBe(before)
+})
+
+test('a script error is marked at its line and nothing is applied', async ({ page, demo }) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-policies').click()
+  await page.getByTestId('policy-shipped').selectOption('starter.ts')
+  await expect(page.getByTestId('param-minSubmissions')).toBeVisible()
+  const editor = page.locator('.cm-content')
+  await editor.click()
+  await page.keyboard.press('ControlOrMeta+End')
+  await page.keyboard.type('\nconst broken: = 1\n')
+  await expect(page.getByTestId('policy-problem')).toContainText('Line ')
+  await expect(page.locator('.cm-lint-marker-error')).toHaveCount(1)
+  await expect(page.getByTestId('policy-apply')).toBeDisabled()
+})

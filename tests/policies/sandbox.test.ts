@@ -1,0 +1,183 @@
+import { createServer } from 'node:net'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { Db } from '../../src/main/db/connection'
+import { applyPolicy, dryRunPolicy } from '../../src/main/policies/run'
+import { policyThread } from '../../src/main/policies/thread'
+import { useTempDir } from '../helpers/tmp'
+import { day, importSubmissions, newProject } from '../ratings/helpers'
+import { policyText, ratingsSnapshot, tableCounts } from './helpers'
+
+function project(dir: string): Db {
+  const db = newProject(dir)
+  importSubmissions(db, [
+    { worker: 'W1', at: day('2019-09-01'), fileRating: -2 },
+    { worker: 'W2', at: day('2019-09-02'), fileRating: 3 },
+  ])
+  return db
+}
+
+/** A policy whose `rules` body is `body`, run to apply; returns the error's info. */
+async function failure(
+  db: Db,
+  source: string,
+  limits: { timeMs?: number; memoryBytes?: number } = {},
+): Promise<{ code: string; message: string; file?: string; line?: number }> {
+  const before = { counts: tableCounts(db), ratings: ratingsSnapshot(db) }
+  const error: unknown = await applyPolicy(db, {
+    source,
+    fileName: 'bad.ts',
+    author: 'x',
+    limits,
+  }).then(
+    () => null,
+    (e: unknown) => e,
+  )
+  expect(error).not.toBeNull()
+  // Nothing changed.
+  expect({ counts: tableCounts(db), ratings: ratingsSnapshot(db) }).toEqual(before)
+  return (error as { info: { code: string; message: string; line?: number } }).info
+}
+
+describe('policy sandbox', () => {
+  const tempDir = useTempDir()
+
+  it('reports a syntax error at its line, in TypeScript and in what the engine parses', async () => {
+    const db = project(tempDir())
+    const ts = policyText(`    const x: number = ;\n    return []`)
+    expect(await failure(db, ts)).toMatchObject({ code: 'policy-syntax', file: 'bad.ts', line: 7 })
+    const js = policyText(`    return [}`)
+    expect(await failure(db, js)).toMatchObject({ code: 'policy-syntax', line: 7 })
+  })
+
+  it('reports a thrown error with its line', async () => {
+    const db = project(tempDir())
+    const info = await failure(
+      db,
+      policyText(`    const w = facts.worker('nobody')\n    return [w.id]`),
+    )
+    expect(info).toMatchObject({ code: 'policy-error', line: 8 })
+    expect(info.message).toMatch(/TypeError/)
+  })
+
+  it('stops an endless loop at the time limit', async () => {
+    const db = project(tempDir())
+    const info = await failure(db, policyText(`    for (;;) {}`), { timeMs: 1500 })
+    expect(info.code).toBe('policy-timeout')
+    expect(info.message).toMatch(/time limit \(1.5 s\)/)
+    expect(info.line).toBe(6)
+  })
+
+  it('stops a memory blow-up, a long built-in call and a runaway recursion', async () => {
+    const db = project(tempDir())
+    const big = policyText(
+      `    const keep = []\n    for (;;) keep.push('x'.repeat(64 * 2 ** 20) + keep.length)`,
+    )
+    expect(await failure(db, big, { memoryBytes: 32 * 2 ** 20 })).toMatchObject({
+      code: 'policy-memory',
+      message: expect.stringMatching(/memory limit \(32 MB\)/) as unknown,
+    })
+    // One built-in call the engine cannot interrupt: the thread is stopped after the limit.
+    const fill = policyText(
+      `    const keep = []\n    for (;;) keep.push(new Array(100000).fill(keep.length))`,
+    )
+    policyThread.mode = 'thread'
+    try {
+      expect(await failure(db, fill, { timeMs: 1000 })).toMatchObject({ code: 'policy-timeout' })
+    } finally {
+      policyThread.mode = 'auto'
+    }
+    const recursion = policyText(`    const f = (n) => f(n + 1) + 1\n    return f(0)`)
+    expect(await failure(db, recursion)).toMatchObject({ code: 'policy-stack' })
+  })
+
+  it('cannot read a file, open a socket, see process or import anything else', async () => {
+    const dir = tempDir()
+    const db = project(dir)
+    const secret = join(dir, 'secret.txt')
+    writeFileSync(secret, 'secret')
+    const server = createServer((socket) => socket.end('hello'))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const probe = policyText(`    const seen = {
+      process: typeof process, require: typeof require === 'function',
+      fetch: typeof fetch, XMLHttpRequest: typeof XMLHttpRequest, WebSocket: typeof WebSocket,
+      std: typeof std, os: typeof os, Buffer: typeof Buffer, globalProcess: typeof globalThis.process,
+      setTimeout: typeof setTimeout,
+    }
+    throw new Error(JSON.stringify(seen))`)
+      const seen = JSON.parse((await failure(db, probe)).message.replace(/^[^{]*/, '')) as Record<
+        string,
+        unknown
+      >
+      expect(seen).toEqual({
+        process: 'undefined',
+        require: true,
+        fetch: 'undefined',
+        XMLHttpRequest: 'undefined',
+        WebSocket: 'undefined',
+        std: 'undefined',
+        os: 'undefined',
+        Buffer: 'undefined',
+        globalProcess: 'undefined',
+        setTimeout: 'undefined',
+      })
+      for (const attempt of [
+        `require('fs').readFileSync(${JSON.stringify(secret)}, 'utf8')`,
+        `require('node:net').connect(${(server.address() as { port: number }).port})`,
+        `require('child_process')`,
+      ]) {
+        const info = await failure(db, policyText(`    return ${attempt}`))
+        expect(info.message).toMatch(/can import only the policy API/)
+      }
+      const dynamic = await failure(db, policyText(`    return import('fs')`))
+      expect(dynamic.code).toMatch(/^policy-/)
+      const topImport = `import { readFileSync } from 'fs'\n${policyText('    return [readFileSync]')}`
+      expect(await failure(db, topImport)).toMatchObject({ line: 1 })
+    } finally {
+      server.close()
+    }
+  })
+
+  it('has no clock, and a seeded random source', async () => {
+    const db = project(tempDir())
+    const clock = await failure(db, policyText(`    return [Date.now()]`))
+    expect(clock.message).toMatch(/no clock/)
+    const newDate = await failure(db, policyText(`    return [new Date()]`))
+    expect(newDate.message).toMatch(/no clock/)
+    const draws = policyText(
+      `    const n = Math.floor(random() * 1000) + Math.floor(Math.random() * 1000) * 1000
+    const d = new Date('2019-09-01').getTime()
+    return [rule({ name: 'r' + n + ':' + d, where: { ratings: [] }, to: 1 })]`,
+      { before: "import { random } from './winnow-policy'" },
+    )
+    const name = async (seed?: number) =>
+      (
+        await dryRunPolicy(db, {
+          source: draws,
+          fileName: 'seed.ts',
+          ...(seed !== undefined ? { limits: { seed } } : {}),
+        })
+      ).rules[0]?.name
+    expect(await name()).toBe(await name())
+    expect(await name(1)).toBe(await name())
+    expect(await name(2)).not.toBe(await name(1))
+    expect(await name()).toMatch(/:1567296000000$/)
+  })
+
+  it('keeps facts read-only', async () => {
+    const db = project(tempDir())
+    const info = await failure(
+      db,
+      policyText(`    'use strict'\n    facts.workers[0].submissions = 99\n    return []`),
+    )
+    expect(info.message).toMatch(/TypeError.*read-only|TypeError/)
+    const report = await dryRunPolicy(db, {
+      source: policyText(`    const w = facts.worker('W1')
+    return [rule({ name: [w.submissions, w.annotations, w.firstSubmission, w.submissionsRated(-2), w.byDay.length, w.byDimension[0].annotations, facts.audits.length, facts.scale.length, facts.ratings.length].join(','), where: {}, to: 1 })]`),
+      fileName: 'facts.ts',
+    })
+    expect(report.rules[0]?.name).toBe('1,2,2019-09-01,1,1,1,0,7,2')
+  })
+})
