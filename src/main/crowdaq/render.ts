@@ -1,5 +1,5 @@
 import type { ChildNode } from 'domhandler'
-import { parseDocument } from 'htmlparser2'
+import { ElementType, parseDocument } from 'htmlparser2'
 import MarkdownIt from 'markdown-it'
 import sanitizeHtml from 'sanitize-html'
 import {
@@ -44,8 +44,8 @@ export function markdownHtml(text: string): string {
 function toNodes(nodes: readonly ChildNode[]): SafeNode[] {
   const out: SafeNode[] = []
   for (const n of nodes) {
-    if (n.type === 'text') out.push(n.data)
-    else if (n.type === 'tag' && isSafeTag(n.name)) {
+    if (n.type === ElementType.Text) out.push(n.data)
+    else if (n.type === ElementType.Tag && isSafeTag(n.name)) {
       const allowed = SAFE_ATTRIBUTES[n.name] ?? []
       const attrs: Record<string, string> = {}
       for (const [k, v] of Object.entries(n.attribs)) {
