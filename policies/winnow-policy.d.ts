@@ -59,8 +59,8 @@ export interface ScaleStep {
 }
 
 /**
- * The result of one audit (a random sample rated by a reviewer). Audits do not exist yet: the list
- * is empty until they do.
+ * The result of one audit (a random sample judged by a reviewer on the Audits page or with
+ * `winnow audit`); only audits with at least one item judged are listed.
  */
 export interface AuditFact {
   readonly id: number
@@ -83,7 +83,7 @@ export interface Facts {
   /** Every worker with at least one submission, by id. */
   readonly workers: readonly WorkerFacts[]
   worker(id: string): WorkerFacts | undefined
-  /** Audit results; empty until audits exist. */
+  /** Audit results, newest first. */
   readonly audits: readonly AuditFact[]
   /** Dates of the first and last submission in the project. */
   readonly firstSubmission: Day | null

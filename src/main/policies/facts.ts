@@ -1,5 +1,6 @@
 import { formatDay } from '../../shared/filter'
 import type { Db } from '../db/connection'
+import { auditResults } from '../db/queries/audits'
 import {
   annotationsByWorkerAndRating,
   submissionRange,
@@ -12,7 +13,7 @@ import { ratingScale } from '../ratings/scale'
 /**
  * The facts a policy reads: aggregates of the project as JSON for the sandbox. The small ones are
  * read up front; the per-day and per-dimension tables only when the script first asks for them.
- * Audits do not exist yet, so `audits` is empty.
+ * `audits` holds every audit with at least one item judged.
  */
 
 export interface RatingCountFact {
@@ -30,11 +31,21 @@ export interface WorkerFact {
   byRating: RatingCountFact[]
 }
 
+export interface AuditFact {
+  id: number
+  name: string
+  workers: string[] | null
+  rating: number | null
+  sampled: number
+  passed: number
+  precision: number
+}
+
 export interface FactsData {
   scale: { value: number; label: string }[]
   ratings: RatingCountFact[]
   workers: WorkerFact[]
-  audits: never[]
+  audits: AuditFact[]
   firstSubmission: string | null
   lastSubmission: string | null
 }
@@ -76,10 +87,33 @@ export function readFacts(db: Db): FactsData {
     scale: ratingScale(db).map((l) => ({ value: l.value, label: l.label })),
     ratings: [...totals.values()].sort(byRatingDesc),
     workers,
-    audits: [],
+    audits: auditFacts(db),
     firstSubmission: range.first,
     lastSubmission: range.last,
   }
+}
+
+/**
+ * Audits as a policy reads them: who and which rating the sampled query covered (a query of one
+ * rating names it; any other is null), and the share of judged items that passed.
+ */
+function auditFacts(db: Db): AuditFact[] {
+  return auditResults(db).flatMap((audit): AuditFact[] => {
+    if (audit.precision === null) return []
+    const ratings = audit.filter.ratings ?? []
+    const only = ratings.length === 1 ? ratings[0] : undefined
+    return [
+      {
+        id: audit.id,
+        name: audit.name,
+        workers: audit.filter.workers ?? null,
+        rating: typeof only === 'number' ? only : null,
+        sampled: audit.yes + audit.no,
+        passed: audit.yes,
+        precision: audit.precision,
+      },
+    ]
+  })
 }
 
 /** The tables the sandbox asks for lazily, as JSON. */
