@@ -7,7 +7,6 @@ import { localAuthor } from '../ratings/author'
 import { policyRunDetail } from '../policies/history'
 import { runWriteJob } from '../jobs/writeJob'
 import { dryRunPolicy, evaluatePolicy, outlinePolicy } from '../policies/run'
-import { SHIPPED_POLICIES } from '../policies/shipped'
 import type { Handlers } from './handlers'
 
 function fileError(path: string, error: unknown): UserError {
@@ -21,7 +20,9 @@ function fileError(path: string, error: unknown): UserError {
 }
 
 export const policyHandlers: Handlers<keyof typeof policyCalls> = {
-  'policies.shipped': () => SHIPPED_POLICIES.map((p) => ({ ...p })),
+  // Bundled text (`?raw`), loaded when the page first asks for it.
+  'policies.shipped': async () =>
+    (await import('../policies/shipped')).SHIPPED_POLICIES.map((p) => ({ ...p })),
   'policies.outline': ({ source, fileName }) => outlinePolicy(source, fileName),
   'policies.dryRun': ({ source, fileName, params }, { session }) =>
     dryRunPolicy(session.project().db, { source, fileName, ...(params ? { params } : {}) }),

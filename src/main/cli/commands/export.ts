@@ -100,9 +100,9 @@ export const exportCommand: Command = {
   name: 'export',
   summary: 'Write a release: tier files (CSV, JSONL, Parquet), split, datasheet, card and manifest',
   usage:
-    'winnow export --db P --out DIR [--tiers 3,2,1] [--format csv,jsonl,parquet] [--as-of T] ' +
-    '[--split-test N|F [--split-dev N|F] --split-tier 3 --seed S] [--pseudonymize] ' +
-    '[--neutralize-formulas] [--force] [query filters] [--json]',
+    'winnow export --db P --out DIR [--tiers 3,2,1] [--format csv,jsonl,parquet] [--as-of T]\n' +
+    '         [--split-test N|F [--split-dev N|F] --split-tier 3 --seed S] [--pseudonymize]\n' +
+    '         [--neutralize-formulas] [--force] [query filters] [--json]',
   options: {
     ...dbOption,
     ...filterOptionSpec,

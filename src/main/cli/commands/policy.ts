@@ -6,7 +6,6 @@ import { ratingKey } from '../../../shared/ratings/key'
 import { openProject } from '../../db/connection'
 import { localAuthor } from '../../ratings/author'
 import { type PolicyInput, applyPolicy, dryRunPolicy } from '../../policies/run'
-import { API_TYPES, STARTER } from '../../policies/shipped'
 import {
   type Command,
   type CommandOutput,
@@ -110,7 +109,9 @@ async function run(values: ParsedValues, file: string): Promise<CommandOutput> {
   }
 }
 
-function init(file: string): CommandOutput {
+/** The shipped files are bundled text (`?raw`), loaded only by the command that writes them. */
+async function init(file: string): Promise<CommandOutput> {
+  const { API_TYPES, STARTER } = await import('../../policies/shipped')
   const types = join(dirname(file), API_TYPES.fileName)
   if (existsSync(file)) throw new UsageError(`${file} exists already; choose another name`)
   writeFileSync(file, STARTER.source)
