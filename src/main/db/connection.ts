@@ -3,12 +3,11 @@ import { dirname, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import { UserError } from '../../shared/contract/errors'
 import type { SqlFragment } from './sql'
-import { migrate } from './migrations'
+import { APPLICATION_ID, migrate } from './migrations'
 
 export type Db = Database.Database
 
-/** 'WNNW' — marks a SQLite file as a Winnow project. */
-export const APPLICATION_ID = 0x574e4e57
+export { APPLICATION_ID }
 
 export interface OpenOptions {
   /** Create the file if it does not exist (import, synth, File ▸ New). */

@@ -18,28 +18,30 @@ export function writeSynthetic(
   options: SyntheticOptions,
   hooks: { progress?(done: number): void; cancelled?(): boolean } = {},
 ): WriteCounts {
-  const counts = db.transaction(() => {
-    const description =
-      options.description ??
-      `Synthetic data: ${options.submissions} submissions, seed ${options.seed}`
-    const changeSet = createChangeSet(db, { kind: 'import', author: 'synth', description })
-    const writer = new SubmissionWriter(db, changeSet.id, null)
-    let done = 0
-    for (const submission of generateSubmissions({
-      count: options.submissions,
-      seed: options.seed,
-    })) {
-      writer.write(submission)
-      if (++done % 2000 === 0) {
-        if (hooks.cancelled?.()) throw new CancelledError()
-        hooks.progress?.(done)
+  const counts = db
+    .transaction(() => {
+      const description =
+        options.description ??
+        `Synthetic data: ${options.submissions} submissions, seed ${options.seed}`
+      const changeSet = createChangeSet(db, { kind: 'import', author: 'synth', description })
+      const writer = new SubmissionWriter(db, changeSet.id, null)
+      let done = 0
+      for (const submission of generateSubmissions({
+        count: options.submissions,
+        seed: options.seed,
+      })) {
+        writer.write(submission)
+        if (++done % 2000 === 0) {
+          if (hooks.cancelled?.()) throw new CancelledError()
+          hooks.progress?.(done)
+        }
       }
-    }
-    writer.finish()
-    // Like an import: the generated ratings become worker timelines.
-    reconstructImportedRatings(db, changeSet, 'synth')
-    return writer.counts
-  }).immediate()
+      writer.finish()
+      // Like an import: the generated ratings become worker timelines.
+      reconstructImportedRatings(db, changeSet, 'synth')
+      return writer.counts
+    })
+    .immediate()
   indexSearchText(db)
   return counts
 }

@@ -1,6 +1,5 @@
 import { UserError } from '../../../shared/contract/errors'
 import type { Db } from '../connection'
-import { APPLICATION_ID } from '../connection'
 import m001 from './001-core'
 import m002 from './002-ratings'
 import m003 from './003-mturk'
@@ -13,6 +12,9 @@ import m009 from './009-pull-runner'
 import m010 from './010-triage'
 import m011 from './011-crowdaq'
 import m012 from './012-policies'
+
+/** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
+export const APPLICATION_ID = 0x574e4e57
 
 export interface Migration {
   version: number
