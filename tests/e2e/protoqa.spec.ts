@@ -35,7 +35,7 @@ test('clusters a question with the keyboard, compares two reviewers, decides and
   try {
     await page.goto(served.url)
     await expect(page.getByTestId('project-name')).toContainText('p')
-    await page.keyboard.press('Alt+2')
+    await page.keyboard.press('Alt+7')
     await expect(page.getByTestId('protoqa-totals')).toContainText('2 questions')
 
     // Import through the page: the job adds the released questions beside the answer lists.

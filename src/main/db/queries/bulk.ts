@@ -24,7 +24,9 @@ export interface RebuildHooks {
  * rebuilt afterwards, when the write is at least as large as what the tables hold: building an
  * index from sorted rows is several times faster than updating it row by row, and an index
  * updated in random order evicts the pages the write needs from the cache. (The unique keys of
- * `submissions` stay: the writer relies on them.) Must run inside the caller's transaction, so a
+ * `submissions` stay: the writer relies on them; so does `submissions_story` when the project
+ * holds work already, since the writer looks each new submission up there under the other
+ * layout's key.) Must run inside the caller's transaction, so a
  * failure or cancel restores the indexes with everything else.
  */
 export function withIndexesRebuiltAfter<T>(
@@ -39,6 +41,7 @@ export function withIndexesRebuiltAfter<T>(
     db,
     sql`SELECT name, sql FROM sqlite_schema
         WHERE type = 'index' AND tbl_name IN ('annotations', 'submissions') AND sql IS NOT NULL
+          AND NOT (name = 'submissions_story' AND ${existing} > 0)
         ORDER BY tbl_name, name`,
   )
   for (const index of indexes) db.exec(`DROP INDEX "${index.name.replace(/"/g, '""')}"`)
