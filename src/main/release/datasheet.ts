@@ -109,9 +109,20 @@ export function buildDatasheet(facts: ReleaseFacts): string {
   else {
     lines.push(
       ...table(
-        ['change set', 'when', 'author', 'what', 'annotations changed', 'reverted by'],
+        [
+          'change set',
+          'policy',
+          'script SHA-256',
+          'when',
+          'author',
+          'what',
+          'annotations changed',
+          'reverted by',
+        ],
         policies.map((c) => [
           c.id,
+          c.policyName ?? '',
+          c.policySha256 ?? '',
           isoTime(c.createdAt) ?? '',
           c.author,
           c.description,

@@ -51,6 +51,9 @@ export function buildManifest(facts: ReleaseFacts, documents: readonly DocumentF
       reverts: c.reverts,
       revertedBy: c.revertedBy,
       changed: c.changed,
+      ...(c.policySha256 === null
+        ? {}
+        : { policy: { name: c.policyName, sha256: c.policySha256 } }),
     })),
     files: facts.files.map((f) => ({
       path: f.path,

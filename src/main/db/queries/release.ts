@@ -187,6 +187,9 @@ export interface ChangeSetRecord {
   revertedBy: number | null
   /** Annotations whose effective rating it changed, when recorded. */
   changed: number | null
+  /** For a policy's change set: the policy's name and the SHA-256 of its script. */
+  policyName: string | null
+  policySha256: string | null
 }
 
 /** Every change set recorded by `asOf` (epoch ms; all for the present), oldest first. */
@@ -197,8 +200,9 @@ export function changeSetsUpTo(db: Db, asOf: number | undefined): ChangeSetRecor
     sql`SELECT c.id, c.kind, c.author, c.created_at AS createdAt, c.description, c.reverts,
           (SELECT min(r.id) FROM change_sets AS r WHERE r.reverts = c.id AND r.created_at <= ${until})
             AS revertedBy,
-          e.changed
+          e.changed, p.name AS policyName, p.sha256 AS policySha256
         FROM change_sets AS c LEFT JOIN rating_effects AS e ON e.change_set_id = c.id
+          LEFT JOIN policy_runs AS p ON p.change_set_id = c.id
         WHERE c.created_at <= ${until} ORDER BY c.id`,
   )
 }
