@@ -8,7 +8,7 @@ import { describeResult, inTurn, ratingsChanged } from '../ratings/ratingState'
 import { ratingScale } from '../ratings/scale'
 import { keyedLevels, ratingText } from '../ratings/scaleMath'
 import { undoAction } from '../ratings/undoChange'
-import type { MenuItem } from '../shell/Menu'
+import { type MenuItem, MenuItems } from '../shell/Menu'
 import { canChangeRatings, copySelection, rateTarget } from './actions'
 import { writeClipboard } from './clipboard'
 import type { WorkspaceModel } from './workspaceModel'
@@ -171,31 +171,7 @@ export function RowMenu({
         }
       }}
     >
-      {items.map((item, i) =>
-        item.separator ? (
-          <div key={i} className="menu-separator" role="separator" />
-        ) : item.heading ? (
-          <div key={i} className="menu-heading">
-            {item.label}
-          </div>
-        ) : (
-          <button
-            key={i}
-            role="menuitem"
-            className="menu-item"
-            disabled={item.disabled}
-            title={item.title}
-            data-testid={item.testId}
-            onClick={() => {
-              onClose()
-              item.onSelect?.()
-            }}
-          >
-            <span className="menu-label">{item.label}</span>
-            {item.shortcut && <span className="menu-shortcut">{item.shortcut}</span>}
-          </button>
-        ),
-      )}
+      <MenuItems items={items} onChoose={onClose} />
     </div>
   )
 }

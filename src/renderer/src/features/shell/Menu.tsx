@@ -85,33 +85,38 @@ export function Menu({ label, items, onOpen, testId, buttonClass, ariaLabel }: M
             }
           }}
         >
-          {list.map((item, i) =>
-            item.separator ? (
-              <div key={i} className="menu-separator" role="separator" />
-            ) : item.heading ? (
-              <div key={i} className="menu-heading">
-                {item.label}
-              </div>
-            ) : (
-              <button
-                key={i}
-                role="menuitem"
-                className="menu-item"
-                disabled={item.disabled}
-                title={item.title}
-                data-testid={item.testId}
-                onClick={() => {
-                  setOpen(false)
-                  item.onSelect?.()
-                }}
-              >
-                <span className="menu-label">{item.label}</span>
-                {item.shortcut && <span className="menu-shortcut">{item.shortcut}</span>}
-              </button>
-            ),
-          )}
+          <MenuItems items={list} onChoose={() => setOpen(false)} />
         </div>
       )}
     </div>
+  )
+}
+
+/** A menu's entries: separators, headings and items; choosing an item calls `onChoose` first. */
+export function MenuItems({ items, onChoose }: { items: MenuItem[]; onChoose: () => void }) {
+  return items.map((item, i) =>
+    item.separator ? (
+      <div key={i} className="menu-separator" role="separator" />
+    ) : item.heading ? (
+      <div key={i} className="menu-heading">
+        {item.label}
+      </div>
+    ) : (
+      <button
+        key={i}
+        role="menuitem"
+        className="menu-item"
+        disabled={item.disabled}
+        title={item.title}
+        data-testid={item.testId}
+        onClick={() => {
+          onChoose()
+          item.onSelect?.()
+        }}
+      >
+        <span className="menu-label">{item.label}</span>
+        {item.shortcut && <span className="menu-shortcut">{item.shortcut}</span>}
+      </button>
+    ),
   )
 }
