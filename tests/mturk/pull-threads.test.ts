@@ -76,9 +76,10 @@ describe.each([1, 2] as const)('a pull with %i store thread(s)', (threads) => {
     const clock = movableClock()
     const { standin } = await start({ clock: clock.now })
     const seed = seedDemo(standin.state, { hits: 20, assignmentsPerHit: 20 })
-    // One page every 40 ms for 0.8 s: pages still arrive well after the first commit, even when
-    // a busy machine starts the store threads late, so the pull commits after the rating too.
-    standin.setFaults({ slow: 1, delayMs: 40, operations: ['ListAssignmentsForHIT'] })
+    // One page every 100 ms for 2 s: pages still arrive well after the first commit, even when
+    // a busy machine starts the store threads or answers the commit late, so the pull commits
+    // after the rating too.
+    standin.setFaults({ slow: 1, delayMs: 100, operations: ['ListAssignmentsForHIT'] })
     const { db } = project()
     const ctx = connectTo(standin)
     const worker = seed.assignments[0]?.WorkerId ?? ''
