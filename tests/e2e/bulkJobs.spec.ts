@@ -1,13 +1,8 @@
 import Database from 'better-sqlite3'
 import type { Page } from '@playwright/test'
-import { expect, openDemo, test } from './fixtures'
+import { expect, gridTotal, openDemo, test } from './fixtures'
 
 const ALL = 14_061
-
-async function total(page: Page): Promise<number> {
-  await expect(page.getByTestId('grid-total')).not.toHaveAttribute('data-total', '')
-  return Number(await page.getByTestId('grid-total').getAttribute('data-total'))
-}
 
 async function ratingFilter(page: Page, rating: string, on: boolean): Promise<void> {
   await page.getByTestId('filter-rating').click()
@@ -47,10 +42,10 @@ test('a bulk rating of a whole query runs as a job: progress, then the grid show
 }) => {
   await openDemo(page, demo.url)
   await ratingFilter(page, '3', true)
-  const top = await total(page)
+  const top = await gridTotal(page)
   expect(top).toBeLessThan(ALL)
   await ratingFilter(page, '3', false)
-  await expect.poll(() => total(page)).toBe(ALL)
+  await expect.poll(() => gridTotal(page)).toBe(ALL)
 
   // Cancelled while it runs: the dialog closes, nothing changed.
   await rateAll(page, 0)
@@ -62,7 +57,7 @@ test('a bulk rating of a whole query runs as a job: progress, then the grid show
   await expect(page.getByTestId('rating-confirm')).toHaveCount(0)
   await expect(page.getByText('Cancelled; nothing was changed.').first()).toBeVisible()
   await ratingFilter(page, '3', true)
-  await expect.poll(() => total(page)).toBe(top)
+  await expect.poll(() => gridTotal(page)).toBe(top)
   await ratingFilter(page, '3', false)
 
   // Confirmed: the job shows its progress in the dialog and in the tray, then the grid updates.
@@ -79,5 +74,5 @@ test('a bulk rating of a whole query runs as a job: progress, then the grid show
   ).toHaveCount(1)
   await page.keyboard.press('Escape')
   await ratingFilter(page, '3', true)
-  await expect.poll(() => total(page)).toBe(ALL)
+  await expect.poll(() => gridTotal(page)).toBe(ALL)
 })

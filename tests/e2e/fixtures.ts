@@ -51,6 +51,12 @@ export async function openDemo(page: Page, url: string): Promise<void> {
   await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
 }
 
+/** The grid's exact total, once it has been counted. */
+export async function gridTotal(page: Page): Promise<number> {
+  await expect(page.getByTestId('grid-total')).not.toHaveAttribute('data-total', '')
+  return Number(await page.getByTestId('grid-total').getAttribute('data-total'))
+}
+
 type Fixtures = { workDir: string; demo: Served }
 
 export const test = base.extend<Fixtures>({

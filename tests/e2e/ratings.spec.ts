@@ -1,11 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, openDemo, test } from './fixtures'
-
-/** The grid's exact total, once it has been counted. */
-async function total(page: Page): Promise<number> {
-  await expect(page.getByTestId('grid-total')).not.toHaveAttribute('data-total', '')
-  return Number(await page.getByTestId('grid-total').getAttribute('data-total'))
-}
+import { expect, gridTotal, openDemo, test } from './fixtures'
 
 async function minusTwoFilter(page: Page, on: boolean): Promise<void> {
   await page.getByTestId('filter-rating').click()
@@ -21,13 +15,13 @@ async function minusTwoAround(page: Page, commit: string, dayBefore: string) {
   await expect(chips.filter({ hasText: `to ${dayBefore}` })).toHaveCount(1)
   await expect(chips.filter({ hasText: 'from ' })).toHaveCount(0)
   await expect(page.getByTestId('grid-total')).not.toHaveAttribute('data-total', '')
-  const before = await total(page)
+  const before = await gridTotal(page)
   await page.getByTestId('filter-to').fill('')
   await page.getByTestId('filter-from').fill(commit)
   await expect(chips.filter({ hasText: `from ${commit}` })).toHaveCount(1)
   await expect(chips.filter({ hasText: 'to ' })).toHaveCount(0)
   await expect(page.getByTestId('grid-total')).not.toHaveAttribute('data-total', '')
-  const from = await total(page)
+  const from = await gridTotal(page)
   return { before, from }
 }
 
