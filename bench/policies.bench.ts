@@ -45,14 +45,21 @@ db.close()
 // The same moves by hand: one UPDATE per rule (the cleanup's defaults demote no 3), the moved
 // rows kept aside for the "revert" (their old values written back).
 const ref = openProject(reference)
-const [, sqlDry] = await time(() =>
+// A dry run by hand: the 3-rated submissions per worker (who is prolific, who is checked), then
+// the transitions of the moves.
+const [, sqlDry] = await time(() => {
   ref
+    .prepare(
+      `SELECT worker_id, count(DISTINCT id >> 4) FROM annotations WHERE rating = 3 GROUP BY worker_id`,
+    )
+    .all()
+  return ref
     .prepare(
       `SELECT rating, CASE WHEN rating = -2 THEN 2 ELSE 1 END AS "to", count(*) FROM annotations
        WHERE rating IN (-2, 1.5, 0, -1) GROUP BY 1, 2`,
     )
-    .all(),
-)
+    .all()
+})
 const [, sqlApply] = await time(() =>
   ref
     .transaction(() => {

@@ -3,6 +3,7 @@ import { openProject } from '../../src/main/db/connection'
 import { createChangeSet } from '../../src/main/db/queries/changeSets'
 import { withIndexesRebuiltAfter } from '../../src/main/db/queries/bulk'
 import { SubmissionWriter } from '../../src/main/db/queries/submissions'
+import { reconstructImportedRatings } from '../../src/main/ratings/importTimelines'
 import { indexSearchText } from '../../src/main/search/indexer'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import { dataDir } from './data'
@@ -41,6 +42,8 @@ export function ensureProject(path: string, submissions: number): void {
       for (const s of generateSubmissions({ count: submissions, seed: 65521 })) writer.write(s)
       writer.finish()
     })
+    // Like an import: the generated ratings become worker timelines, nothing left pending.
+    reconstructImportedRatings(db, changeSet, 'bench')
   })()
   indexSearchText(db)
   console.log(`  built in ${(ms(start) / 1000).toFixed(0)} s`)

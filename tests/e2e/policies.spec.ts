@@ -43,6 +43,22 @@ test('a policy is loaded, dry run, applied from the Policies page and undone', a
   await expect.poll(() => statusRatings(page)).not.toBe(before)
   expect(await statusRatings(page)).not.toMatch(/[−-]1 |1\.5 |\b0 /)
 
+  // History shows what the change set was made from: file, hash, parameters, script.
+  await page.getByTestId('history-button').click()
+  const run = page.getByTestId('history-item').first()
+  await expect(run.getByTestId('history-kind')).toHaveText('policy')
+  await run.getByTestId('history-policy').locator('summary').first().click()
+  await expect(run.getByTestId('policy-run')).toContainText('glucose-cleanup.ts')
+  await expect(run.getByTestId('policy-run-sha')).toHaveText(/^[0-9a-f]{64}$/)
+  await expect(run.getByTestId('policy-run')).toContainText(/check\s*50/)
+  await expect(run.getByTestId('policy-run-script')).toContainText("name: 'GLUCOSE cleanup'", {
+    useInnerText: false,
+  })
+  // …and opens it again on the Policies page with its parameters.
+  await run.getByTestId('policy-run-open').click()
+  await expect(page.getByTestId('param-check')).toHaveValue('50')
+  await page.getByTestId('page-tab-review').click()
+
   // Undo (Ctrl+Z) reverts the policy's change set like any other change.
   await page.locator('.ag-row').first().click()
   await page.keyboard.press('ControlOrMeta+z')

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { drawAudit, judge } from '../../src/main/audits/audits'
 import type { Db } from '../../src/main/db/connection'
 import { rateSelection } from '../../src/main/ratings/rateTargets'
 import { revertChangeSet, undo } from '../../src/main/ratings/revert'
@@ -246,7 +247,7 @@ describe('policy rules', () => {
     expect(await contents()).toEqual(await contents())
   })
 
-  it('refuses to apply after a rating or import since the dry run, or a changed script', async () => {
+  it('refuses to apply after a rating, import or audit verdict since the dry run, or a changed script', async () => {
     const db = project(tempDir())
     const source = policyText(`    return [rule({ name: 'rest', where: {}, to: 1 })]`)
     const report = await dryRunPolicy(db, input(source))
@@ -266,7 +267,19 @@ describe('policy rules', () => {
       applyPolicy(db, { ...input(source + '\n'), basis: third.basis, author: 'x' }),
     ).rejects.toMatchObject({ info: { code: 'policy-script-changed' } })
     expect(tableCounts(db).policy_runs).toBe(before.counts.policy_runs)
-    const ok = await applyPolicy(db, { ...input(source), basis: third.basis, author: 'x' })
+    // An audit verdict changes the facts a policy reads.
+    const audit = drawAudit(db, { name: 'spot', filter: {}, n: 2, seed: 1, author: 't' })
+    const fourth = await dryRunPolicy(db, input(source))
+    judge(db, audit.result.id, audit.items[0]?.annotationId ?? 0, 'no')
+    await expect(
+      applyPolicy(db, { ...input(source), basis: fourth.basis, author: 'x' }),
+    ).rejects.toThrow(/an audit verdict/)
+    expect(tableCounts(db).policy_runs).toBe(before.counts.policy_runs)
+    const fifth = await dryRunPolicy(db, input(source))
+    const ok = await applyPolicy(db, { ...input(source), basis: fifth.basis, author: 'x' })
     expect(ok.changeSet).not.toBeNull()
+    // The apply took the dry run's rules: the script did not run again.
+    expect(ok.timings.scriptMs).toBe(fifth.timings.scriptMs)
+    expect(ok.timings.factsMs).toBe(fifth.timings.factsMs)
   })
 })

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
 import { applyPolicy, dryRunPolicy } from '../../src/main/policies/run'
+import { DEFAULT_LIMITS, PolicySandbox } from '../../src/main/policies/sandbox'
 import { policyThread } from '../../src/main/policies/thread'
 import { useTempDir } from '../helpers/tmp'
 import { day, importSubmissions, newProject } from '../ratings/helpers'
@@ -179,5 +180,46 @@ describe('policy sandbox', () => {
       fileName: 'facts.ts',
     })
     expect(report.rules[0]?.name).toBe('1,2,2019-09-01,1,1,1,0,7,2')
+  })
+  it('asks for the per-day and per-dimension tables only when the script reads them, once', async () => {
+    const asked: string[] = []
+    const table = (kind: string): string => {
+      asked.push(kind)
+      return JSON.stringify({ W1: [{ day: '2019-09-01', submissions: 1, annotations: 2 }] })
+    }
+    const facts = JSON.stringify({
+      scale: [],
+      ratings: [],
+      workers: [
+        {
+          id: 'W1',
+          submissions: 1,
+          annotations: 2,
+          firstSubmission: null,
+          lastSubmission: null,
+          byRating: [],
+        },
+      ],
+      audits: [],
+      firstSubmission: null,
+      lastSubmission: null,
+    })
+    const ruleNames = async (body: string): Promise<unknown> => {
+      const sandbox = await PolicySandbox.load(policyText(body), 'lazy.ts', DEFAULT_LIMITS, table)
+      try {
+        return (sandbox.rules(facts, '{}') as { name: string }[]).map((r) => r.name)
+      } finally {
+        sandbox.dispose()
+      }
+    }
+    expect(
+      await ruleNames(`    return [rule({ name: facts.workers[0].id, where: {}, to: 1 })]`),
+    ).toEqual(['W1'])
+    expect(asked).toEqual([])
+    expect(
+      await ruleNames(`    const w = facts.worker('W1')
+    return [rule({ name: [w.byDay.length, w.byDay[0].annotations, Object.isFrozen(w.byDay[0])].join(','), where: {}, to: 1 })]`),
+    ).toEqual(['1,2,true'])
+    expect(asked).toEqual(['byDay'])
   })
 })

@@ -74,10 +74,12 @@ export const PRELUDE = String.raw`
   global.exports = {}
   global.module = { exports: global.exports }
 
+  /** Freezes a value and what its data properties hold; a getter (a lazy table) is not called. */
   function freeze(value) {
     if (value && typeof value === 'object' && !Object.isFrozen(value)) {
       Object.freeze(value)
-      for (var key of Object.keys(value)) freeze(value[key])
+      var own = Object.getOwnPropertyDescriptors(value)
+      for (var key in own) if ('value' in own[key]) freeze(own[key].value)
     }
     return value
   }

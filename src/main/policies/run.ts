@@ -19,7 +19,8 @@ import {
 import { pendingCount } from '../db/queries/ratingsImport'
 import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 import { settlePending } from '../ratings/importTimelines'
-import type { Evaluation, PolicyInput, ResolvedRule } from './evaluation'
+import { ratingScale } from '../ratings/scale'
+import { type Evaluation, type PolicyInput, type ResolvedRule, sha256 } from './evaluation'
 import { evaluateIsolated } from './thread'
 
 export type { PolicyInput } from './evaluation'
@@ -33,10 +34,32 @@ export { outlinePolicy } from './evaluation'
 
 const SAMPLES_PER_RULE = 5
 
+/**
+ * The last evaluation of each open project. A script has no clock and only seeded randomness, so
+ * the same script, parameters and limits on the same data return the same rules: an apply that
+ * confirms its dry run takes the dry run's rules instead of running the script again.
+ */
+const lastEvaluation = new WeakMap<Db, { key: string; evaluation: Evaluation }>()
+
+function evaluationKey(db: Db, input: PolicyInput): string {
+  return JSON.stringify([
+    dataState(db),
+    ratingScale(db),
+    sha256(input.source),
+    input.params ?? {},
+    input.limits ?? {},
+  ])
+}
+
 /** Settles ratings left pending by an earlier writer, then runs the script on its thread. */
 async function evaluated(db: Db, input: PolicyInput): Promise<Evaluation> {
   if (pendingCount(db) > 0) db.transaction(() => settlePending(db, 'policy')).immediate()
-  return evaluateIsolated(db, input)
+  const key = evaluationKey(db, input)
+  const last = lastEvaluation.get(db)
+  if (last?.key === key) return last.evaluation
+  const evaluation = await evaluateIsolated(db, input)
+  lastEvaluation.set(db, { key, evaluation })
+  return evaluation
 }
 
 /** Fills the moves of every rule, in order. */
@@ -98,7 +121,7 @@ function changedMeanwhile(): UserError {
     type: 'conflict',
     code: 'policy-data-changed',
     message:
-      'The project changed since the dry run (a rating or an import in between); dry run the policy again before applying it.',
+      'The project changed since the dry run (a rating, an import or an audit verdict in between); dry run the policy again before applying it.',
   })
 }
 

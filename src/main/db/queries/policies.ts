@@ -169,11 +169,15 @@ function condition(s: RuleSelection): SqlFragment {
   return parts.length === 0 ? sql`1` : sql.join(parts, ' AND ')
 }
 
-/** Empties the moves; rules are then added in order. */
+/**
+ * Empties the moves; rules are then added in order. A move keeps the annotation's rating before
+ * it (`was`), its worker and dimension, so counting and sampling the moves reads this table alone.
+ */
 export function beginMoves(db: Db): void {
   db.exec(`
     CREATE TEMP TABLE IF NOT EXISTS policy_moves (
-      id INTEGER PRIMARY KEY, rule INTEGER NOT NULL, rating REAL NOT NULL);
+      id INTEGER PRIMARY KEY, rule INTEGER NOT NULL, rating REAL NOT NULL, was REAL,
+      worker_id INTEGER, dimension INTEGER NOT NULL);
     CREATE TEMP TABLE IF NOT EXISTS policy_rule_notes (rule INTEGER PRIMARY KEY, note TEXT NOT NULL);
     DELETE FROM temp.policy_moves;
     DELETE FROM temp.policy_rule_notes;
@@ -191,58 +195,57 @@ export function addRuleMoves(
   run(db, sql`INSERT INTO temp.policy_rule_notes (rule, note) VALUES (${rule}, ${note})`)
   return run(
     db,
-    sql`INSERT OR IGNORE INTO temp.policy_moves (id, rule, rating)
-        SELECT a.id, ${rule}, ${to} FROM annotations a WHERE ${condition(selection)}`,
+    sql`INSERT OR IGNORE INTO temp.policy_moves (id, rule, rating, was, worker_id, dimension)
+        SELECT a.id, ${rule}, ${to}, a.rating, a.worker_id, a.dimension
+        FROM annotations a WHERE ${condition(selection)}`,
   ).changes
 }
 
-const moved = sql`a.rating IS NOT m.rating`
+const moved = sql`was IS NOT rating`
 
 export function ruleCounts(
   db: Db,
 ): { rule: number; selected: number; annotations: number; workers: number }[] {
   return all(
     db,
-    sql`SELECT m.rule, count(*) AS selected, total(${moved}) AS annotations,
-          count(DISTINCT CASE WHEN ${moved} THEN a.worker_id END) AS workers
-        FROM temp.policy_moves m CROSS JOIN annotations a ON a.id = m.id GROUP BY m.rule`,
+    sql`SELECT rule, count(*) AS selected, total(${moved}) AS annotations,
+          count(DISTINCT CASE WHEN ${moved} THEN worker_id END) AS workers
+        FROM temp.policy_moves GROUP BY rule`,
   )
 }
 
 export function moveTransitions(db: Db): PolicyTransition[] {
   return all<PolicyTransition>(
     db,
-    sql`SELECT a.rating AS "from", m.rating AS "to", count(*) AS annotations
-        FROM temp.policy_moves m CROSS JOIN annotations a ON a.id = m.id WHERE ${moved}
+    sql`SELECT was AS "from", rating AS "to", count(*) AS annotations
+        FROM temp.policy_moves WHERE ${moved}
         GROUP BY 1, 2 ORDER BY 1 DESC NULLS LAST, 2 DESC`,
   )
 }
 
 /**
  * Up to `perRule` moved annotations of each rule, spread over the rule's rows by a fixed hash of
- * the id (the same data gives the same samples).
+ * the id (the same data gives the same samples). One bounded sort per rule, not one of every move.
  */
 export function moveSamples(db: Db, perRule: number): PolicySample[] {
-  return all<PolicySample>(
-    db,
-    sql`SELECT x.id AS annotationId, x.id >> 4 AS submissionId, w.external_id AS worker,
-          x.dimension, x.rule, x."from", x."to"
-        FROM (SELECT m.id, m.rule, a.rating AS "from", m.rating AS "to", a.dimension, a.worker_id,
-                row_number() OVER (PARTITION BY m.rule ORDER BY (m.id * 2654435761) % 4294967296, m.id) AS rn
-              FROM temp.policy_moves m CROSS JOIN annotations a ON a.id = m.id WHERE ${moved}) AS x
-        LEFT JOIN workers w ON w.id = x.worker_id
-        WHERE x.rn <= ${perRule} ORDER BY x.rule, x.id`,
+  const rules = pluckAll<number>(db, sql`SELECT rule FROM temp.policy_rule_notes ORDER BY rule`)
+  return rules.flatMap((rule) =>
+    all<PolicySample>(
+      db,
+      sql`SELECT x.id AS annotationId, x.id >> 4 AS submissionId, w.external_id AS worker,
+            x.dimension, x.rule, x."from", x."to"
+          FROM (SELECT id, rule, was AS "from", rating AS "to", dimension, worker_id
+                FROM temp.policy_moves WHERE rule = ${rule} AND ${moved}
+                ORDER BY (id * 2654435761) % 4294967296, id LIMIT ${perRule}) AS x
+          LEFT JOIN workers w ON w.id = x.worker_id
+          ORDER BY x.id`,
+    ),
   )
 }
 
 /** Keeps only the moves that change a rating; returns how many remain. */
 export function keepChangingMoves(db: Db): number {
-  run(
-    db,
-    sql`DELETE FROM temp.policy_moves WHERE id IN (
-          SELECT m.id FROM temp.policy_moves m CROSS JOIN annotations a ON a.id = m.id
-          WHERE NOT (${moved}))`,
-  )
+  run(db, sql`DELETE FROM temp.policy_moves WHERE NOT (${moved})`)
   return pluck<number>(db, sql`SELECT count(*) FROM temp.policy_moves`) ?? 0
 }
 
@@ -273,14 +276,19 @@ export function writeMoves(
   )
 }
 
-/** What the project looks like for "has anything changed since the dry run". */
+/**
+ * What the project looks like for "has anything changed since the dry run": the last change set
+ * and annotation, and the audit verdicts a policy reads as facts.
+ */
 export function dataState(db: Db): string {
-  const row = get<{ changeSet: number | null; annotation: number | null }>(
+  const row = get<{ changeSet: number | null; annotation: number | null; audits: string }>(
     db,
     sql`SELECT (SELECT max(id) FROM change_sets) AS changeSet,
-          (SELECT max(id) FROM annotations) AS annotation`,
+          (SELECT max(id) FROM annotations) AS annotation,
+          (SELECT count(verdict) || '.' || coalesce(sum(verdict = 'yes'), 0) || '.' || coalesce(max(judged_at), 0)
+           FROM audit_items) AS audits`,
   )
-  return `${row?.changeSet ?? 0}.${row?.annotation ?? 0}`
+  return `${row?.changeSet ?? 0}.${row?.annotation ?? 0}.${row?.audits ?? ''}`
 }
 
 export interface PolicyRunRow {

@@ -4,6 +4,7 @@ import { api } from '../../api'
 import { formatCount, formatInstant } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'
+import { PolicyRunDetails } from '../policies/PolicyRunDetails'
 import { projectState } from '../project/project'
 import { PanelHead } from '../shell/PanelHead'
 import { ConfirmRating } from './ConfirmRating'
@@ -100,6 +101,7 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
                   <Transitions transitions={cs.transitions} />
                 </details>
               )}
+              {cs.kind === 'policy' && <PolicyRunDetails changeSetId={cs.id} />}
               <div className="history-actions">
                 <button
                   className="small"
