@@ -14,6 +14,11 @@ const untrustedText = [
   },
 ]
 
+const noElectron = {
+  name: 'electron',
+  message: 'Use the contract; Electron lives in src/main/electron and src/preload.',
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -67,13 +72,21 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     ignores: ['src/main/electron/**', 'src/main/index.ts', 'src/preload/**'],
     rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron] }],
+    },
+  },
+  {
+    // The rating rules build on the queries, never the other way round.
+    files: ['src/main/db/**/*.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [
+          paths: [noElectron],
+          patterns: [
             {
-              name: 'electron',
-              message: 'Use the contract; Electron lives in src/main/electron and src/preload.',
+              group: ['../ratings/*', '../../ratings/*', '../../../ratings/*', '**/main/ratings/*'],
+              message: 'The rating rules (src/main/ratings) use db/, not the other way round.',
             },
           ],
         },

@@ -8,10 +8,11 @@ import { type Db, all, openProject, pluck, run } from '../src/main/db/connection
 import { createChangeSet } from '../src/main/db/queries/changeSets'
 import { NOW, insertWorkerRating, workerRatingsInForce } from '../src/main/db/queries/ratingRows'
 import { fillSelection, previewWorkerSegments } from '../src/main/db/queries/ratingsApply'
-import { plainEffectiveRating, plainUpdate } from '../src/main/db/queries/ratingsPlain'
+import { plainEffectiveRating, plainUpdate } from '../tests/helpers/plainRatings'
 import { projectStats } from '../src/main/db/queries/stats'
 import { SubmissionWriter } from '../src/main/db/queries/submissions'
 import { type SqlFragment, sql } from '../src/main/db/sql'
+import { pastAnnotations } from '../src/main/ratings/asOf'
 import { recomputeAll, workerTimeline } from '../src/main/ratings/effective'
 import { reconstructImportedRatings } from '../src/main/ratings/importTimelines'
 import { rateFilter } from '../src/main/ratings/rateTargets'
@@ -273,7 +274,7 @@ const results: (string | number)[][] = [
     ['before the import (every row differs)', 0],
   ]
   for (const [label, asOf] of moments) {
-    const ours = time(() => projectStats(db, { asOf }).byRating)
+    const ours = time(() => projectStats(db, pastAnnotations(db, asOf)).byRating)
     const plain = time(() =>
       all<{ n: number }>(
         db,

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import type { ImportResult } from '../../src/shared/contract/imports'
 import { openProject } from '../../src/main/db/connection'
 import type { ImportWorkerData, ImportWorkerMessage } from '../../src/main/jobs/import-worker'
 import { seconds } from './measure'
@@ -60,7 +61,7 @@ worker.on('message', (message: ImportWorkerMessage) => {
     process.stdout.write(
       JSON.stringify({
         ...committed,
-        annotations: message.result.annotations,
+        annotations: (message.result as ImportResult).annotations,
         searchable,
         searchableMaxRssMb: process.resourceUsage().maxRSS / 1024,
         searchableAnonMb: peak.anonMb,

@@ -12,6 +12,7 @@ import { localAuthor } from '../../src/main/ratings/author'
 import { indexSearchText } from '../../src/main/search/indexer'
 import { Session } from '../../src/main/session'
 import type { RatingResult } from '../../src/shared/contract/ratings'
+import { withProject } from '../helpers/project'
 import { useTempDir } from '../helpers/tmp'
 import { DAY, day, expectConsistent, importSubmissions, newProject } from '../ratings/helpers'
 
@@ -54,15 +55,6 @@ function ratingState(db: Db): unknown {
     effects: db
       .prepare('SELECT change_set_id, changed, transitions FROM rating_effects ORDER BY 1')
       .all(),
-  }
-}
-
-function withProject<T>(path: string, f: (db: Db) => T): T {
-  const db = openProject(path)
-  try {
-    return f(db)
-  } finally {
-    db.close()
   }
 }
 

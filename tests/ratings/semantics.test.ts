@@ -2,8 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
 import { all } from '../../src/main/db/connection'
 import { writeMany } from '../../src/main/db/queries/ratingsApply'
-import { annotationsAsOf, ratingAsOfSql } from '../../src/main/db/queries/ratingsAsOf'
+import { ratingAsOfSql } from '../../src/main/db/queries/ratingsAsOf'
 import { sql } from '../../src/main/db/sql'
+import { pastAnnotations } from '../../src/main/ratings/asOf'
 import { recomputeAll } from '../../src/main/ratings/effective'
 import { rateSelection } from '../../src/main/ratings/rateTargets'
 import { rateWorker } from '../../src/main/ratings/rate'
@@ -254,13 +255,13 @@ describe('effective ratings over time', () => {
     })
     const undone = revertChangeSet(db, results[2]?.result.changeSet as number, who)
     remember(history(db).find((c) => c.id === undone.changeSet)?.at as number)
+    const relation = (at: number) => pastAnnotations(db, at)?.text ?? 'annotations'
     for (const [i, m] of moments.entries()) {
-      expect(asOfRatings(db, annotationsAsOf(db, m.at).text), `after step ${i}`).toEqual(m.ratings)
+      expect(asOfRatings(db, relation(m.at)), `after step ${i}`).toEqual(m.ratings)
       // One millisecond before a change, the state before it.
-      if (i > 0)
-        expect(asOfRatings(db, annotationsAsOf(db, m.at - 1).text)).toEqual(moments[i - 1]?.ratings)
+      if (i > 0) expect(asOfRatings(db, relation(m.at - 1))).toEqual(moments[i - 1]?.ratings)
     }
-    expect(annotationsAsOf(db, Date.now() + DAY * 1000).text).toBe('annotations')
+    expect(pastAnnotations(db, Date.now() + DAY * 1000)).toBeNull()
   })
 
   it('recomputes everything from the rating tables', () => {
@@ -376,15 +377,15 @@ describe('the cache machinery', () => {
     const db = newProject(tempDir())
     const before = Date.now() - 1
     importSubmissions(db, [{ worker: 'W', at: day('2019-09-01'), fileRating: 2 }])
-    const now = ratingAsOfSql(db, undefined)
+    const now = ratingAsOfSql(pastAnnotations(db, undefined))
     expect(now.join.text).toBe('')
-    const then = ratingAsOfSql(db, before)
+    const then = ratingAsOfSql(pastAnnotations(db, before))
     const rows = all<{ rating: number | null }>(
       db,
       sql`SELECT ${then.rating} AS rating FROM annotations a ${then.join}`,
     )
     expect(rows.map((r) => r.rating)).toEqual([null, null])
-    expect(() => ratingAsOfSql(db, before, 'a; DROP TABLE x')).toThrowError(/not an alias/)
+    expect(() => ratingAsOfSql(null, 'a; DROP TABLE x')).toThrowError(/not an alias/)
     db.close()
   })
 })

@@ -1,5 +1,6 @@
 import type { ratingsCalls } from '../../shared/contract/ratings'
 import { projectStats } from '../db/queries/stats'
+import { pastAnnotations } from '../ratings/asOf'
 import { localAuthor } from '../ratings/author'
 import { parseDay, today } from '../ratings/dates'
 import { history } from '../ratings/history'
@@ -67,7 +68,8 @@ export const ratingsHandlers: Handlers<keyof typeof ratingsCalls> = {
     return id === null ? null : revertAsNeeded(session, id, localAuthor())
   },
   'ratings.counts': ({ asOf }, { session }) => {
-    const { byRating } = projectStats(session.project().db, asOf === undefined ? {} : { asOf })
+    const db = session.project().db
+    const { byRating } = projectStats(db, pastAnnotations(db, asOf))
     return { asOf: asOf ?? null, byRating }
   },
 }

@@ -4,6 +4,7 @@ import { storyContext } from '../db/queries/reviewStory'
 import { storyMatches } from '../db/queries/stories'
 import { deleteView, listViews, saveView } from '../db/queries/views'
 import { workerMatches, workerPanel } from '../db/queries/workers'
+import { pastAnnotations } from '../ratings/asOf'
 import { orderSoon, pageFromOrder } from '../review/queryOrder'
 import { rowsToTsv } from '../review/tsv'
 import type { Handlers } from './handlers'
@@ -22,14 +23,15 @@ export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
       limit: page.limit,
       ...(page.after ? { after: page.after } : {}),
       ...(page.offset !== undefined ? { offset: page.offset } : {}),
-      ...(asOf !== undefined ? { asOf } : {}),
+      past: pastAnnotations(db, asOf),
     })
     if (asOf === undefined && session.mode !== 'cli') orderSoon(db, filter, sort, result.total)
     return result
   },
-  'review.count': ({ filter, asOf }, { session }) => ({
-    total: countAnnotations(session.project().db, filter, asOf),
-  }),
+  'review.count': ({ filter, asOf }, { session }) => {
+    const db = session.project().db
+    return { total: countAnnotations(db, filter, pastAnnotations(db, asOf)) }
+  },
   'review.story': ({ annotationId, dimension }, { session }) =>
     storyContext(session.project().db, annotationId, dimension),
   'review.worker': ({ workerId }, { session }) => workerPanel(session.project().db, workerId),
@@ -44,6 +46,7 @@ export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
   }),
   'review.rowsAsTsv': ({ filter, sort, limit, asOf }, { session }) => {
     const db = session.project().db
+    const past = pastAnnotations(db, asOf)
     const rows: ReviewRow[] = []
     let total = 0
     let after: Parameters<typeof queryAnnotations>[1]['after']
@@ -54,7 +57,7 @@ export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
         sort,
         limit: Math.min(1000, limit - rows.length),
         ...(after ? { after } : {}),
-        ...(asOf !== undefined ? { asOf } : {}),
+        past,
       })
       total = page.total
       rows.push(...page.rows)

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads'
+import { MessageChannel, type Worker, receiveMessageOnPort } from 'node:worker_threads'
+import { type ThreadScript, startThread, threadScript } from '../jobs/threadScript'
 import { InputError } from './errors'
 import {
   type ReadAheadData,
@@ -25,20 +24,9 @@ export interface FileRows {
   warnings(): ImportWarning[]
 }
 
-/**
- * The built thread script next to this module (`out/main`), or else the source one, loaded through
- * tsx (tests and benchmarks run the sources); null when neither is there.
- */
-function script(): { code: string | URL; eval: boolean } | null {
-  const built = new URL('./read-ahead-worker.js', import.meta.url)
-  if (existsSync(fileURLToPath(built))) return { code: built, eval: false }
-  const source = new URL('./read-ahead-worker.ts', import.meta.url)
-  if (!existsSync(fileURLToPath(source))) return null
-  const href = JSON.stringify(source.href)
-  return {
-    code: `import('tsx/esm/api').then((tsx) => tsx.tsImport(${href}, ${href}))`,
-    eval: true,
-  }
+/** The read-ahead thread's script: built, or its source through tsx (tests run the sources). */
+function script(): ThreadScript | null {
+  return threadScript(import.meta.url, 'read-ahead-worker')
 }
 
 export function canReadAhead(): boolean {
@@ -64,8 +52,7 @@ export class ReadAhead {
     const channel = new MessageChannel()
     this.port = channel.port1
     const data: ReadAheadData = { files: [...files], state: this.state, port: channel.port2 }
-    this.worker = new Worker(found.code, {
-      eval: found.eval,
+    this.worker = startThread(found, {
       workerData: data,
       transferList: [channel.port2],
     })

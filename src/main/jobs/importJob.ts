@@ -1,35 +1,31 @@
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
 import type { ImportResult } from '../../shared/contract/imports'
 import type { CancelEffect, JobProgress } from '../../shared/contract/jobs'
 import { UserError, isApiErrorInfo } from '../../shared/contract/errors'
-import { openProject } from '../db/connection'
 import { getDefaultNativeBinding } from '../db/connection'
-import {
-  type ImportFile,
-  type ImportHooks,
-  type ImportOptions,
-  type ImportProgress,
-  importFiles,
-} from '../importers/run'
-import { indexSearchText } from '../search/indexer'
+import { type ImportWork, type ImportWorkResult, importIntoProject } from '../importers/intoProject'
+import type { ImportFile, ImportOptions, ImportProgress } from '../importers/run'
 import { describeAdded } from '../../shared/summaries'
 import type { Session } from '../session'
 import type { JobContext } from './manager'
-import type { ImportWork, ImportWorkerData, ImportWorkerMessage } from './import-worker'
-
-const workerScript = fileURLToPath(new URL('./import-worker.js', import.meta.url))
+import type { ImportWorkerData, ImportWorkerMessage } from './import-worker'
+import { type ThreadScript, startThread, threadScript } from './threadScript'
 
 /**
- * Starts an import as a job. In the built app it runs on a worker thread with its own connection,
- * so the window and the grid stay responsive; the project's WAL lets both work at once.
+ * Where an import runs. `thread`: on the import thread with its own connection, so the window
+ * and the grid stay responsive (the project's WAL lets both work at once); the built thread, or
+ * its sources loaded through tsx. `here`: on the calling thread. `auto`: the built thread where
+ * the app is built, else here (unit tests run the sources, and loading them on a thread costs
+ * seconds).
  */
+export type ImportThread = 'auto' | 'thread' | 'here'
+
+/** Starts an import of GLUCOSE files as a job. */
 export function startImportJob(
   session: Session,
   dbPath: string,
   files: readonly ImportFile[],
   options: ImportOptions,
+  thread: ImportThread = 'auto',
 ): JobProgress {
   const title =
     files.length === 1 ? `Importing ${files[0]?.name ?? ''}` : `Importing ${files.length} files`
@@ -38,13 +34,8 @@ export function startImportJob(
     title,
     unit: 'bytes',
     run: async (context) => {
-      const result = hasImportThread()
-        ? await importOnThread<ImportResult>(
-            dbPath,
-            { collection: 'glucose', files: [...files], options },
-            context,
-          )
-        : await importInProcess(dbPath, files, options, context)
+      const work = { collection: 'glucose' as const, files: [...files], options }
+      const result = await runImport(dbPath, work, context, thread)
       session.dataChanged()
       return result
     },
@@ -66,13 +57,30 @@ const STOP_INDEXING: CancelEffect = {
   hint: 'The rows are in the project; the rest of their text is indexed for search when the project is next opened or searched',
 }
 
-/** Whether the built import thread is there (unit tests run the sources, without it). */
-export function hasImportThread(): boolean {
-  return existsSync(workerScript)
-}
-
-export function hooksFor(context: JobContext, cancelled: () => boolean): ImportHooks {
-  return { progress: (p) => reportImporting(context, p), cancelled }
+/**
+ * Runs an import for a job, on the thread `thread` chooses: the job hears the same progress
+ * (bytes read, then the steps, then the indexing), its cancel rolls the import back (or stops
+ * the indexing), and bad input fails it with the same `UserError` on either thread.
+ */
+export async function runImport<W extends ImportWork>(
+  dbPath: string,
+  work: W,
+  context: JobContext,
+  thread: ImportThread = 'auto',
+): Promise<ImportWorkResult<W>> {
+  const script =
+    thread === 'here'
+      ? null
+      : threadScript(import.meta.url, 'import-worker', { sources: thread === 'thread' })
+  if (script) return importOnThread(script, dbPath, work, context)
+  if (thread === 'thread') throw new Error('the import thread script is not there')
+  // A tick first: the job is listed as started before the import takes this thread.
+  await Promise.resolve()
+  return importIntoProject(dbPath, work, {
+    progress: (p) => reportImporting(context, p),
+    indexing: (done, total) => reportIndexing(context, done, total),
+    cancelled: () => context.signal.aborted,
+  })
 }
 
 /** Bytes read, the file being read, or the step after the rows (shown at once). */
@@ -97,38 +105,13 @@ function reportIndexing(context: JobContext, done: number, total: number): void 
   })
 }
 
-/** Used where there is no built worker (unit tests run the sources). */
-async function importInProcess(
+/** Runs an import on the import thread with its own connection. */
+function importOnThread<W extends ImportWork>(
+  script: ThreadScript,
   dbPath: string,
-  files: readonly ImportFile[],
-  options: ImportOptions,
+  work: W,
   context: JobContext,
-): Promise<ImportResult> {
-  await Promise.resolve()
-  const db = openProject(dbPath, { memoryMap: false })
-  try {
-    const result = importFiles(
-      db,
-      files,
-      options,
-      hooksFor(context, () => context.signal.aborted),
-    )
-    indexSearchText(db, {
-      progress: (done, total) => reportIndexing(context, done, total),
-      cancelled: () => context.signal.aborted,
-    })
-    return result
-  } finally {
-    db.close()
-  }
-}
-
-/** Runs an import on the import thread with its own connection; cancel travels through shared memory. */
-export function importOnThread<R>(
-  dbPath: string,
-  work: ImportWork,
-  context: JobContext,
-): Promise<R> {
+): Promise<ImportWorkResult<W>> {
   // The worker's loop is synchronous (one transaction), so cancel travels through shared memory.
   const cancelFlag = new Int32Array(new SharedArrayBuffer(4))
   const workerData: ImportWorkerData = {
@@ -137,19 +120,20 @@ export function importOnThread<R>(
     cancelFlag,
     nativeBinding: getDefaultNativeBinding() ?? null,
   }
-  const worker = new Worker(workerScript, { workerData })
+  const worker = startThread(script, { workerData })
   const onAbort = (): void => {
     Atomics.store(cancelFlag, 0, 1)
   }
-  context.signal.addEventListener('abort', onAbort)
-  return new Promise<R>((resolve, reject) => {
+  if (context.signal.aborted) onAbort()
+  else context.signal.addEventListener('abort', onAbort)
+  return new Promise<ImportWorkResult<W>>((resolve, reject) => {
     worker.on('message', (message: ImportWorkerMessage) => {
       if (message.type === 'progress') {
         reportImporting(context, message)
       } else if (message.type === 'indexing') {
         reportIndexing(context, message.done, message.total)
-      } else if (message.type === 'done' || message.type === 'protoqa-done') {
-        resolve(message.result as R)
+      } else if (message.type === 'done') {
+        resolve(message.result as ImportWorkResult<W>)
       } else {
         reject(
           isApiErrorInfo(message.error) ? new UserError(message.error) : new Error('import failed'),

@@ -1,13 +1,8 @@
 import type { JobProgress } from '../../shared/contract/jobs'
 import type { ProtoqaImportResult } from '../../shared/protoqa/model'
-import { openProject } from '../db/connection'
-import {
-  describeProtoqaImport,
-  importProtoqaFiles,
-  type ProtoqaImportFile,
-} from '../importers/protoqa/run'
+import { describeProtoqaImport, type ProtoqaImportFile } from '../importers/protoqa/run'
 import type { Session } from '../session'
-import { hasImportThread, hooksFor, importOnThread } from './importJob'
+import { type ImportThread, runImport } from './importJob'
 
 /**
  * A ProtoQA import as a job, on the same import thread as GLUCOSE files: progress in bytes, a
@@ -18,6 +13,7 @@ export function startProtoqaImportJob(
   dbPath: string,
   files: readonly ProtoqaImportFile[],
   author: string,
+  thread: ImportThread = 'auto',
 ): JobProgress {
   const title =
     files.length === 1 ? `Importing ${files[0]?.name ?? ''}` : `Importing ${files.length} files`
@@ -26,25 +22,8 @@ export function startProtoqaImportJob(
     title,
     unit: 'bytes',
     run: async (context) => {
-      const result = hasImportThread()
-        ? await importOnThread<ProtoqaImportResult>(
-            dbPath,
-            { collection: 'protoqa', files: [...files], options: { author } },
-            context,
-          )
-        : await Promise.resolve().then(() => {
-            const db = openProject(dbPath, { memoryMap: false })
-            try {
-              return importProtoqaFiles(
-                db,
-                files,
-                { author },
-                hooksFor(context, () => context.signal.aborted),
-              )
-            } finally {
-              db.close()
-            }
-          })
+      const work = { collection: 'protoqa' as const, files: [...files], options: { author } }
+      const result = await runImport(dbPath, work, context, thread)
       session.dataChanged()
       return result
     },

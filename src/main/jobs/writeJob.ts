@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
 import type { CancelEffect, JobProgress } from '../../shared/contract/jobs'
 import { UserError, isApiErrorInfo } from '../../shared/contract/errors'
 import { type Db, getDefaultNativeBinding } from '../db/connection'
 import type { Session } from '../session'
 import type { JobContext } from './manager'
+import { type ThreadScript, startThread, threadScript } from './threadScript'
 import type { WriteWorkerData, WriteWorkerMessage } from './write-worker'
 import type { WriteProgress } from './writeHooks'
 import { type WriteKind, type WriteRequest, type WriteResult, runWrite } from './writeTasks'
@@ -45,7 +43,7 @@ export function runWriteJob<K extends WriteKind>(
     cancel: CANCEL_WRITE,
     ...(spec.summary ? { summary: spec.summary } : {}),
     run: async (context) => {
-      const found = db.memory ? null : script()
+      const found = db.memory ? null : threadScript(import.meta.url, 'write-worker')
       const result = found
         ? await writeOnWorker(found, path, spec, context)
         : await writeHere(db, spec, context)
@@ -72,24 +70,8 @@ async function writeHere<K extends WriteKind>(
   })
 }
 
-/**
- * The built thread script next to this module (`out/main`), or else the source one, loaded
- * through tsx (tests and benchmarks run the sources); null when neither is there.
- */
-function script(): { code: string | URL; eval: boolean } | null {
-  const built = new URL('./write-worker.js', import.meta.url)
-  if (existsSync(fileURLToPath(built))) return { code: built, eval: false }
-  const source = new URL('./write-worker.ts', import.meta.url)
-  if (!existsSync(fileURLToPath(source))) return null
-  const href = JSON.stringify(source.href)
-  return {
-    code: `import('tsx/esm/api').then((tsx) => tsx.tsImport(${href}, ${href}))`,
-    eval: true,
-  }
-}
-
 function writeOnWorker<K extends WriteKind>(
-  found: { code: string | URL; eval: boolean },
+  found: ThreadScript,
   dbPath: string,
   spec: WriteJobSpec<K>,
   context: JobContext,
@@ -103,7 +85,7 @@ function writeOnWorker<K extends WriteKind>(
     cancelFlag,
     nativeBinding: getDefaultNativeBinding() ?? null,
   }
-  const worker = new Worker(found.code, { eval: found.eval, workerData })
+  const worker = startThread(found, { workerData })
   const onAbort = (): void => {
     Atomics.store(cancelFlag, 0, 1)
   }

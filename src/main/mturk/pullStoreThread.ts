@@ -3,12 +3,11 @@
  * thread only handles HTTP and keeps requests flowing, or on the pull's own thread (small pulls,
  * projects in memory). Both commit the same groups with the same checkpoints (PullStore).
  */
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads'
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads'
 import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
 import { getDefaultNativeBinding } from '../db/connection'
+import { type ThreadScript, startThread, threadScript } from '../jobs/threadScript'
 import { type CommitResult, PullStore, type PullTiming, type StorePage } from './pullStore'
 import type { FromStoreThread, PullStoreData, ToStoreThread } from './pullStoreProtocol'
 
@@ -32,28 +31,17 @@ export interface PageStoreEvents {
 
 export type PageStoreOptions = Omit<PullStoreData, 'dbPath' | 'nativeBinding' | 'input'>
 
-type ThreadScript = 'answer-parse-worker' | 'pull-store-worker'
+type ThreadName = 'answer-parse-worker' | 'pull-store-worker'
 
-/**
- * A built thread script next to this module (`out/main`), or else the source one, loaded through
- * tsx (tests and benchmarks run the sources); null when neither is there.
- */
-function script(name: ThreadScript): { code: string | URL; eval: boolean } | null {
-  const built = new URL(`./${name}.js`, import.meta.url)
-  if (existsSync(fileURLToPath(built))) return { code: built, eval: false }
-  const source = new URL(`./${name}.ts`, import.meta.url)
-  if (!existsSync(fileURLToPath(source))) return null
-  const href = JSON.stringify(source.href)
-  return {
-    code: `import('tsx/esm/api').then((tsx) => tsx.tsImport(${href}, ${href}))`,
-    eval: true,
-  }
+/** A thread script next to this module: built, or its source through tsx (tests run the sources). */
+function script(name: ThreadName): ThreadScript | null {
+  return threadScript(import.meta.url, name)
 }
 
-function startThread(name: ThreadScript, data: object, transferList: MessagePort[]): Worker {
+function startThreadOf(name: ThreadName, data: object, transferList: MessagePort[]): Worker {
   const found = script(name)
   if (found === null) throw new Error(`the thread script ${name} is not built`)
-  return new Worker(found.code, { eval: found.eval, workerData: data, transferList })
+  return startThread(found, { workerData: data, transferList })
 }
 
 /** A store thread needs the project as a file it can open a second time. */
@@ -147,7 +135,7 @@ class StoreThreads implements PageStore {
     parseApart: boolean,
   ) {
     const { port1, port2 } = new MessageChannel()
-    this.storer = startThread('pull-store-worker', { ...data, input: port2 }, [port2])
+    this.storer = startThreadOf('pull-store-worker', { ...data, input: port2 }, [port2])
     this.storer.on('message', (message: FromStoreThread) => this.receive(message))
     this.storer.on('error', (error) => this.fail(error))
     this.storer.on('exit', () => {
@@ -158,7 +146,7 @@ class StoreThreads implements PageStore {
       this.pages = port1
       return
     }
-    this.parser = startThread(
+    this.parser = startThreadOf(
       'answer-parse-worker',
       { ...(data.map ? { map: data.map } : {}), output: port1 },
       [port1],

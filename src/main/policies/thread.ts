@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
 import { UserError } from '../../shared/contract/errors'
 import { type Db, getDefaultNativeBinding } from '../db/connection'
+import { startThread, threadScript } from '../jobs/threadScript'
 import { type Evaluation, type PolicyInput, evaluate, limitsOf } from './evaluation'
 import type { PolicyWorkerData, PolicyWorkerMessage } from './policy-worker'
 import { PolicyError } from './sandbox'
@@ -23,23 +21,11 @@ const GRACE_MS = 1_000
  */
 export const policyThread: { mode: 'auto' | 'thread' } = { mode: 'auto' }
 
-/** The built thread script next to this module, or else the source one through tsx. */
-function script(): { code: string | URL; eval: boolean } | null {
-  const built = new URL('./policy-worker.js', import.meta.url)
-  if (existsSync(fileURLToPath(built))) return { code: built, eval: false }
-  if (policyThread.mode === 'auto') return null
-  const source = new URL('./policy-worker.ts', import.meta.url)
-  if (!existsSync(fileURLToPath(source))) return null
-  const href = JSON.stringify(source.href)
-  return {
-    code: `import('tsx/esm/api').then((tsx) => tsx.tsImport(${href}, ${href}))`,
-    eval: true,
-  }
-}
-
 /** Evaluates the policy on its thread, or in this one for a database that is not a file. */
 export async function evaluateIsolated(db: Db, input: PolicyInput): Promise<Evaluation> {
-  const found = script()
+  const found = threadScript(import.meta.url, 'policy-worker', {
+    sources: policyThread.mode === 'thread',
+  })
   if (found === null || db.memory) return evaluate(db, input)
   const data: PolicyWorkerData = {
     dbPath: db.name,
@@ -47,7 +33,7 @@ export async function evaluateIsolated(db: Db, input: PolicyInput): Promise<Eval
     input,
   }
   const timeMs = limitsOf(input).timeMs
-  const worker = new Worker(found.code, { eval: found.eval, workerData: data })
+  const worker = startThread(found, { workerData: data })
   return new Promise<Evaluation>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined
     const finish = (settle: () => void): void => {

@@ -11,7 +11,8 @@ import {
   trackedTransitions,
 } from '../db/queries/ratingsApply'
 import { recomputeAllRatings } from '../db/queries/ratingsRecompute'
-import { type Segment, changedSegments, segments, timelinesByWorker } from './timeline'
+import type { Segment } from '../db/queries/ratingSegments'
+import { changedSegments, segments, timelinesByWorker } from './timeline'
 import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 
 /**

@@ -30,8 +30,8 @@ import {
 } from '../db/queries/ratingsApply'
 import { sql } from '../db/sql'
 import { trackedChanges } from './effective'
+import type { Change } from '../db/queries/ratingSegments'
 import {
-  type Change,
   type TimelineRow,
   changedSegments,
   ratingAt,

@@ -3,6 +3,8 @@
  * rating rows in force and write the segments; this module only decides which value holds when.
  */
 
+import type { Change, Segment } from '../db/queries/ratingSegments'
+
 /** Open ends of the time axis (epoch seconds); SQLite stores them as plain integers. */
 export const BEGINNING = Number.MIN_SAFE_INTEGER
 export const END = Number.MAX_SAFE_INTEGER
@@ -14,13 +16,6 @@ export interface TimelineRow {
   effectiveFrom: number
   /** Epoch ms; breaks ties between two ratings with the same commit date. */
   recordedAt: number
-}
-
-/** `value` holds for submissions in [start, until); null = unrated. */
-export interface Segment {
-  start: number
-  until: number
-  value: number | null
 }
 
 /** Later commit date first; on the same date the later recorded (then the later row) wins. */
@@ -75,11 +70,6 @@ export function valueAt(timeline: readonly Segment[], time: number): number | nu
     if (time >= segment.start && time < segment.until) return segment.value
   }
   return null
-}
-
-/** A stretch of submission time whose worker-based rating moves from `from` to `value`. */
-export interface Change extends Segment {
-  from: number | null
 }
 
 /**

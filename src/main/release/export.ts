@@ -35,6 +35,7 @@ import {
   workerPseudonyms,
 } from '../db/queries/release'
 import { CancelledError } from '../jobs/cancel'
+import { pastAnnotations } from '../ratings/asOf'
 import { localAuthor } from '../ratings/author'
 import { ratingScale } from '../ratings/scale'
 import { auditResults } from './audits'
@@ -138,7 +139,7 @@ export function exportRelease(
   try {
     mkdirSync(join(temp, 'data'))
     hooks.progress(0, 0, 'Selecting annotations')
-    const source = releaseSource(db, options.filter, options.asOf)
+    const source = releaseSource(db, options.filter, pastAnnotations(db, options.asOf))
     const total = countReleaseSource(db, source)
     const splitRatings = split
       ? steps.filter((s) => s.tier === split.tier).map((s) => s.rating)

@@ -6,13 +6,12 @@ import {
   glucoseFormats,
 } from '../../../shared/contract/imports'
 import { UserError } from '../../../shared/contract/errors'
-import { openProject } from '../../db/connection'
 import { fileProblem } from '../../importers/errors'
-import { importFiles } from '../../importers/run'
-import { indexSearchText } from '../../search/indexer'
+import { type ImportWorkHooks, importIntoProject } from '../../importers/intoProject'
 import { describeAdded } from '../../../shared/summaries'
 import {
   type Command,
+  type CommandIo,
   UsageError,
   dbOption,
   optionalString,
@@ -56,42 +55,41 @@ export const importCommand: Command = {
         })
       }
     }
-    const db = openProject(dbPath, { create: true, memoryMap: false })
-    try {
-      const progress = io.interactive ? progressLine(io, 'bytes', 'rows') : undefined
-      const result = importFiles(
-        db,
-        files.map((f) => ({ path: resolve(f) })),
-        {
+    const progress = io.interactive ? importProgress(io) : undefined
+    const result = importIntoProject(
+      dbPath,
+      {
+        files: files.map((f) => ({ path: resolve(f) })),
+        options: {
           ...(format ? { format: format as ImportFormat } : {}),
           ...(year ? { year } : {}),
           author: 'cli',
         },
-        progress
-          ? { progress: (p) => progress.update(p.bytes, p.totalBytes, p.records, p.step) }
-          : {},
-      )
-      progress?.done()
-      const indexing = io.interactive ? progressLine(io, 'items', 'annotations') : undefined
-      indexSearchText(
-        db,
-        indexing
-          ? {
-              progress: (done, total) =>
-                indexing.update(done, total, done, 'Indexing text for search'),
-            }
-          : {},
-      )
-      indexing?.done()
-      const lines = result.files.map(
-        (f) =>
-          `${f.file} (${f.format}): ${f.records} records, +${f.submissions} submissions, +${f.annotations} annotations` +
-          f.warnings.map((w) => `\n  warning: ${w}`).join(''),
-      )
-      lines.push(describeAdded(result))
-      return { json: result, text: lines.join('\n') }
-    } finally {
-      db.close()
-    }
+      },
+      progress?.hooks ?? {},
+      { create: true },
+    )
+    progress?.done()
+    const lines = result.files.map(
+      (f) =>
+        `${f.file} (${f.format}): ${f.records} records, +${f.submissions} submissions, +${f.annotations} annotations` +
+        f.warnings.map((w) => `\n  warning: ${w}`).join(''),
+    )
+    lines.push(describeAdded(result))
+    return { json: result, text: lines.join('\n') }
   },
+}
+
+/** The import's progress line on the terminal, then the indexing's. */
+function importProgress(io: CommandIo): { hooks: ImportWorkHooks; done(): void } {
+  const importing = progressLine(io, 'bytes', 'rows')
+  const indexing = progressLine(io, 'items', 'annotations')
+  return {
+    hooks: {
+      progress: (p) => importing.update(p.bytes, p.totalBytes, p.records, p.step),
+      indexing: (done, total) => indexing.update(done, total, done, 'Indexing text for search'),
+    },
+    // Both draw on the same line: clearing it once clears either.
+    done: () => importing.done(),
+  }
 }

@@ -10,6 +10,7 @@ import {
 } from '../../../shared/filter'
 import { openProject } from '../../db/connection'
 import { queryAnnotations } from '../../db/queries/review'
+import { pastAnnotations } from '../../ratings/asOf'
 import { rowsToTsv } from '../../review/tsv'
 import {
   type Command,
@@ -155,16 +156,16 @@ export const queryCommand: Command = {
     const limit = count(values, 'limit', 100)
     const offset = count(values, 'offset', 0)
     const asOf = parseAsOfOption(values)
-    const past = asOf === undefined ? {} : { asOf }
     const db = openProject(dbPath)
     try {
+      const past = pastAnnotations(db, asOf)
       // The first read jumps to the offset; the rest continue after the last row's key.
       const first = queryAnnotations(db, {
         filter,
         sort,
         limit: Math.max(1, Math.min(READ, limit)),
         offset,
-        ...past,
+        past,
       })
       const rows = limit === 0 ? [] : [...first.rows]
       let after: ReviewCursor | null = first.next
@@ -174,7 +175,7 @@ export const queryCommand: Command = {
           sort,
           limit: Math.min(READ, limit - rows.length),
           after,
-          ...past,
+          past,
         })
         rows.push(...page.rows)
         after = page.next

@@ -1,5 +1,6 @@
 import { openProject } from '../../db/connection'
 import { projectStats } from '../../db/queries/stats'
+import { pastAnnotations } from '../../ratings/asOf'
 import { type Command, dbOption, requireString } from '../command'
 import { parseAsOfOption } from './rate'
 
@@ -12,7 +13,7 @@ export const statsCommand: Command = {
     const asOf = parseAsOfOption(values)
     const db = openProject(requireString(values, 'db'))
     try {
-      const stats = projectStats(db, asOf === undefined ? {} : { asOf })
+      const stats = projectStats(db, pastAnnotations(db, asOf))
       const text = [
         `${stats.submissions} submissions, ${stats.annotations} annotations, ${stats.workers} workers, ${stats.stories} stories`,
         `by dimension: ${Object.entries(stats.byDimension)

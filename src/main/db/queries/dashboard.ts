@@ -8,7 +8,7 @@ import type {
 import type { Db } from '../connection'
 import { all, pluck } from '../connection'
 import { sql } from '../sql'
-import { countByRatingAsOf } from './ratingsAsOf'
+import { countByRating } from './ratingsAsOf'
 import { workerRatingsInForce } from './ratingRows'
 
 /** Ten per-dimension sums in one pass: grouping by a leading index column needs no sort. */
@@ -68,7 +68,7 @@ export function ratingShares(db: Db): RatingShares {
   if (workerCount > latest.size) workers.set(null, workerCount - latest.size)
   return {
     workers: [...workers].map(([rating, n]) => ({ rating, n })).sort(byRatingDesc),
-    annotations: countByRatingAsOf(db),
+    annotations: countByRating(db),
   }
 }
 

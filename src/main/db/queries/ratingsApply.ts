@@ -1,8 +1,8 @@
 import type { Transition } from '../../../shared/contract/ratings'
-import type { Change, Segment } from '../../ratings/timeline'
 import type { Db } from '../connection'
 import { all, pluck, pluckAll, run } from '../connection'
 import { type SqlFragment, sql } from '../sql'
+import type { Change, Segment } from './ratingSegments'
 import { inForce } from './ratingRows'
 
 /**

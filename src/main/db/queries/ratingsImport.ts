@@ -18,8 +18,8 @@ export function pendingCount(db: Db): number {
 
 /**
  * Whether the project holds no annotation and no rating yet. An import into such a project can
- * build the timelines from what it wrote (src/main/ratings/fileRatingLog.ts) instead of reading
- * its rows back: nothing earlier can move.
+ * build the timelines from what it wrote (the writers' file rating log) instead of reading its
+ * rows back: nothing earlier can move.
  */
 export function hasNoRatings(db: Db): boolean {
   return (

@@ -1,7 +1,7 @@
-import type { Segment } from '../../ratings/timeline'
 import type { Db } from '../connection'
 import { pluck, run } from '../connection'
 import { type SqlFragment, sql } from '../sql'
+import type { Segment } from './ratingSegments'
 import { NOW, inForce } from './ratingRows'
 import {
   SOURCE,

@@ -3,15 +3,15 @@ import { isEmptyFilter } from '../../../shared/filter'
 import type { Db } from '../connection'
 import { all, pluck, run } from '../connection'
 import { type SqlFragment, sql } from '../sql'
-import { annotationsAsOf } from './ratingsAsOf'
 import { lastRatingActivity } from './ratingRows'
-import { constraintsOf, pastRelation } from './reviewCount'
+import { constraintsOf } from './reviewCount'
 import { asOfPlan, drivingPlan } from './reviewPlan'
 
 /**
- * The rows a release reads: annotations (as their ratings stood at `asOf`), narrowed to a review
- * filter when there is one. The filter's matches are read once into a temp table, so the long
- * read afterwards walks them in id order whatever index found them.
+ * The rows a release reads: annotations (with their ratings as they stood in `past`, a past view
+ * from ratingsAsOf.ts; null for the present), narrowed to a review filter when there is one. The
+ * filter's matches are read once into a temp table, so the long read afterwards walks them in id
+ * order whatever index found them.
  */
 export interface ReleaseSource {
   /** FROM clause with alias `a` for annotations. */
@@ -23,15 +23,14 @@ export interface ReleaseSource {
 export function releaseSource(
   db: Db,
   filter: AnnotationFilter | undefined,
-  asOf: number | undefined,
+  past: SqlFragment | null,
 ): ReleaseSource {
-  const relation = annotationsAsOf(db, asOf)
+  const relation = past ?? sql`annotations`
   if (!filter || isEmptyFilter(filter)) return { from: sql`${relation} AS a`, filtered: false }
   db.exec('CREATE TEMP TABLE IF NOT EXISTS release_selection (id INTEGER PRIMARY KEY)')
   db.exec('DELETE FROM temp.release_selection')
   const c = constraintsOf(db, filter)
   if (!c.none) {
-    const past = pastRelation(db, asOf)
     const plan = past ? asOfPlan(past, c) : drivingPlan(db, c)
     for (const branch of plan.branches) {
       run(

@@ -10,14 +10,7 @@ import type { Db } from '../connection'
 import { all } from '../connection'
 import { type SqlFragment, sql } from '../sql'
 import { annotationRows, annotationRowsStatement } from './annotations'
-import {
-  constraintsOf,
-  countPast,
-  countResolved,
-  knownTotal,
-  pastRelation,
-  rememberTotal,
-} from './reviewCount'
+import { constraintsOf, countPast, countResolved, knownTotal, rememberTotal } from './reviewCount'
 import { type Constraints, hasConstraints } from './reviewFilter'
 import { type Plan, asOfPlan, drivingPlan, walkPlan } from './reviewPlan'
 import { type SortDef, afterCursor, cursorOf, keyColumns, orderBy, sortDef } from './reviewSort'
@@ -38,8 +31,11 @@ export interface PageRequest {
   limit: number
   after?: ReviewCursor
   offset?: number
-  /** Epoch ms: ratings (shown and filtered) as they stood then; absent for the present. */
-  asOf?: number
+  /**
+   * Ratings (shown and filtered) as they stood at a moment: a past view from ratingsAsOf.ts;
+   * absent or null for the present.
+   */
+  past?: SqlFragment | null
 }
 
 function sortJoin(def: SortDef): SqlFragment {
@@ -221,7 +217,7 @@ function readIds(db: Db, request: PageRequest, trace?: Trace) {
   const sort = request.sort ?? DEFAULT_SORT
   const c = constraintsOf(db, request.filter)
   const def = sortDef(sort.column)
-  const past = pastRelation(db, request.asOf)
+  const past = request.past ?? null
   const { keys, total } = readKeys(db, request, c, def, sort, past, trace)
   const last = keys[keys.length - 1]
   const next = keys.length === request.limit && last ? cursorOf(def, last) : null

@@ -5,7 +5,6 @@ import type { Db } from '../connection'
 import { pluck } from '../connection'
 import { type SqlFragment, sql } from '../sql'
 import { type Constraints, hasConstraints, resolveFilter } from './reviewFilter'
-import { annotationsAsOf } from './ratingsAsOf'
 import { type Plan, asOfPlan, drivingPlan } from './reviewPlan'
 
 function countSql(plan: Plan): SqlFragment {
@@ -90,15 +89,6 @@ export function forgetTotals(db: Db): void {
   totals.delete(db)
 }
 
-/**
- * The relation of annotations as they stood at `asOf` (epoch ms), or null for the present (no
- * `asOf`, or nothing rated since): then the live table and its index plans serve.
- */
-export function pastRelation(db: Db, asOf: number | null | undefined): SqlFragment | null {
-  const relation = annotationsAsOf(db, asOf)
-  return relation.text === 'annotations' ? null : relation
-}
-
 /** The exact total of `c` over a past view of annotations (not remembered: the view moves). */
 export function countPast(db: Db, relation: SqlFragment, c: Constraints, trace?: SqlFragment[]) {
   if (c.none) return 0
@@ -107,9 +97,15 @@ export function countPast(db: Db, relation: SqlFragment, c: Constraints, trace?:
   return pluck<number>(db, statement) ?? 0
 }
 
-/** The exact total of a filter, now or with ratings as they stood at `asOf` (epoch ms). */
-export function countAnnotations(db: Db, filter: AnnotationFilter, asOf?: number | null): number {
+/**
+ * The exact total of a filter, now or with ratings as they stood in `past` (a past view from
+ * ratingsAsOf.ts; null for the present).
+ */
+export function countAnnotations(
+  db: Db,
+  filter: AnnotationFilter,
+  past: SqlFragment | null = null,
+): number {
   const c = constraintsOf(db, filter)
-  const past = pastRelation(db, asOf)
   return past ? countPast(db, past, c) : countResolved(db, filter, c)
 }

@@ -1,15 +1,15 @@
 import type { ProjectStats } from '../../../shared/contract/project'
 import type { Db } from '../connection'
 import { all, pluck } from '../connection'
-import { sql } from '../sql'
+import { type SqlFragment, sql } from '../sql'
 import { ratingKey } from '../../../shared/ratings/key'
-import { countByRatingAsOf } from './ratingsAsOf'
+import { countByRating } from './ratingsAsOf'
 
 /**
  * Counts for the status bar and `winnow stats`; ratings are the effective ones, now or as they
- * stood at `asOf` (epoch ms).
+ * stood in `past` (a past view from ratingsAsOf.ts; null for the present).
  */
-export function projectStats(db: Db, { asOf }: { asOf?: number } = {}): ProjectStats {
+export function projectStats(db: Db, past: SqlFragment | null = null): ProjectStats {
   const count = (table: 'submissions' | 'annotations' | 'workers' | 'stories'): number =>
     pluck<number>(db, sql`SELECT count(*) FROM ${sql.raw(table)}`) ?? 0
   const byDimension: Record<string, number> = {}
@@ -21,7 +21,7 @@ export function projectStats(db: Db, { asOf }: { asOf?: number } = {}): ProjectS
     byDimension[String(row.dimension)] = row.n
   }
   const byRating: Record<string, number> = {}
-  for (const row of countByRatingAsOf(db, asOf)) {
+  for (const row of countByRating(db, past)) {
     byRating[ratingKey(row.rating)] = row.n
   }
   byRating.unrated ??= 0

@@ -1,7 +1,7 @@
-import type { Db } from '../connection'
-import { all, run } from '../connection'
-import { type SqlFragment, sql } from '../sql'
-import { NOW, inForce } from './ratingRows'
+import type { Db } from '../../src/main/db/connection'
+import { all, run } from '../../src/main/db/connection'
+import { NOW, inForce } from '../../src/main/db/queries/ratingRows'
+import { type SqlFragment, sql } from '../../src/main/db/sql'
 
 /**
  * The effective rating written the plain way: a correlated subquery over the rating tables per

@@ -1,0 +1,52 @@
+import type { ImportResult } from '../../shared/contract/imports'
+import type { ProtoqaImportResult } from '../../shared/protoqa/model'
+import { type OpenOptions, openProject } from '../db/connection'
+import { indexSearchText } from '../search/indexer'
+import { type ProtoqaImportFile, importProtoqaFiles } from './protoqa/run'
+import { type ImportFile, type ImportHooks, type ImportOptions, importFiles } from './run'
+
+/** What an import brings in: GLUCOSE files (then their text is indexed for search), or ProtoQA files. */
+export type ImportWork =
+  | { collection?: 'glucose'; files: ImportFile[]; options: ImportOptions }
+  | { collection: 'protoqa'; files: ProtoqaImportFile[]; options: { author?: string } }
+
+/** What importing `W` returns. */
+export type ImportWorkResult<W extends ImportWork> = W extends { collection: 'protoqa' }
+  ? ProtoqaImportResult
+  : ImportResult
+
+export interface ImportWorkHooks extends ImportHooks {
+  /**
+   * Once the rows are committed: how many annotations' text is indexed for search, of how many.
+   * `cancelled` then stops the indexing; the import stays, and the rest is indexed later.
+   */
+  indexing?(done: number, total: number): void
+}
+
+/**
+ * Opens the project, imports the files in one transaction (all or, on bad input or cancel,
+ * nothing), indexes their text for search and closes the project. The one way in for the command
+ * line, an import job on the calling thread and the import thread.
+ */
+export function importIntoProject<W extends ImportWork>(
+  dbPath: string,
+  work: W,
+  hooks: ImportWorkHooks = {},
+  open: Pick<OpenOptions, 'create' | 'nativeBinding'> = {},
+): ImportWorkResult<W> {
+  const db = openProject(dbPath, { ...open, memoryMap: false })
+  try {
+    if (work.collection === 'protoqa') {
+      return importProtoqaFiles(db, work.files, work.options, hooks) as ImportWorkResult<W>
+    }
+    const result = importFiles(db, work.files, work.options, hooks)
+    // The rows are committed; their text goes into the full-text index in small steps.
+    indexSearchText(db, {
+      progress: (done, total) => hooks.indexing?.(done, total),
+      cancelled: () => hooks.cancelled?.() ?? false,
+    })
+    return result as ImportWorkResult<W>
+  } finally {
+    db.close()
+  }
+}
