@@ -57,7 +57,7 @@ async function startStandin(
     [
       '--import',
       'tsx',
-      join(root, 'src/main/mturk/standin/cli.ts'),
+      join(root, 'standin/cli.ts'),
       '--demo',
       '--quiet',
       '--port',

@@ -12,7 +12,7 @@ import {
   crowdFormAnswerXml,
   htmlFormAnswerXml,
   questionFormAnswersXml,
-} from '../../src/main/mturk/standin/index'
+} from '../../standin/index'
 
 const fieldsOf = (xml: string | null, htmlEscaped = true): Record<string, string> => {
   const parsed = parseAnswer(xml, { htmlEscaped })

@@ -2,7 +2,7 @@ import { unlinkSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
 import { runPull } from '../../src/main/mturk/pullRun'
-import { faultMix, seedDemo } from '../../src/main/mturk/standin/index'
+import { faultMix, seedDemo } from '../../standin/index'
 import { rateWorker } from '../../src/main/ratings/rate'
 import {
   ALL,

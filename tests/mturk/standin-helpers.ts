@@ -8,7 +8,7 @@ import {
   type Standin,
   type StandinOptions,
   createStandin,
-} from '../../src/main/mturk/standin/index'
+} from '../../standin/index'
 
 /** Fake keys with recognisable text, so tests can search everything for them. */
 export const CREDENTIALS = {
