@@ -1,8 +1,8 @@
 /**
  * An MTurk connection the way the app uses one: the real SDK client with our retry policy and
  * client-side rate limit. Retries happen in one place only — `withBackoff` around each call — so
- * the SDK is told to make a single attempt; otherwise its 3 attempts inside our 5 would mean up to
- * 15 sends of one request (FORMATS §3.2).
+ * the SDK makes a single attempt (createMTurkClient); otherwise its attempts inside ours would
+ * multiply the sends of one request (FORMATS §3.2).
  */
 import { type MTurkCredentials, type MTurkEndpoint, createMTurkClient, endpointUrl } from './client'
 import type { MTurkContext } from './call'
@@ -12,8 +12,6 @@ export interface ConnectOptions {
   endpoint: MTurkEndpoint
   credentials: MTurkCredentials
   signal?: AbortSignal
-  /** No rate limit (benchmarks). The local stand-in is never limited. */
-  lifted?: boolean
 }
 
 export interface MTurkConnection extends MTurkContext {
@@ -41,11 +39,11 @@ export function connect(options: ConnectOptions): MTurkConnection {
   const client = createMTurkClient({
     endpoint: url,
     credentials: options.credentials,
-    maxAttempts: 1,
     requestTimeoutMs: local ? 10_000 : 30_000,
   })
   const limiter = createRateLimiter('unlimited')
-  if (!local && !options.lifted) limiter.limit(REMOTE_RATE.perSecond, REMOTE_RATE.burst)
+  // The stand-in on this machine is never limited.
+  if (!local) limiter.limit(REMOTE_RATE.perSecond, REMOTE_RATE.burst)
   return {
     url,
     client,
