@@ -21,8 +21,3 @@ export function releaseCsv(rows: number): string {
   }
   return path
 }
-
-export function ensureDir(path: string): string {
-  mkdirSync(dirname(path), { recursive: true })
-  return path
-}

@@ -39,7 +39,7 @@ export function releaseProject(
   return { db, csv }
 }
 
-export function options(input: ReleaseOptions): ParsedReleaseOptions {
+function options(input: ReleaseOptions): ParsedReleaseOptions {
   return releaseOptionsSchema.parse(input)
 }
 

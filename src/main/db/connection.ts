@@ -166,7 +166,7 @@ export function withPragmas<T>(db: Db, settings: TemporaryPragmas, write: () => 
  * A prepared statement for a fragment's text, cached per connection. Plucking statements are
  * cached apart because `pluck()` changes the statement itself.
  */
-export function prepare(
+function prepare(
   db: Db,
   fragment: SqlFragment,
   mode: 'rows' | 'pluck' = 'rows',

@@ -35,7 +35,7 @@ export interface ImportOptions {
   readAhead?: boolean
 }
 
-export const READ_AHEAD_FROM_BYTES = 4 << 20
+const READ_AHEAD_FROM_BYTES = 4 << 20
 
 export interface ImportProgress {
   bytes: number

@@ -3,7 +3,7 @@ import type { CancelEffect, JobKind, JobProgress } from '../../shared/contract/j
 import { toErrorInfo } from '../api/errors'
 import { CancelledError } from './cancel'
 
-export interface JobReport {
+interface JobReport {
   done: number
   total?: number | null
   detail?: string

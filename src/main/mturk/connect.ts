@@ -29,7 +29,7 @@ const LOCAL_BACKOFF: BackoffOptions = { retries: 8, baseMs: 5, capMs: 200 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
-export function isLoopback(url: string): boolean {
+function isLoopback(url: string): boolean {
   return LOOPBACK.has(new URL(url).hostname)
 }
 
@@ -52,9 +52,4 @@ export function connect(options: ConnectOptions): MTurkConnection {
     ...(options.signal ? { signal: options.signal } : {}),
     close: () => client.destroy(),
   }
-}
-
-/** The same connection, bound to another abort signal (one per job). */
-export function withSignal<T extends MTurkContext>(ctx: T, signal: AbortSignal): T {
-  return { ...ctx, signal }
 }

@@ -89,7 +89,7 @@ interface ErrorShape {
   $metadata?: { httpStatusCode?: number }
 }
 
-export function isThrottling(error: unknown): boolean {
+function isThrottling(error: unknown): boolean {
   const e = error as ErrorShape | null
   return typeof e?.name === 'string' && THROTTLING.has(e.name)
 }
@@ -133,7 +133,7 @@ export async function withBackoff<T>(
 }
 
 /** setTimeout as a promise that rejects with the signal's reason on abort. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error)
     const onAbort = (): void => {

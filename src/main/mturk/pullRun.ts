@@ -46,7 +46,7 @@ export interface PullRequest {
   selection: PullSelection
 }
 
-export interface PullProgress {
+interface PullProgress {
   done: number
   total: number
   detail: string
@@ -83,7 +83,7 @@ export interface RunPullOptions {
  * spent on the store: parsing and committing itself, or waiting for the store thread to take
  * pages or to finish its last commit.
  */
-export interface PullRunTiming extends PullTiming {
+interface PullRunTiming extends PullTiming {
   listMs: number
   waitMs: number
   storeWaitMs: number

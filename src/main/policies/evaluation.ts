@@ -22,7 +22,7 @@ export interface PolicyInput {
   limits?: Partial<SandboxLimits>
 }
 
-export function sha256(text: string): string {
+function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 

@@ -184,12 +184,9 @@ export function normalizeSpaces(s: string): string {
 const LOST_UNDERSCORE = /\b(Someone|Something|Somewhere|Some People) ([A-D])\b/gi
 
 /** Restores `Something A` → `Something_A` (an export artefact inside attribute clauses). */
-export function restoreVariableUnderscores(s: string): string {
+function restoreVariableUnderscores(s: string): string {
   return s.replace(LOST_UNDERSCORE, '$1_$2')
 }
-
-/** The variables of general rules: `Someone_A`, `Some People_B`, `Something_A's` … */
-export const VARIABLE = /\b(?:Someone|Something|Somewhere|Some People)_[A-D]\b/g
 
 export interface AnnotationCells {
   specificNL: string

@@ -1,7 +1,7 @@
 import type { PolicySample, PolicyTransition } from '../../../shared/contract/policies'
 import { dayStart, formatDay } from '../../../shared/filter'
 import type { Db } from '../connection'
-import { all, get, pluck, pluckAll, run } from '../connection'
+import { all, get, pluck, run } from '../connection'
 import { type SqlFragment, sql } from '../sql'
 import { SOURCE, writeMany } from './ratingsApply'
 
@@ -307,8 +307,4 @@ export function policyRunByChangeSet(db: Db, changeSetId: number): PolicyRunRow 
     sql`SELECT change_set_id AS changeSetId, name, file_name AS fileName, script, sha256, params, report
         FROM policy_runs WHERE change_set_id = ${changeSetId}`,
   )
-}
-
-export function allRatingValues(db: Db): number[] {
-  return pluckAll<number>(db, sql`SELECT DISTINCT rating FROM annotations WHERE rating IS NOT NULL`)
 }

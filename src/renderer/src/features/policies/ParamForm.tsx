@@ -1,7 +1,7 @@
 import type { PolicyParam, PolicyParamValue } from '../../../../shared/contract/policies'
 
 /** Text of a value as the form field shows it (lists comma-separated). */
-export function paramText(value: PolicyParamValue | undefined): string {
+function paramText(value: PolicyParamValue | undefined): string {
   if (value === undefined || value === null) return ''
   return Array.isArray(value) ? value.join(', ') : String(value)
 }
