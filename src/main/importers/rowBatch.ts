@@ -2,8 +2,8 @@ import type { ImportedAnnotation, ImportedSubmission } from './types'
 
 /**
  * Imported submissions as one flat array of strings, numbers and nulls, to cross from the reading
- * thread to the writing one. A flat array is cloned and rebuilt several times faster than the
- * same rows as nested objects, and the writing thread is the one the import waits for.
+ * thread to the writing one. A flat array is cloned and rebuilt faster than the same rows as
+ * nested objects, and the writing thread is the one the import waits for.
  */
 export type RowBatch = (string | number | null)[]
 

@@ -6,8 +6,9 @@ import { PullStore } from './pullStore'
 import { type FromStoreThread, type PullStoreData, type ToStoreThread } from './pullStoreProtocol'
 
 /**
- * The store thread of a pull: takes and parses the pages and commits them in groups on its own connection, exactly as PullStore does on the pull's thread,
- * so the pull's thread only handles HTTP. It stops at the first failure; what it committed before stays.
+ * The store thread of a pull: takes and parses the pages and commits them in groups on its own
+ * connection, exactly as PullStore does on the pull's thread, so the pull's thread only handles
+ * HTTP. It stops at the first failure; what it committed before stays.
  */
 function main(data: PullStoreData): void {
   const port = parentPort
@@ -25,8 +26,8 @@ function main(data: PullStoreData): void {
   try {
     db = openProject(data.dbPath, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {})
     deferCheckpoints(db)
-    // A background job can wait out the app's longest writes (a bulk rating or revert of a few
-    // hundred thousand rows takes seconds) instead of failing the pull as "database is locked".
+    // A background job can wait out the app's longest writes (a bulk rating or revert of a large
+    // query holds the lock for a while) instead of failing the pull as "database is locked".
     db.pragma('busy_timeout = 60000')
     let at = 0
     const timing = { parseMs: 0, storeMs: 0 }

@@ -143,7 +143,7 @@ export function check(c: Constraints, name: CheckName): SqlFragment | null {
     case 'stories':
       return c.stories ? sql`+a.story_id IN ${inList(c.stories)}` : null
     case 'dimensions':
-      // Short lists stay literal: a test against a bound JSON list costs twice as much per row.
+      // Short lists stay literal: a test against a bound JSON list costs more per row.
       return c.dimensions ? sql`+a.dimension IN ${sql.list(c.dimensions)}` : null
     case 'ratings': {
       const r = c.ratings
