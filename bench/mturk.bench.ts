@@ -2,8 +2,9 @@
 // rate limit, no faults) into a fresh project, against a reference in the same run: the same pages
 // fetched with the same SDK client and concurrency, without parsing or storing. The pull runs as
 // the app runs it (a pull of this size parses and stores on a store thread). Reports
-// assignments/s, the process's CPU time, and where the pull's thread spent its time (listing HITs, waiting for pages, held by the store,
-// indexing the text at the end) next to the busy time of parsing and storing wherever they ran.
+// assignments/s, the process's CPU time, and where the pull's thread spent its time (listing HITs,
+// waiting for pages, held by the store, indexing the text at the end) next to the busy time of
+// parsing and storing wherever they ran.
 // A floor for storing, from outside our code: what one pull stored (every plain table, its text
 // index left out), exported as CSV and loaded by the sqlite3 shell's `.import` into flat tables
 // with no index or constraint.
@@ -12,7 +13,7 @@
 // against fetching the same pages alone, and reports assignments/s and the cost per assignment at
 // 65,000 as a multiple of that at 10,000 (flat = 1).
 // (`--sizes=A,B` picks two other sizes).
-//   npx tsx bench/mturk.bench.ts [--quick | --scale [--sizes=A,B]]
+//   npm run bench -- mturk [--quick | --scale [--sizes=A,B]]
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -2,7 +2,7 @@
 // thread: tiny requests (`jobs.list`) are sent one after another while the write runs, and the
 // slowest answer is the longest block (plus one request's own time, shown as the probe floor).
 import { type ChildProcess, spawn } from 'node:child_process'
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -228,7 +228,7 @@ export async function bulkStallReport(
   return [
     '## Bulk writes and the main thread',
     '',
-    `\`npx tsx bench/ui.bench.ts --bulk [--before DIR]\` on the project of "Review grid in the browser", ` +
+    `\`npm run bench -- ui --bulk [--before=DIR]\` on the project of "Review grid in the browser", ` +
       `${new Date().toISOString().slice(0, 10)}, load average ${loadBefore} before and ${load()} after ` +
       `the run. Each build serves a fresh copy of the project (\`winnow serve\`); while a write runs, ` +
       'Node sends `jobs.list` requests to it one after another, and the slowest answer (from 200 ms ' +
@@ -243,16 +243,4 @@ export async function bulkStallReport(
     table(rows),
     '',
   ].join('\n')
-}
-
-/** Replaces (or adds) the section that starts with `heading` in docs/benchmarks.md. */
-export function writeSection(docs: string, heading: string, report: string): void {
-  const before = existsSync(docs) ? readFileSync(docs, 'utf8') : '# Benchmarks\n\n'
-  const start = before.indexOf(heading)
-  const end = start < 0 ? -1 : before.indexOf('\n## ', start + 1)
-  const updated =
-    start < 0
-      ? `${before.trimEnd()}\n\n${report}`
-      : `${before.slice(0, start)}${report}${end < 0 ? '' : before.slice(end + 1)}`
-  writeFileSync(docs, updated.endsWith('\n') ? updated : `${updated}\n`)
 }
