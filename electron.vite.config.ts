@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 
-// Three builds from one source tree: main (the app, the CLI, the import and write workers, its read-ahead
-// thread, the pull's store and parsing threads and the MTurk stand-in share the core), a
-// sandboxed CommonJS preload, and the React page.
+// Three builds from one source tree: main (the app, the CLI, the import and write workers, its
+// read-ahead thread and the pull's store thread share the core), a sandboxed CommonJS preload, and
+// the React page. The MTurk stand-in (standin/) is a development tool, not part of the app:
+// `npm run mturk:standin` runs it from its sources.
 export default defineConfig({
   main: {
     build: {
@@ -16,8 +17,6 @@ export default defineConfig({
           'export-worker': 'src/main/jobs/export-worker.ts',
           'read-ahead-worker': 'src/main/importers/read-ahead-worker.ts',
           'pull-store-worker': 'src/main/mturk/pull-store-worker.ts',
-          'answer-parse-worker': 'src/main/mturk/answer-parse-worker.ts',
-          'mturk-standin': 'src/main/mturk/standin/cli.ts',
           'policy-worker': 'src/main/policies/policy-worker.ts',
         },
         // Shared chunks sit next to the entries, so `new URL('./import-worker.js',

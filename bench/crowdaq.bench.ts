@@ -2,7 +2,7 @@
 // from a CROWDAQ export file, graded and reported — beside the floor of the same work in plain
 // better-sqlite3 (parse the file, insert the attempt and answer rows with two prepared statements
 // in one transaction, read them back with one query), run on the same file in the same script.
-//   npx tsx bench/crowdaq.bench.ts        (or: npm run bench crowdaq)
+//   npx tsx bench/crowdaq.bench.ts        (or: npm run bench -- crowdaq)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,10 +1,10 @@
-// MTurk pull speed: 10,000 assignments from the stand-in (its own process, no faults) into a fresh
-// project with the rate limit lifted, against a reference in the same run: the same pages fetched
-// with the same SDK client and concurrency, without parsing or storing. Each shape is pulled with
-// the store on the pull's own thread (0 threads), on a store thread (1, the default) and on a
-// parsing thread followed by a store thread (2). Reports assignments/s, the process's CPU time,
-// and where the pull's thread spent its time (listing HITs, waiting for pages, held by the store,
-// indexing the text at the end) next to the busy time of parsing and storing wherever they ran.
+// MTurk pull speed: 10,000 assignments from the stand-in (its own process on this machine, so no
+// rate limit, no faults) into a fresh project, against a reference in the same run: the same pages
+// fetched with the same SDK client and concurrency, without parsing or storing. The pull runs as
+// the app runs it (a pull of this size parses and stores on a store thread). Reports
+// assignments/s, the process's CPU time, and where the pull's thread spent its time (listing HITs,
+// waiting for pages, held by the store, indexing the text at the end) next to the busy time of
+// parsing and storing wherever they ran.
 // A floor for storing, from outside our code: what one pull stored (every plain table, its text
 // index left out), exported as CSV and loaded by the sqlite3 shell's `.import` into flat tables
 // with no index or constraint.
@@ -13,7 +13,7 @@
 // against fetching the same pages alone, and reports assignments/s and the cost per assignment at
 // 65,000 as a multiple of that at 10,000 (flat = 1).
 // (`--sizes=A,B` picks two other sizes).
-//   npx tsx bench/mturk.bench.ts [--quick | --scale [--sizes=A,B]]
+//   npm run bench -- mturk [--quick | --scale [--sizes=A,B]]
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -24,7 +24,6 @@ import { openProject } from '../src/main/db/connection'
 import { connect } from '../src/main/mturk/connect'
 import { listHITs, pullAssignments } from '../src/main/mturk/pull'
 import { runPull } from '../src/main/mturk/pullRun'
-import type { StoreThreadCount } from '../src/main/mturk/pullStoreThread'
 import { hasCommand, seconds, table, timeCommand } from './lib/measure'
 
 const quick = process.argv.includes('--quick')
@@ -36,10 +35,10 @@ const ASSIGNMENTS = quick ? 2_000 : 10_000
  * service with a page of answers (the stand-in's slow-answer fault), to show the split a real
  * pull would have.
  */
-const SHAPES: { perHit: number; latency: number; label: string; threads: StoreThreadCount[] }[] = [
-  { perHit: 10, latency: 0, label: 'HITs of 10 (1 page each)', threads: [0, 1, 2] },
-  { perHit: 100, latency: 0, label: 'HITs of 100 (full pages)', threads: [0, 1, 2] },
-  { perHit: 10, latency: 150, label: 'HITs of 10, 150 ms per answer', threads: [0, 1] },
+const SHAPES: { perHit: number; latency: number; label: string }[] = [
+  { perHit: 10, latency: 0, label: 'HITs of 10 (1 page each)' },
+  { perHit: 100, latency: 0, label: 'HITs of 100 (full pages)' },
+  { perHit: 10, latency: 150, label: 'HITs of 10, 150 ms per answer' },
 ]
 const ROUNDS = quick ? 1 : 2
 const CONCURRENCY = 4
@@ -57,7 +56,7 @@ async function startStandin(
     [
       '--import',
       'tsx',
-      join(root, 'src/main/mturk/standin/cli.ts'),
+      join(root, 'standin/cli.ts'),
       '--demo',
       '--quiet',
       '--port',
@@ -84,7 +83,7 @@ async function startStandin(
 
 /** The same pages, fetched and dropped. */
 async function reference(url: string): Promise<{ seconds: number; assignments: number }> {
-  const ctx = connect({ endpoint: url, credentials, lifted: true })
+  const ctx = connect({ endpoint: url, credentials })
   const start = process.hrtime.bigint()
   let assignments = 0
   for await (const batch of pullAssignments(ctx, await listHITs(ctx), {
@@ -137,15 +136,10 @@ function shellFloor(dbPath: string, dir: string): Floor {
   return { seconds, rows: counts.reduce((a, b) => a + b, 0), mb: bytes / 1e6 }
 }
 
-async function ours(
-  url: string,
-  threads: StoreThreadCount | undefined,
-  floor = false,
-  expected = ASSIGNMENTS,
-) {
+async function ours(url: string, floor = false, expected = ASSIGNMENTS) {
   const dir = mkdtempSync(join(tmpdir(), 'winnow-mturk-bench-'))
   const db = openProject(join(dir, 'pull.winnow'), { create: true })
-  const ctx = connect({ endpoint: url, credentials, lifted: true })
+  const ctx = connect({ endpoint: url, credentials })
   const timing = { listMs: 0, waitMs: 0, parseMs: 0, storeMs: 0, storeWaitMs: 0, indexMs: 0 }
   const cpuStart = process.cpuUsage()
   const start = process.hrtime.bigint()
@@ -157,7 +151,6 @@ async function ours(
       endpoint: ctx.url,
       author: 'bench',
       concurrency: CONCURRENCY,
-      ...(threads === undefined ? {} : { storeThreads: threads }),
       timing,
     },
   )
@@ -183,7 +176,7 @@ if (scale) {
     try {
       await reference(url)
       const ref = await reference(url)
-      const win = await ours(url, undefined, false, size)
+      const win = await ours(url, false, size)
       perAssignment.push(win.seconds / size)
       scaleRows.push([
         size,
@@ -213,7 +206,6 @@ const pct = (ms: number, s: number): string => `${((ms / 1000 / s) * 100).toFixe
 const rows: (string | number)[][] = [
   [
     'shape',
-    'store threads',
     'reference s',
     'reference a/s',
     'winnow s',
@@ -240,18 +232,15 @@ for (const shape of SHAPES) {
   try {
     if (shape.latency === 0) await reference(url) // warm-up: JIT, keep-alive sockets, caches
     let ref = { seconds: Infinity, assignments: 0 }
-    const best = new Map<StoreThreadCount, Awaited<ReturnType<typeof ours>>>()
+    let best: Awaited<ReturnType<typeof ours>> | null = null
     let floor: Floor | null = null
     // A slow stand-in measures the same thing each time: one round is enough.
     for (let round = 0; round < (shape.latency > 0 ? 1 : ROUNDS); round++) {
       const r = await reference(url)
       if (r.seconds < ref.seconds) ref = r
-      for (const threads of shape.threads) {
-        const w = await ours(url, threads, measureFloor && shape.latency === 0 && !floor)
-        floor ??= w.floor
-        const before = best.get(threads)
-        if (!before || w.seconds < before.seconds) best.set(threads, w)
-      }
+      const w = await ours(url, measureFloor && shape.latency === 0 && !floor)
+      floor ??= w.floor
+      if (!best || w.seconds < best.seconds) best = w
     }
     if (floor) {
       floors.push([
@@ -267,34 +256,33 @@ for (const shape of SHAPES) {
           `(${floor.rows} rows, ${floor.mb.toFixed(0)} MB of CSV), ×${(floor.seconds / ref.seconds).toFixed(2)} the reference`,
       )
     }
-    for (const [threads, win] of best) {
-      const t = win.timing
-      const other = win.seconds * 1000 - t.listMs - t.waitMs - t.storeWaitMs - t.indexMs
-      rows.push([
-        shape.label,
-        threads,
-        ref.seconds.toFixed(2),
-        Math.round(ref.assignments / ref.seconds),
-        win.seconds.toFixed(2),
-        Math.round(ASSIGNMENTS / win.seconds),
-        (win.seconds / ref.seconds).toFixed(2),
-        win.cpuSeconds.toFixed(2),
-        pct(t.listMs, win.seconds),
-        pct(t.waitMs, win.seconds),
-        pct(t.storeWaitMs, win.seconds),
-        pct(t.indexMs, win.seconds),
-        pct(other, win.seconds),
-        pct(t.parseMs, win.seconds),
-        pct(t.storeMs, win.seconds),
-      ])
-      console.log(
-        `${shape.label}, ${threads} store threads: reference ${ref.seconds.toFixed(2)} s, ` +
-          `winnow ${win.seconds.toFixed(2)} s (×${(win.seconds / ref.seconds).toFixed(2)}), ` +
-          `CPU ${win.cpuSeconds.toFixed(2)} s; wait ${t.waitMs.toFixed(0)} ms, held ${t.storeWaitMs.toFixed(0)} ms, ` +
-          `index ${t.indexMs.toFixed(0)} ms, list ${t.listMs.toFixed(0)} ms; ` +
-          `parse ${t.parseMs.toFixed(0)} ms, store ${t.storeMs.toFixed(0)} ms busy`,
-      )
-    }
+    if (!best) throw new Error('no round was measured')
+    const win = best
+    const t = win.timing
+    const other = win.seconds * 1000 - t.listMs - t.waitMs - t.storeWaitMs - t.indexMs
+    rows.push([
+      shape.label,
+      ref.seconds.toFixed(2),
+      Math.round(ref.assignments / ref.seconds),
+      win.seconds.toFixed(2),
+      Math.round(ASSIGNMENTS / win.seconds),
+      (win.seconds / ref.seconds).toFixed(2),
+      win.cpuSeconds.toFixed(2),
+      pct(t.listMs, win.seconds),
+      pct(t.waitMs, win.seconds),
+      pct(t.storeWaitMs, win.seconds),
+      pct(t.indexMs, win.seconds),
+      pct(other, win.seconds),
+      pct(t.parseMs, win.seconds),
+      pct(t.storeMs, win.seconds),
+    ])
+    console.log(
+      `${shape.label}: reference ${ref.seconds.toFixed(2)} s, ` +
+        `winnow ${win.seconds.toFixed(2)} s (×${(win.seconds / ref.seconds).toFixed(2)}), ` +
+        `CPU ${win.cpuSeconds.toFixed(2)} s; wait ${t.waitMs.toFixed(0)} ms, held ${t.storeWaitMs.toFixed(0)} ms, ` +
+        `index ${t.indexMs.toFixed(0)} ms, list ${t.listMs.toFixed(0)} ms; ` +
+        `parse ${t.parseMs.toFixed(0)} ms, store ${t.storeMs.toFixed(0)} ms busy`,
+    )
   } finally {
     child.kill('SIGTERM')
   }

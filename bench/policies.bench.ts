@@ -1,7 +1,7 @@
 // The shipped GLUCOSE cleanup policy on a million annotations: dry run, apply and revert, each
 // beside hand-written SQL UPDATE statements doing the same moves on a copy of the same file.
 // Sandbox start-up and the script's run are reported apart.
-//   npx tsx bench/policies.bench.ts [--quick]      (or: npm run bench policies)
+//   npx tsx bench/policies.bench.ts [--quick]      (or: npm run bench -- policies)
 import { copyFileSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { openProject } from '../src/main/db/connection'

@@ -2,7 +2,7 @@
 // the evaluator's own algorithm (numpy + scipy's linear_sum_assignment, bench/lib/
 // protoqa_reference.py) on the same files in the same run; and BLANC of two clusterings of
 // 100-answer questions, beside a count over every pair of responses.
-//   npx tsx bench/protoqa.bench.ts        (or: npm run bench protoqa)
+//   npx tsx bench/protoqa.bench.ts        (or: npm run bench -- protoqa)
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'

@@ -2,12 +2,10 @@
 // combinations, deep paging, and the rating filter beside the others — our query path beside the
 // same SQL run by the sqlite3 shell on the same file in the same script. Writes its figures into
 // docs/benchmarks.md ("Review queries").
-//   npx tsx bench/query.bench.ts [--quick]      (or: npm run bench query)
+//   npx tsx bench/query.bench.ts [--quick]      (or: npm run bench -- query)
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { type Db, openProject, pluck, pluckAll } from '../src/main/db/connection'
 import { type Trace, forgetTotals, queryAnnotations } from '../src/main/db/queries/review'
 import { type SqlFragment, sql } from '../src/main/db/sql'
@@ -18,6 +16,7 @@ import {
   formatDay,
   indexedSortColumns,
 } from '../src/shared/filter'
+import { writeSection } from './lib/benchmarksDoc'
 import { dataDir } from './lib/data'
 import { NOT_SEARCHED, ensureProject } from './lib/project'
 import { hasCommand, quantile, seededRandom, table } from './lib/measure'
@@ -353,7 +352,7 @@ singles.forEach((q, i) =>
 const report = [
   '## Review queries',
   '',
-  `\`npx tsx bench/query.bench.ts\` on ${annotations.toLocaleString('en')} generated annotations (synth seed 65521), ` +
+  `\`npm run bench -- query\` on ${annotations.toLocaleString('en')} generated annotations (synth seed 65521), ` +
     `${new Date().toISOString().slice(0, 10)}, load average ${loadavg()[0]?.toFixed(1)} on ${process.platform}. ` +
     `Winnow = \`queryAnnotations\` (first 100 rows, exact total computed afresh, rows with their texts), ` +
     `median of ${REPEATS}; sqlite3 = the same count, page and row statements run by the \`sqlite3\` shell ` +
@@ -377,13 +376,5 @@ const report = [
 ].join('\n')
 console.log(report)
 
-const docs = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'benchmarks.md')
-const before = existsSync(docs) ? readFileSync(docs, 'utf8') : '# Benchmarks\n\n'
-const start = before.indexOf('## Review queries')
-const end = start < 0 ? -1 : before.indexOf('\n## ', start + 1)
-const updated =
-  start < 0
-    ? `${before.trimEnd()}\n\n${report}`
-    : `${before.slice(0, start)}${report}${end < 0 ? '' : before.slice(end + 1)}`
-if (!quick) writeFileSync(docs, updated.endsWith('\n') ? updated : `${updated}\n`)
+if (!quick) await writeSection(report)
 db.close()

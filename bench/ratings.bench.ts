@@ -1,7 +1,7 @@
 // Ratings on a million annotations: a worker rating change touching ~20,000 annotations, a full
 // recomputation, "as of" counts and a bulk query rating — each beside the plain SQL formulation
 // (a correlated subquery over the rating tables) run on the same file in the same script.
-//   npx tsx bench/ratings.bench.ts [--quick]      (or: npm run bench ratings)
+//   npx tsx bench/ratings.bench.ts [--quick]      (or: npm run bench -- ratings)
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Db, all, openProject, pluck, run } from '../src/main/db/connection'

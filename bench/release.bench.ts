@@ -1,7 +1,7 @@
 // Exporting a release of a million annotations: the release-layout CSV beside the sqlite3 shell
 // writing an equivalent SELECT (the same 49 columns, one row per submission) as CSV from the same
 // file, in the same run; JSON Lines and Parquet reported beside it, with each run's peak memory.
-//   npx tsx bench/release.bench.ts [--quick]      (or: npm run bench release)
+//   npx tsx bench/release.bench.ts [--quick]      (or: npm run bench -- release)
 import { spawnSync } from 'node:child_process'
 import { rmSync, statSync } from 'node:fs'
 import { loadavg } from 'node:os'

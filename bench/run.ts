@@ -1,5 +1,6 @@
-// `npm run bench [name…]`: runs each bench/<name>.bench.ts in its own process (so peak memory is
-// per benchmark) and prints what each measured. Every figure is a ratio against a reference run in
+// `npm run bench -- [name…] [--flag…]`: runs each bench/<name>.bench.ts whose name starts with one
+// of the names (all without names) in its own process (so peak memory is per benchmark), passing
+// it the flags, and prints what each measured. Every figure is a ratio against a reference run in
 // the same script, because these machines are noisy.
 import { spawnSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
@@ -7,7 +8,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const wanted = process.argv.slice(2)
+const args = process.argv.slice(2)
+const wanted = args.filter((a) => !a.startsWith('--'))
+const flags = args.filter((a) => a.startsWith('--'))
 const benches = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
@@ -16,9 +19,11 @@ const benches = readdirSync(here)
 let failed = 0
 for (const file of benches) {
   console.log(`\n=== ${file}`)
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', join(here, file)], {
-    stdio: 'inherit',
-  })
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--expose-gc', join(here, file), ...flags],
+    { stdio: 'inherit' },
+  )
   if (result.status !== 0) failed++
 }
 process.exit(failed === 0 ? 0 : 1)

@@ -2,12 +2,10 @@
 // beside the same aggregate as a plain GROUP BY (or ORDER BY random()) run by the sqlite3 shell on
 // the same file in the same script. Writes its figures into docs/benchmarks.md ("Today, audits
 // and dashboard").
-//   npx tsx bench/triage.bench.ts [--quick]      (or: npm run bench triage)
+//   npx tsx bench/triage.bench.ts [--quick]      (or: npm run bench -- triage)
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { candidateIds } from '../src/main/db/queries/audits'
 import { openProject, pluck } from '../src/main/db/connection'
 import {
@@ -22,6 +20,7 @@ import { dashboard } from '../src/main/dashboard/charts'
 import { triageReport } from '../src/main/triage/report'
 import { dayStart, formatDay } from '../src/shared/filter'
 import { smallestKeys } from '../src/shared/stats/sampleKey'
+import { writeSection } from './lib/benchmarksDoc'
 import { dataDir } from './lib/data'
 import { hasCommand, quantile, table } from './lib/measure'
 import { ensureProject } from './lib/project'
@@ -163,20 +162,12 @@ const after = loadavg()
 const report = [
   '## Today, audits and dashboard',
   '',
-  `\`npx tsx bench/triage.bench.ts\` on ${annotations.toLocaleString('en')} generated annotations (synth seed 65521), ${new Date().toISOString().slice(0, 10)}, load average ${load} before and ${after} after. Winnow = the Today report and each dashboard aggregate computed afresh (median of ${REPEATS} after a warm-up); cached = the same through the page's cache (valid until the project is written); sqlite3 = the plain GROUP BY of the same figures in the \`sqlite3\` shell on the same file, \`.timer on\`. An audit's draw is the read and the seeded sample, without the insert.`,
+  `\`npm run bench -- triage\` on ${annotations.toLocaleString('en')} generated annotations (synth seed 65521), ${new Date().toISOString().slice(0, 10)}, load average ${load} before and ${after} after. Winnow = the Today report and each dashboard aggregate computed afresh (median of ${REPEATS} after a warm-up); cached = the same through the page's cache (valid until the project is written); sqlite3 = the plain GROUP BY of the same figures in the \`sqlite3\` shell on the same file, \`.timer on\`. An audit's draw is the read and the seeded sample, without the insert.`,
   '',
   table(rows),
   '',
 ].join('\n')
 console.log(report)
 
-const docs = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'benchmarks.md')
-const before = existsSync(docs) ? readFileSync(docs, 'utf8') : '# Benchmarks\n\n'
-const start = before.indexOf('## Today, audits and dashboard')
-const end = start < 0 ? -1 : before.indexOf('\n## ', start + 1)
-const updated =
-  start < 0
-    ? `${before.trimEnd()}\n\n${report}`
-    : `${before.slice(0, start)}${report}${end < 0 ? '' : before.slice(end + 1)}`
-if (!quick) writeFileSync(docs, updated.endsWith('\n') ? updated : `${updated}\n`)
+if (!quick) await writeSection(report)
 db.close()

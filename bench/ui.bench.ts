@@ -4,9 +4,9 @@
 // Then how long a bulk rating of 343,853 annotations, its revert and a full recomputation block the
 // serve process (bench/lib/bulkStall.ts). Writes its figures into docs/benchmarks.md ("Review grid in
 // the browser", "Bulk writes and the main thread"). Needs `npm run build`.
-//   npx tsx bench/ui.bench.ts      (or: npm run bench ui)
-//   npx tsx bench/ui.bench.ts --bulk [--before DIR]   (the bulk writes only; DIR: another
-//                                                      checkout's build to compare, e.g. main's)
+//   npm run bench -- ui
+//   npm run bench -- ui --bulk [--before=DIR]   (the bulk writes only; DIR: another checkout's
+//                                                build to compare, e.g. main's)
 import { type ChildProcess, spawn } from 'node:child_process'
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -17,7 +17,8 @@ import { chromium } from 'playwright-core'
 import type { ReviewPage } from '../src/shared/contract/review'
 import { type AnnotationFilter, DEFAULT_SORT } from '../src/shared/filter'
 import { dataDir } from './lib/data'
-import { bulkStallReport, writeSection } from './lib/bulkStall'
+import { writeSection } from './lib/benchmarksDoc'
+import { bulkStallReport } from './lib/bulkStall'
 import { quantile, seededRandom, table } from './lib/measure'
 import { NOT_SEARCHED, ensureProject } from './lib/project'
 
@@ -175,20 +176,19 @@ const PAGE_SCRIPT = `window.__bench = (() => {
 
 const source = join(dataDir, 'review-1m.winnow')
 ensureProject(source, 213_000)
-const docs = join(root, 'docs', 'benchmarks.md')
 
-/** The bulk writes, on this build and (`--before DIR`) another checkout's. */
+/** The bulk writes, on this build and (`--before=DIR`) another checkout's. */
 async function bulkWrites(): Promise<void> {
-  const at = process.argv.indexOf('--before')
+  const before = process.argv.find((a) => a.startsWith('--before='))?.slice('--before='.length)
   const builds = [
-    ...(at > 0 && process.argv[at + 1] ? [{ name: 'before', root: process.argv[at + 1]! }] : []),
-    { name: at > 0 ? 'after' : 'this build', root },
+    ...(before ? [{ name: 'before', root: before }] : []),
+    { name: before ? 'after' : 'this build', root },
   ]
   const scratch = mkdtempSync(join(tmpdir(), 'winnow-bulk-bench-'))
   try {
     const report = await bulkStallReport(source, scratch, builds)
     console.log(report)
-    writeSection(docs, '## Bulk writes and the main thread', report)
+    await writeSection(report)
   } finally {
     rmSync(scratch, { recursive: true, force: true })
   }
@@ -367,7 +367,7 @@ try {
   const report = [
     '## Review grid in the browser',
     '',
-    `\`npx tsx bench/ui.bench.ts\` on ${full.toLocaleString('en')} generated annotations (the project of ` +
+    `\`npm run bench -- ui\` on ${full.toLocaleString('en')} generated annotations (the project of ` +
       `"Review queries"), ${new Date().toISOString().slice(0, 10)}, load average ${loadavg()[0]?.toFixed(1)} ` +
       `on ${process.platform}; headless Chromium (playwright-core, \`--disable-gpu\`), 1400×900, via \`winnow serve\`.`,
     'Page = the last key event of a filter edit (the final character; Enter for a worker picked in the',
@@ -449,7 +449,7 @@ try {
   ].join('\n')
   console.log(report)
 
-  writeSection(docs, '## Review grid in the browser', report)
+  await writeSection(report)
 } finally {
   await browser.close()
   for (const server of [app, reference]) {

@@ -2,21 +2,21 @@
 // thread: tiny requests (`jobs.list`) are sent one after another while the write runs, and the
 // slowest answer is the longest block (plus one request's own time, shown as the probe floor).
 import { type ChildProcess, spawn } from 'node:child_process'
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import Database from 'better-sqlite3'
 import { quantile, table, timeCommand } from './measure'
 
-export interface Server {
+interface Server {
   url: string
   token: string
   child: ChildProcess
 }
 
 /** `winnow serve --json` from the build in `root` on a project; resolves with its address. */
-export async function serveFrom(root: string, db: string, dir: string): Promise<Server> {
+async function serveFrom(root: string, db: string, dir: string): Promise<Server> {
   const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--db', db, '--json'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -29,13 +29,13 @@ export async function serveFrom(root: string, db: string, dir: string): Promise<
   return { ...(JSON.parse(first) as { url: string; token: string }), child }
 }
 
-export async function stop(server: Server): Promise<void> {
+async function stop(server: Server): Promise<void> {
   const exited = new Promise((resolve) => server.child.once('exit', resolve))
   server.child.kill('SIGTERM')
   await exited
 }
 
-export async function callApi<T>(server: Server, name: string, args: object): Promise<T> {
+async function callApi<T>(server: Server, name: string, args: object): Promise<T> {
   const response = await fetch(`${new URL(server.url).origin}/api/${name}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-winnow-token': server.token },
@@ -46,7 +46,7 @@ export async function callApi<T>(server: Server, name: string, args: object): Pr
   return outcome.value
 }
 
-export interface Stall {
+interface Stall {
   /** Wall time of the call, from Node. */
   callMs: number
   /** The slowest probe answered while it ran (and 300 ms after): the longest block. */
@@ -57,7 +57,7 @@ export interface Stall {
 }
 
 /** Runs `call` while probing the server back to back; the probes go on 300 ms after it returns. */
-export async function probeDuring(server: Server, call: () => Promise<unknown>): Promise<Stall> {
+async function probeDuring(server: Server, call: () => Promise<unknown>): Promise<Stall> {
   const latencies: number[] = []
   let running = true
   const probing = (async () => {
@@ -90,14 +90,14 @@ export async function probeDuring(server: Server, call: () => Promise<unknown>):
   }
 }
 
-export const BULK_FILTER = { dimensions: [1, 6] }
-export const BULK_RATING = 2
+const BULK_FILTER = { dimensions: [1, 6] }
+const BULK_RATING = 2
 
 /**
  * The reference: the same bulk write (an item rating per annotation of dimensions 1 and 6, and
  * their cached rating) in one transaction in the sqlite3 shell, on a copy of the same file.
  */
-export function referenceBulkWrite(source: string, dir: string): number {
+function referenceBulkWrite(source: string, dir: string): number {
   const copy = join(dir, 'reference.winnow')
   copyFileSync(source, copy)
   const script = `BEGIN IMMEDIATE;
@@ -109,7 +109,7 @@ COMMIT;`
   return timeCommand('sqlite3', [copy], script) * 1000
 }
 
-export interface BulkRun {
+interface BulkRun {
   /** Nothing running for 3 s: what the machine's load alone adds to the longest block. */
   idle: Stall
   preview: Stall
@@ -120,12 +120,7 @@ export interface BulkRun {
 }
 
 /** One build's run on a fresh copy of the project. */
-export async function bulkRun(
-  root: string,
-  source: string,
-  dir: string,
-  name: string,
-): Promise<BulkRun> {
+async function bulkRun(root: string, source: string, dir: string, name: string): Promise<BulkRun> {
   const db = join(dir, `${name}.winnow`)
   copyFileSync(source, db)
   const server = await serveFrom(root, db, dir)
@@ -233,7 +228,7 @@ export async function bulkStallReport(
   return [
     '## Bulk writes and the main thread',
     '',
-    `\`npx tsx bench/ui.bench.ts --bulk [--before DIR]\` on the project of "Review grid in the browser", ` +
+    `\`npm run bench -- ui --bulk [--before=DIR]\` on the project of "Review grid in the browser", ` +
       `${new Date().toISOString().slice(0, 10)}, load average ${loadBefore} before and ${load()} after ` +
       `the run. Each build serves a fresh copy of the project (\`winnow serve\`); while a write runs, ` +
       'Node sends `jobs.list` requests to it one after another, and the slowest answer (from 200 ms ' +
@@ -248,16 +243,4 @@ export async function bulkStallReport(
     table(rows),
     '',
   ].join('\n')
-}
-
-/** Replaces (or adds) the section that starts with `heading` in docs/benchmarks.md. */
-export function writeSection(docs: string, heading: string, report: string): void {
-  const before = existsSync(docs) ? readFileSync(docs, 'utf8') : '# Benchmarks\n\n'
-  const start = before.indexOf(heading)
-  const end = start < 0 ? -1 : before.indexOf('\n## ', start + 1)
-  const updated =
-    start < 0
-      ? `${before.trimEnd()}\n\n${report}`
-      : `${before.slice(0, start)}${report}${end < 0 ? '' : before.slice(end + 1)}`
-  writeFileSync(docs, updated.endsWith('\n') ? updated : `${updated}\n`)
 }

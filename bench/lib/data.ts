@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { writeReleaseCsv } from '../../src/main/synth/csv-writers'
+import { writeReleaseCsv } from '../../tests/helpers/csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 
 /** Generated inputs are cached here between runs (gitignored). */
@@ -19,10 +19,5 @@ export function releaseCsv(rows: number): string {
     })
     renameSync(partial, path)
   }
-  return path
-}
-
-export function ensureDir(path: string): string {
-  mkdirSync(dirname(path), { recursive: true })
   return path
 }

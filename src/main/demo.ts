@@ -3,7 +3,7 @@ import { openProject } from './db/connection'
 import { writeSynthetic } from './importers/synthetic'
 
 /** The demo: a few thousand generated GLUCOSE-like submissions, the same on every machine. */
-export const DEMO = { submissions: 3000, seed: 20191105 }
+const DEMO = { submissions: 3000, seed: 20191105 }
 
 export function ensureDemoProject(path: string): void {
   if (existsSync(path)) return

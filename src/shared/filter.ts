@@ -32,7 +32,7 @@ const externalId = z.string().min(1).max(200)
 const rowId = z.number().int().positive()
 
 /** A rating on the project's scale, or `unrated`. */
-export const ratingValueSchema = z.union([z.number().finite(), z.literal('unrated')])
+const ratingValueSchema = z.union([z.number().finite(), z.literal('unrated')])
 export type RatingValue = z.infer<typeof ratingValueSchema>
 
 export const annotationFilterSchema = z

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createStandin } from '../../src/main/mturk/standin/index'
+import { createStandin } from '../../standin/index'
 import { expect, serve, stop, test } from './fixtures'
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/crowdaq', import.meta.url))

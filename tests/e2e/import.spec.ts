@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeDimensionCsvs, writeReleaseCsv } from '../../src/main/synth/csv-writers'
+import { writeDimensionCsvs, writeReleaseCsv } from '../helpers/csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './fixtures'

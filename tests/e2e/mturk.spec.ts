@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { createStandin, seedDemo } from '../../src/main/mturk/standin/index'
+import { createStandin, seedDemo } from '../../standin/index'
 import { expect, serve, stop, test } from './fixtures'
 
 // `winnow serve` reads the key pair from the standard AWS variables; the stand-in accepts any pair.

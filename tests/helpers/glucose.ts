@@ -1,10 +1,6 @@
 import { join } from 'node:path'
 import type { ImportedSubmission } from '../../src/main/importers/types'
-import {
-  type ReleaseWriteOptions,
-  writeDimensionCsvs,
-  writeReleaseCsv,
-} from '../../src/main/synth/csv-writers'
+import { type ReleaseWriteOptions, writeDimensionCsvs, writeReleaseCsv } from './csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 
 /**

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { type Db, openProject } from '../../src/main/db/connection'
 import { InputError } from '../../src/main/importers/errors'
 import { importFiles } from '../../src/main/importers/run'
-import { writeDimensionCsvs, writeReleaseCsv } from '../../src/main/synth/csv-writers'
+import { writeDimensionCsvs, writeReleaseCsv } from '../helpers/csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import { useTempDir } from '../helpers/tmp'
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { writeDimensionCsvs, writeReleaseCsv } from '../../src/main/synth/csv-writers'
+import { writeDimensionCsvs, writeReleaseCsv } from '../helpers/csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import { cli, cliOnTerminal } from '../helpers/cli'
 import { useTempDir } from '../helpers/tmp'

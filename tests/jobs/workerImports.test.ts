@@ -9,7 +9,6 @@ const WORKERS = [
   'src/main/jobs/import-worker.ts',
   'src/main/importers/read-ahead-worker.ts',
   'src/main/mturk/pull-store-worker.ts',
-  'src/main/mturk/answer-parse-worker.ts',
 ]
 
 /** The packages a module loads at run time, through its own and its local modules' imports. */

@@ -16,7 +16,7 @@ import {
   unblock,
 } from '../../src/main/mturk/actions'
 import { createMTurkClient } from '../../src/main/mturk/client'
-import { seedDemo } from '../../src/main/mturk/standin/index'
+import { seedDemo } from '../../standin/index'
 import { CREDENTIALS, useStandin } from './standin-helpers'
 
 const start = useStandin()

@@ -8,11 +8,7 @@ import {
   scanPlainAnswers,
   xmlDecode,
 } from '../../src/main/mturk/answers'
-import {
-  crowdFormAnswerXml,
-  htmlFormAnswerXml,
-  questionFormAnswersXml,
-} from '../../src/main/mturk/standin/index'
+import { crowdFormAnswerXml, htmlFormAnswerXml, questionFormAnswersXml } from '../../standin/index'
 
 const fieldsOf = (xml: string | null, htmlEscaped = true): Record<string, string> => {
   const parsed = parseAnswer(xml, { htmlEscaped })

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { cli } from '../helpers/cli'
 import { openProject } from '../../src/main/db/connection'
-import { htmlFormAnswerXml, seedDemo } from '../../src/main/mturk/standin/index'
+import { htmlFormAnswerXml, seedDemo } from '../../standin/index'
 import { useTempDir } from '../helpers/tmp'
 import { CREDENTIALS, useStandin } from './standin-helpers'
 

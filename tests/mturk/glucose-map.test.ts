@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { AnnotationFlag, SubmissionFlag } from '../../src/shared/glucose/flags'
 import { parseAnswer } from '../../src/main/mturk/answers'
 import { checkFieldMap, toSubmission } from '../../src/main/mturk/glucose-map'
-import { crowdFormAnswerXml, htmlFormAnswerXml } from '../../src/main/mturk/standin/index'
+import { crowdFormAnswerXml, htmlFormAnswerXml } from '../../standin/index'
 
 const STORY = "Sam's dog barked. Sam woke up. Sam fed the dog. The dog slept. Sam smiled."
 const D1 = {

@@ -5,7 +5,7 @@ import { type Db, openProject } from '../../src/main/db/connection'
 import { checkpoints } from '../../src/main/db/queries/mturkPulls'
 import { type MTurkConnection, connect } from '../../src/main/mturk/connect'
 import { type RunPullOptions, runPull } from '../../src/main/mturk/pullRun'
-import type { Standin } from '../../src/main/mturk/standin/index'
+import type { Standin } from '../../standin/index'
 import { useTempDir } from '../helpers/tmp'
 import { CREDENTIALS } from './standin-helpers'
 

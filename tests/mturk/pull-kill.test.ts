@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
 import { runPull } from '../../src/main/mturk/pullRun'
-import { seedDemo } from '../../src/main/mturk/standin/index'
+import { seedDemo } from '../../standin/index'
 import { useTempDir } from '../helpers/tmp'
 import {
   ALL,

@@ -3,7 +3,7 @@ import { hostname } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
 import { runPull } from '../../src/main/mturk/pullRun'
-import { seedDemo } from '../../src/main/mturk/standin/index'
+import { seedDemo } from '../../standin/index'
 import { ALL, count, useConnections, useProject } from './project-helpers'
 import { useStandin } from './standin-helpers'
 

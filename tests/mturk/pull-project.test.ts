@@ -3,8 +3,8 @@ import { UserError } from '../../src/shared/contract/errors'
 import { SubmissionFlag } from '../../src/shared/glucose/flags'
 import { hitRows } from '../../src/main/db/queries/mturkHits'
 import { runPull } from '../../src/main/mturk/pullRun'
-import { faultMix, seedDemo } from '../../src/main/mturk/standin/index'
-import { DAY_MS } from '../../src/main/mturk/standin/state'
+import { faultMix, seedDemo } from '../../standin/index'
+import { DAY_MS } from '../../standin/state'
 import { rateWorker } from '../../src/main/ratings/rate'
 import {
   ALL,

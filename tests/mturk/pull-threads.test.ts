@@ -2,7 +2,7 @@ import { unlinkSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
 import { runPull } from '../../src/main/mturk/pullRun'
-import { faultMix, seedDemo } from '../../src/main/mturk/standin/index'
+import { faultMix, seedDemo } from '../../standin/index'
 import { rateWorker } from '../../src/main/ratings/rate'
 import {
   ALL,
@@ -48,20 +48,20 @@ function contents(db: Db): unknown[] {
   ]
 }
 
-describe.each([1, 2] as const)('a pull with %i store thread(s)', (threads) => {
+describe('a pull on a store thread', () => {
   it('stores what a pull on one thread stores, every assignment once under faults', async () => {
     const { standin } = await start()
     seedDemo(standin.state, { hits: 40, assignmentsPerHit: 30, brokenEvery: 97 })
     const here = project().db
     const ctx = connectTo(standin)
-    const options = { endpoint: ctx.url, author: 't', storeThreads: 0 } as const
+    const options = { endpoint: ctx.url, author: 't', storeOnThread: false } as const
     expect(await runPull(here, ctx, ALL, options)).toMatchObject({ new: 1200 })
 
     standin.setFaults(faultMix(0.2, 7, 1))
     const { db } = project()
     const result = await runPull(db, ctx, ALL, {
       ...options,
-      storeThreads: threads,
+      storeOnThread: true,
       commit: { commitAssignments: 100 },
     })
     expect(result).toMatchObject({ hits: 40, new: 1200, updated: 0, resumed: false })
@@ -77,7 +77,7 @@ describe.each([1, 2] as const)('a pull with %i store thread(s)', (threads) => {
     const { standin } = await start({ clock: clock.now })
     const seed = seedDemo(standin.state, { hits: 20, assignmentsPerHit: 20 })
     // One page every 100 ms for 2 s: pages still arrive well after the first commit, even when
-    // a busy machine starts the store threads or answers the commit late, so the pull commits
+    // a busy machine starts the store thread or answers the commit late, so the pull commits
     // after the rating too.
     standin.setFaults({ slow: 1, delayMs: 100, operations: ['ListAssignmentsForHIT'] })
     const { db } = project()
@@ -88,7 +88,7 @@ describe.each([1, 2] as const)('a pull with %i store thread(s)', (threads) => {
       endpoint: ctx.url,
       author: 't',
       now: clock.now,
-      storeThreads: threads,
+      storeOnThread: true,
       concurrency: 1,
       commit: { commitAssignments: 50 },
       onCommit: () => {
@@ -126,15 +126,15 @@ describe.each([1, 2] as const)('a pull with %i store thread(s)', (threads) => {
 })
 
 describe('a cancelled pull', () => {
-  it.each([0, 1, 2] as const)(
-    'keeps what was committed and resumes without duplicates or refetching finished HITs (%i store threads)',
-    async (threads) => {
+  it.each([false, true])(
+    'keeps what was committed and resumes without duplicates or refetching finished HITs (on a store thread: %s)',
+    async (onThread) => {
       const { standin } = await start()
       seedDemo(standin.state, { hits: 12, assignmentsPerHit: 150 })
       const { db } = project()
       // The pages queued before the cancel are committed as it stops.
       await pullCancelledAfter(db, (signal) => connectTo(standin, signal), 7, {
-        storeThreads: threads,
+        storeOnThread: onThread,
         commit: { commitAssignments: 100 },
       })
       const { stored, finished } = expectInterrupted(db, { state: 'cancelled', fewerThan: 1800 })
@@ -144,7 +144,7 @@ describe('a cancelled pull', () => {
       const result = await runPull(db, again, ALL, {
         endpoint: again.url,
         author: 't',
-        storeThreads: threads,
+        storeOnThread: onThread,
       })
       expect(result).toMatchObject({ resumed: true, new: 1800 - stored })
       expectResumedWhole(db, standin, { before, finished, total: 1800 })
@@ -161,7 +161,7 @@ describe('a store thread that fails', () => {
     // The thread opens the project by its path, which no longer leads to it.
     unlinkSync(path)
     await expect(
-      runPull(db, ctx, ALL, { endpoint: ctx.url, author: 't', storeThreads: 1 }),
+      runPull(db, ctx, ALL, { endpoint: ctx.url, author: 't', storeOnThread: true }),
     ).rejects.toThrow(/no such project file/)
     expect(db.prepare('SELECT state FROM mturk_pulls').pluck().all()).toEqual(['failed'])
     expect(count(db, 'SELECT count(*) FROM submissions')).toBe(0)

@@ -9,8 +9,8 @@ import {
   nearDisposal,
   pullAssignments,
 } from '../../src/main/mturk/pull'
-import { faultMix, seedDemo } from '../../src/main/mturk/standin/index'
-import { DAY_MS } from '../../src/main/mturk/standin/state'
+import { faultMix, seedDemo } from '../../standin/index'
+import { DAY_MS } from '../../standin/state'
 import { movableClock, useStandin } from './standin-helpers'
 
 const start = useStandin()

@@ -4,11 +4,7 @@ import { afterEach } from 'vitest'
 import type { MTurkContext } from '../../src/main/mturk/call'
 import { createMTurkClient } from '../../src/main/mturk/client'
 import { createRateLimiter } from '../../src/main/mturk/limiter'
-import {
-  type Standin,
-  type StandinOptions,
-  createStandin,
-} from '../../src/main/mturk/standin/index'
+import { type Standin, type StandinOptions, createStandin } from '../../standin/index'
 
 /** Fake keys with recognisable text, so tests can search everything for them. */
 export const CREDENTIALS = {
@@ -24,9 +20,7 @@ export interface Harness {
   log: string[]
 }
 
-export function useStandin(): (
-  options?: StandinOptions & { maxAttempts?: number },
-) => Promise<Harness> {
+export function useStandin(): (options?: StandinOptions) => Promise<Harness> {
   const open: { standin: Standin; client: MTurkClient }[] = []
   afterEach(async () => {
     for (const { standin, client } of open.splice(0)) {
@@ -40,8 +34,6 @@ export function useStandin(): (
     const client = createMTurkClient({
       endpoint: standin.url,
       credentials: CREDENTIALS,
-      maxAttempts: options.maxAttempts ?? 3,
-      retryBaseMs: 2,
       requestTimeoutMs: 5_000,
     })
     open.push({ standin, client })

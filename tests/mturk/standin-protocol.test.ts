@@ -17,7 +17,7 @@ import {
   ListQualificationTypesCommand,
 } from '@aws-sdk/client-mturk'
 import { describe, expect, it } from 'vitest'
-import { DAY_MS } from '../../src/main/mturk/standin/state'
+import { DAY_MS } from '../../standin/state'
 import { movableClock, useStandin } from './standin-helpers'
 
 const start = useStandin()

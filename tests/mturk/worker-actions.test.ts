@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { workerActionEntries } from '../../src/main/db/queries/mturkActions'
 import { runPull } from '../../src/main/mturk/pullRun'
-import { seedDemo } from '../../src/main/mturk/standin/index'
+import { seedDemo } from '../../standin/index'
 import {
   type ActionContext,
   approveAssignments,

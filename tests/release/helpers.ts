@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync'
 import { openProject } from '../../src/main/db/connection'
 import { importFiles } from '../../src/main/importers/run'
 import type { ImportedSubmission } from '../../src/main/importers/types'
-import { writeReleaseCsv } from '../../src/main/synth/csv-writers'
+import { writeReleaseCsv } from '../helpers/csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import { exportRelease } from '../../src/main/release/export'
 import {
@@ -39,7 +39,7 @@ export function releaseProject(
   return { db, csv }
 }
 
-export function options(input: ReleaseOptions): ParsedReleaseOptions {
+function options(input: ReleaseOptions): ParsedReleaseOptions {
   return releaseOptionsSchema.parse(input)
 }
 

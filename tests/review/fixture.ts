@@ -10,7 +10,7 @@ import { type AnnotationFilter, dayStart } from '../../src/shared/filter'
 import { annotationFlagMask } from '../../src/shared/glucose/flags'
 import { foldToken, searchPhrases } from '../../src/shared/textSearch'
 
-export const day = dayStart
+const day = dayStart
 
 /**
  * Writes submissions as an import does: one transaction, one import change set, then the text

@@ -4,12 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { mergeByAssignment } from '../../src/main/importers/glucose/dimension'
 import { openGlucoseFile } from '../../src/main/importers/glucose/open'
 import type { ImportedSubmission } from '../../src/main/importers/types'
-import {
-  csvField,
-  writeDimensionCsvs,
-  writeReleaseCsv,
-  writeTestCsv,
-} from '../../src/main/synth/csv-writers'
+import { csvField, writeDimensionCsvs, writeReleaseCsv, writeTestCsv } from '../helpers/csv-writers'
 import { generateSubmissions, generateTestSet } from '../../src/main/synth/glucose'
 import { mturkWorkerId } from '../../src/main/synth/workers'
 import { AnnotationFlag, SubmissionFlag } from '../../src/shared/glucose/flags'

@@ -21,7 +21,7 @@ function submitted(at: string): number {
   return at.length === 10 ? dayStart(at) + 10 * 3600 : Date.parse(`${at}:00Z`) / 1000
 }
 
-export function submission(s: Sub): ImportedSubmission {
+function submission(s: Sub): ImportedSubmission {
   counter++
   const story = `story-${counter}`
   const sentences = ['A b.', 'C d.', 'E f.', 'G h.', 'I j.']

@@ -15,7 +15,7 @@ import {
 } from '../db/queries/audits'
 
 /** Items drawn at a time when an audit keeps sampling toward its target margin. */
-export const TOP_UP = 10
+const TOP_UP = 10
 
 export interface DrawOptions {
   name: string

@@ -15,7 +15,7 @@ import { markdownNodes, safeNodes } from './render'
 
 /** What the page needs to show exams, tutorials and tasks as a worker would see them. */
 
-export function previewContext(c: Context): PreviewContext {
+function previewContext(c: Context): PreviewContext {
   const base = { type: c.type, id: c.id ?? null, label: c.label ?? null }
   switch (c.type) {
     case 'text':
@@ -46,7 +46,7 @@ function previewQuestion(q: Question, enabled: boolean): PreviewQuestion {
 }
 
 /** `count` of `items` in random order (all when count is 0 or more than there are). */
-export function randomSubset<T>(items: readonly T[], count: number, pick = randomInt): T[] {
+function randomSubset<T>(items: readonly T[], count: number, pick = randomInt): T[] {
   const pool = [...items]
   for (let i = pool.length - 1; i > 0; i--) {
     const j = pick(i + 1)

@@ -6,7 +6,7 @@ import { type ActionContext, qualifyWorkers } from '../mturk/workerActions'
 import { type PlannedQualification, gradeExam, plannedQualifications } from './grade'
 
 /** The qualifications an exam's bands call for, each marked when the project already sent it. */
-export function planQualifications(db: Db, examId: string): PlannedQualification[] {
+function planQualifications(db: Db, examId: string): PlannedQualification[] {
   return plannedQualifications(gradeExam(db, examId), (type) => qualifiedBefore(db, type))
 }
 

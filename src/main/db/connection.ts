@@ -18,8 +18,8 @@ export interface OpenOptions {
   /**
    * Map the file into memory for reads (the default: the grid's queries read the same pages
    * again and again). An import's connection reads each page about once, and mapped pages count
-   * as the job's memory: the full-text indexing after a 65k-row import took the process from
-   * ~320 MB to ~410 MB of resident memory with the map, and stayed at ~320 MB without, as fast.
+   * as the job's memory: with the map, the full-text indexing after a large import raised the
+   * process's resident memory by the pages it mapped; without it, memory stayed flat, as fast.
    */
   memoryMap?: boolean
   /**
@@ -166,7 +166,7 @@ export function withPragmas<T>(db: Db, settings: TemporaryPragmas, write: () => 
  * A prepared statement for a fragment's text, cached per connection. Plucking statements are
  * cached apart because `pluck()` changes the statement itself.
  */
-export function prepare(
+function prepare(
   db: Db,
   fragment: SqlFragment,
   mode: 'rows' | 'pluck' = 'rows',

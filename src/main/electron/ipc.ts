@@ -6,7 +6,7 @@ import type { CallContext } from '../api/handlers'
 
 export const CALL_CHANNEL_PREFIX = 'winnow:call:'
 export const EVENT_CHANNEL = 'winnow:event'
-export const GRANT_DROPPED_CHANNEL = 'winnow:grant-dropped'
+const GRANT_DROPPED_CHANNEL = 'winnow:grant-dropped'
 
 /**
  * One IPC channel per contract call. Senders that are not our window's main frame are ignored,

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import icon from '../../../resources/icon.png?asset'
 
 /** The only settings a Winnow window is ever created with. */
-export function hardenedWebPreferences(preload: string): Electron.WebPreferences {
+function hardenedWebPreferences(preload: string): Electron.WebPreferences {
   return {
     preload,
     contextIsolation: true,

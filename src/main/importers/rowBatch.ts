@@ -1,13 +1,13 @@
-import type { ImportedAnnotation, ImportedSubmission, StoredSubmission } from './types'
+import type { ImportedAnnotation, ImportedSubmission } from './types'
 
 /**
- * Imported (or pulled) submissions as one flat array of strings, numbers and nulls, to cross from the reading
- * thread to the writing one. A flat array is cloned and rebuilt several times faster than the
- * same rows as nested objects, and the writing thread is the one the import waits for.
+ * Imported submissions as one flat array of strings, numbers and nulls, to cross from the reading
+ * thread to the writing one. A flat array is cloned and rebuilt faster than the same rows as
+ * nested objects, and the writing thread is the one the import waits for.
  */
 export type RowBatch = (string | number | null)[]
 
-export function encodeRows(rows: readonly StoredSubmission[]): RowBatch {
+export function encodeRows(rows: readonly ImportedSubmission[]): RowBatch {
   const out: RowBatch = []
   for (const r of rows) {
     out.push(
@@ -44,19 +44,7 @@ export function encodeRows(rows: readonly StoredSubmission[]): RowBatch {
 }
 
 export function decodeRows(batch: RowBatch): ImportedSubmission[] {
-  return decode(batch, (v) => v as string)
-}
-
-/** Pulled submissions: an answer that names no story has none. */
-export function decodeStoredRows(batch: RowBatch): StoredSubmission[] {
-  return decode(batch, (v) => v as string | null)
-}
-
-function decode<S extends string | null>(
-  batch: RowBatch,
-  story: (value: string | number | null) => S,
-): (Omit<ImportedSubmission, 'storyExternalId'> & { storyExternalId: S })[] {
-  const rows: (Omit<ImportedSubmission, 'storyExternalId'> & { storyExternalId: S })[] = []
+  const rows: ImportedSubmission[] = []
   let i = 0
   const str = (): string => batch[i++] as string
   const num = (): number => batch[i++] as number
@@ -67,7 +55,7 @@ function decode<S extends string | null>(
     const assignmentId = strOrNull()
     const workerExternalId = strOrNull()
     const workerRef = strOrNull()
-    const storyExternalId = story(batch[i++] ?? null)
+    const storyExternalId = str()
     const storyText = str()
     const sentenceIndex = num()
     const submittedAt = numOrNull()

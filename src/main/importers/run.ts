@@ -35,7 +35,7 @@ export interface ImportOptions {
   readAhead?: boolean
 }
 
-export const READ_AHEAD_FROM_BYTES = 4 << 20
+const READ_AHEAD_FROM_BYTES = 4 << 20
 
 export interface ImportProgress {
   bytes: number
@@ -67,8 +67,8 @@ export const IMPORT_PRAGMAS = {
    * No per-row foreign-key checks. The writers derive every reference from rows written or looked
    * up in the same transaction (submission and annotation ids they assign, workers and stories
    * they find or insert, the change set and source file the import created), so the checks can
-   * only confirm what holds by construction, and they cost about a tenth of the import's writes:
-   * one lookup per annotation for its submission and one for its text row.
+   * only confirm what holds by construction, and they are a noticeable share of the import's
+   * writes: one lookup per annotation for its submission and one for its text row.
    * `tests/import/references.test.ts` checks every layout's result with `PRAGMA foreign_key_check`.
    */
   foreign_keys: 0,

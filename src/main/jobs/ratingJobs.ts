@@ -10,10 +10,10 @@ import { runWriteJob } from './writeJob'
 import { type RateRequest, rate } from './writeTasks'
 
 /**
- * Annotations a rating change may touch on the calling thread: a few thousand rows are written in
- * milliseconds; beyond that the change runs as a job on a worker thread.
+ * Annotations a rating change may touch on the calling thread: a few thousand rows are written
+ * too fast to notice; beyond that the change runs as a job on a worker thread.
  */
-export const SMALL_WRITE = 2_000
+const SMALL_WRITE = 2_000
 
 /** At most how many annotations a whole submission holds (one per dimension). */
 const ANNOTATIONS_PER_SUBMISSION = 10

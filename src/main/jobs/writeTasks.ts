@@ -32,7 +32,7 @@ export interface RateRequest {
   preview?: boolean
 }
 
-export interface RevertRequest {
+interface RevertRequest {
   changeSetId: number
   author: string
   preview?: boolean
@@ -50,7 +50,7 @@ export function rate(db: Db, r: RateRequest, hooks: WriteHooks): RatingResult {
     : rateSelection(db, r.target, options, hooks)
 }
 
-export function revert(db: Db, r: RevertRequest, hooks: WriteHooks): RatingResult {
+function revert(db: Db, r: RevertRequest, hooks: WriteHooks): RatingResult {
   return revertChangeSet(
     db,
     r.changeSetId,
@@ -60,20 +60,16 @@ export function revert(db: Db, r: RevertRequest, hooks: WriteHooks): RatingResul
 }
 
 /** Rebuilds every annotation's effective rating from the rating tables. */
-export function recompute(
-  db: Db,
-  _r: Record<string, never>,
-  hooks: WriteHooks,
-): { changed: number } {
+function recompute(db: Db, _r: Record<string, never>, hooks: WriteHooks): { changed: number } {
   return { changed: db.transaction(() => recomputeAll(db, {}, hooks)).immediate() }
 }
 
 /** A policy's apply: its script already ran (on the policy thread); this writes its moves. */
-export function policy(db: Db, r: ApplyRequest, hooks: WriteHooks): PolicyApplied {
+function policy(db: Db, r: ApplyRequest, hooks: WriteHooks): PolicyApplied {
   return applyEvaluated(db, r, hooks)
 }
 
-export const writeTasks = {
+const writeTasks = {
   rate,
   revert,
   recompute,

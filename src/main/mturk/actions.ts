@@ -24,7 +24,7 @@ import {
 } from '@aws-sdk/client-mturk'
 import { type MTurkContext, send } from './call'
 
-export type ActionKind =
+type ActionKind =
   | 'approve'
   | 'reject'
   | 'bonus'
@@ -205,10 +205,7 @@ export async function bonus(
 }
 
 /** Every bonus paid for an assignment, to reconcile local records with the service. */
-export async function bonusPayments(
-  ctx: MTurkContext,
-  assignmentId: string,
-): Promise<BonusPayment[]> {
+async function bonusPayments(ctx: MTurkContext, assignmentId: string): Promise<BonusPayment[]> {
   const all: BonusPayment[] = []
   let token: string | undefined
   do {

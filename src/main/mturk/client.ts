@@ -17,13 +17,6 @@ export interface MTurkCredentials {
 export interface MTurkClientOptions {
   endpoint: MTurkEndpoint
   credentials: MTurkCredentials
-  /** Attempts per call inside the SDK (default 3). */
-  maxAttempts?: number
-  /**
-   * Base delay of the SDK's retries in ms. Unset keeps the SDK's standard strategy; a small value
-   * (tests against the stand-in) swaps in `fastRetryStrategy`.
-   */
-  retryBaseMs?: number
   /** Socket idle timeout per request in ms (default 30 s), so a stalled answer becomes a retry. */
   requestTimeoutMs?: number
 }
@@ -66,7 +59,6 @@ export function createMTurkClient(options: MTurkClientOptions): MTurkClient {
       message: 'Both the access key id and the secret access key are needed.',
     })
   }
-  const maxAttempts = options.maxAttempts ?? 3
   const config: MTurkClientConfig = {
     region: 'us-east-1',
     endpoint: endpointUrl(options.endpoint),
@@ -74,43 +66,9 @@ export function createMTurkClient(options: MTurkClientOptions): MTurkClient {
     // show up when the client's configuration is inspected or serialised.
     credentials: () =>
       Promise.resolve({ accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) }),
-    maxAttempts,
+    // One attempt: retries happen in one place only, `withBackoff` around each call (connect.ts).
+    maxAttempts: 1,
     requestHandler: { requestTimeout: options.requestTimeoutMs ?? 30_000 },
   }
-  if (options.retryBaseMs !== undefined) {
-    config.retryStrategy = fastRetryStrategy(maxAttempts, options.retryBaseMs)
-  }
   return new MTurkClient(config)
-}
-
-type RetryStrategyV2 = Extract<
-  NonNullable<MTurkClientConfig['retryStrategy']>,
-  { acquireInitialRetryToken: unknown }
->
-type RetryToken = Awaited<ReturnType<RetryStrategyV2['acquireInitialRetryToken']>>
-
-/**
- * The SDK's retry rules (throttling and transient errors only, also for non-idempotent calls)
- * with a configurable base: full jitter over base·2^n, capped at 20 s.
- */
-export function fastRetryStrategy(maxAttempts: number, baseMs: number): RetryStrategyV2 {
-  const token = (count: number, delay: number): RetryToken => ({
-    getRetryCount: () => count,
-    getRetryDelay: () => delay,
-  })
-  return {
-    acquireInitialRetryToken: () => Promise.resolve(token(0, 0)),
-    refreshRetryTokenForRetry(previous, info) {
-      const next = previous.getRetryCount() + 1
-      const retryable = info.errorType === 'THROTTLING' || info.errorType === 'TRANSIENT'
-      if (!retryable || next >= maxAttempts) {
-        return Promise.reject(new Error('No retry token available'))
-      }
-      const scale = info.errorType === 'THROTTLING' ? 2 : 1
-      return Promise.resolve(
-        token(next, Math.random() * Math.min(20_000, scale * baseMs * 2 ** next)),
-      )
-    },
-    recordSuccess() {},
-  }
 }

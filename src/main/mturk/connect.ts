@@ -1,8 +1,8 @@
 /**
  * An MTurk connection the way the app uses one: the real SDK client with our retry policy and
  * client-side rate limit. Retries happen in one place only — `withBackoff` around each call — so
- * the SDK is told to make a single attempt; otherwise its 3 attempts inside our 5 would mean up to
- * 15 sends of one request (FORMATS §3.2).
+ * the SDK makes a single attempt (createMTurkClient); otherwise its attempts inside ours would
+ * multiply the sends of one request (FORMATS §3.2).
  */
 import { type MTurkCredentials, type MTurkEndpoint, createMTurkClient, endpointUrl } from './client'
 import type { MTurkContext } from './call'
@@ -12,8 +12,6 @@ export interface ConnectOptions {
   endpoint: MTurkEndpoint
   credentials: MTurkCredentials
   signal?: AbortSignal
-  /** No rate limit (benchmarks). The local stand-in is never limited. */
-  lifted?: boolean
 }
 
 export interface MTurkConnection extends MTurkContext {
@@ -31,7 +29,7 @@ const LOCAL_BACKOFF: BackoffOptions = { retries: 8, baseMs: 5, capMs: 200 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
-export function isLoopback(url: string): boolean {
+function isLoopback(url: string): boolean {
   return LOOPBACK.has(new URL(url).hostname)
 }
 
@@ -41,11 +39,11 @@ export function connect(options: ConnectOptions): MTurkConnection {
   const client = createMTurkClient({
     endpoint: url,
     credentials: options.credentials,
-    maxAttempts: 1,
     requestTimeoutMs: local ? 10_000 : 30_000,
   })
   const limiter = createRateLimiter('unlimited')
-  if (!local && !options.lifted) limiter.limit(REMOTE_RATE.perSecond, REMOTE_RATE.burst)
+  // The stand-in on this machine is never limited.
+  if (!local) limiter.limit(REMOTE_RATE.perSecond, REMOTE_RATE.burst)
   return {
     url,
     client,
@@ -54,9 +52,4 @@ export function connect(options: ConnectOptions): MTurkConnection {
     ...(options.signal ? { signal: options.signal } : {}),
     close: () => client.destroy(),
   }
-}
-
-/** The same connection, bound to another abort signal (one per job). */
-export function withSignal<T extends MTurkContext>(ctx: T, signal: AbortSignal): T {
-  return { ...ctx, signal }
 }

@@ -37,7 +37,7 @@ export function credentialInfo(
 }
 
 /** `…MPLE`: enough to tell two keys apart on screen, useless to anyone else. */
-export function keyHint(accessKeyId: string): string {
+function keyHint(accessKeyId: string): string {
   return `…${accessKeyId.slice(-4)}`
 }
 
@@ -119,11 +119,7 @@ export function sessionSecrets(fallback: SecretStore): SecretStore {
  * One profile of an AWS shared credentials file (INI). A missing file or profile is null unless the
  * profile was named explicitly, which is then a clear error.
  */
-export function readProfile(
-  file: string,
-  name: string,
-  required: boolean,
-): MTurkCredentials | null {
+function readProfile(file: string, name: string, required: boolean): MTurkCredentials | null {
   let text: string
   try {
     text = readFileSync(file, 'utf8')

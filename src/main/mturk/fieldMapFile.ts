@@ -49,7 +49,7 @@ export function readFieldMapFile(path: string, name = basename(path)): NamedFiel
 }
 
 /** A mapping file's text, checked; `name` is what errors call it. */
-export function checkedFieldMap(name: string, text: string): NamedFieldMap {
+function checkedFieldMap(name: string, text: string): NamedFieldMap {
   let value: unknown
   try {
     value = JSON.parse(text)

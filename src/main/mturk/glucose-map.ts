@@ -19,7 +19,7 @@ const CELLS = ['specificNL', 'specificStructured', 'generalNL', 'generalStructur
 const DIMENSIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const
 
 /** Every column a field can be mapped onto. */
-export const ANSWER_COLUMNS: readonly string[] = [
+const ANSWER_COLUMNS: readonly string[] = [
   'experiment_id',
   'story_id',
   'story',

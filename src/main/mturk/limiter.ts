@@ -7,11 +7,8 @@
 export interface RateLimiter {
   /** Resolves when a request may go out; rejects with the signal's reason on abort. */
   acquire(signal?: AbortSignal): Promise<void>
-  /** Removes the limit (benchmarks, the local stand-in). */
-  lift(): void
   /** Sets or restores a limit of `ratePerSecond` with bursts of up to `burst` requests. */
   limit(ratePerSecond: number, burst?: number): void
-  readonly lifted: boolean
 }
 
 export interface LimiterOptions {
@@ -30,24 +27,18 @@ export function createRateLimiter(options: LimiterOptions | 'unlimited'): RateLi
   let interval = 0
   let tolerance = 0
   let nextSlot = 0
-  let lifted = true
+  let unlimited = true
   const limiter: RateLimiter = {
-    get lifted() {
-      return lifted
-    },
-    lift() {
-      lifted = true
-    },
     limit(ratePerSecond, burst = 1) {
       if (!(ratePerSecond > 0) || !(burst >= 1)) throw new RangeError('rate and burst must be > 0')
       interval = 1000 / ratePerSecond
       tolerance = (Math.floor(burst) - 1) * interval
       nextSlot = 0
-      lifted = false
+      unlimited = false
     },
     async acquire(signal) {
       signal?.throwIfAborted()
-      if (lifted) return
+      if (unlimited) return
       const t = now()
       nextSlot = Math.max(nextSlot, t)
       const wait = nextSlot - tolerance - t
@@ -89,7 +80,7 @@ interface ErrorShape {
   $metadata?: { httpStatusCode?: number }
 }
 
-export function isThrottling(error: unknown): boolean {
+function isThrottling(error: unknown): boolean {
   const e = error as ErrorShape | null
   return typeof e?.name === 'string' && THROTTLING.has(e.name)
 }
@@ -133,7 +124,7 @@ export async function withBackoff<T>(
 }
 
 /** setTimeout as a promise that rejects with the signal's reason on abort. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error)
     const onAbort = (): void => {

@@ -2,19 +2,13 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { errorInfo } from '../api/errorInfo'
 import { openProject } from '../db/connection'
 import { deferCheckpoints } from '../db/queries/mturkPulls'
-import { decodeStoredRows } from '../importers/rowBatch'
 import { PullStore } from './pullStore'
-import {
-  type FromStoreThread,
-  type ParsedPage,
-  type PullStoreData,
-  type ToStoreThread,
-} from './pullStoreProtocol'
+import { type FromStoreThread, type PullStoreData, type ToStoreThread } from './pullStoreProtocol'
 
 /**
- * The store thread of a pull: takes the pages (parsing them unless a parsing thread did) and
- * commits them in groups on its own connection, exactly as PullStore does on the pull's thread,
- * so the pull's thread only handles HTTP. It stops at the first failure; what it committed before stays.
+ * The store thread of a pull: takes and parses the pages and commits them in groups on its own
+ * connection, exactly as PullStore does on the pull's thread, so the pull's thread only handles
+ * HTTP. It stops at the first failure; what it committed before stays.
  */
 function main(data: PullStoreData): void {
   const port = parentPort
@@ -32,42 +26,32 @@ function main(data: PullStoreData): void {
   try {
     db = openProject(data.dbPath, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {})
     deferCheckpoints(db)
-    // A background job can wait out the app's longest writes (a bulk rating or revert of a few
-    // hundred thousand rows takes seconds) instead of failing the pull as "database is locked".
+    // A background job can wait out the app's longest writes (a bulk rating or revert of a large
+    // query holds the lock for a while) instead of failing the pull as "database is locked".
     db.pragma('busy_timeout = 60000')
     let at = 0
-    // Pages parsed on a thread of their own bring their parsing time; taking them here is looking
-    // up their assignments and queueing them, which counts as storing.
-    let parsedMs = 0
-    const here = { parseMs: 0, storeMs: 0 }
+    const timing = { parseMs: 0, storeMs: 0 }
     const store = new PullStore(db, data.pullId, {
       author: data.author,
       now: () => at,
-      timing: here,
+      timing,
       ...(data.map ? { map: data.map } : {}),
       ...(data.commitAssignments !== undefined
         ? { commitAssignments: data.commitAssignments }
         : {}),
       ...(data.commitAfterMs !== undefined ? { commitAfterMs: data.commitAfterMs } : {}),
     })
-    data.input.on('message', (message: ToStoreThread | ParsedPage) => {
+    data.input.on('message', (message: ToStoreThread) => {
       if (stopped) return
       try {
         at = message.at
         if (message.type === 'page') {
-          if ('parsed' in message) {
-            parsedMs += message.parseMs
-            store.take(message.page, decodeStoredRows(message.parsed))
-          } else store.take(message.page)
+          store.take(message.page)
           post({ type: 'taken', assignments: message.page.assignments.length })
           if (store.due()) post({ type: 'committed', result: store.commit() })
           return
         }
         post({ type: 'committed', result: store.commit() })
-        const timing =
-          parsedMs > 0
-            ? { parseMs: parsedMs, storeMs: here.parseMs + here.storeMs }
-            : { parseMs: here.parseMs, storeMs: here.storeMs }
         post({ type: 'finished', timing })
         stop()
       } catch (error) {

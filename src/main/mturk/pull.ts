@@ -12,10 +12,10 @@ import {
 } from '@aws-sdk/client-mturk'
 import { type MTurkContext, send } from './call'
 
-export const PAGE_SIZE = 100
-export const ALL_STATUSES: readonly AssignmentStatus[] = ['Submitted', 'Approved', 'Rejected']
+const PAGE_SIZE = 100
+const ALL_STATUSES: readonly AssignmentStatus[] = ['Submitted', 'Approved', 'Rejected']
 const DAY_MS = 86_400_000
-export const DISPOSAL_DAYS = 120
+const DISPOSAL_DAYS = 120
 
 /** Which HITs to pull: by type id(s), by title text, or (both absent) all of them. */
 export interface HITSelection {
@@ -163,7 +163,7 @@ async function* hitPages(
  * The service's answer to a NextToken it no longer accepts. Its exact wording is not documented
  * (FORMATS §3.3): any client error that names the token counts.
  */
-export function isStaleToken(error: unknown): boolean {
+function isStaleToken(error: unknown): boolean {
   const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } }
   const status = e?.$metadata?.httpStatusCode
   const clientError = status === undefined || (status >= 400 && status < 500)

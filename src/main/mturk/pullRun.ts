@@ -38,7 +38,7 @@ import {
 import { type PullPlan, expectedAssignments, planPull, toListedHit } from './pullPlan'
 import { holdPull, refuseIfRunning, thisRunner } from './pullRunner'
 import { type PullStoreOptions, type PullTiming, presentAssignments } from './pullStore'
-import { type StoreThreadCount, canStoreOnThread, openPageStore } from './pullStoreThread'
+import { canStoreOnThread, openPageStore } from './pullStoreThread'
 import { plural } from '../../shared/text'
 
 export interface PullRequest {
@@ -46,7 +46,7 @@ export interface PullRequest {
   selection: PullSelection
 }
 
-export interface PullProgress {
+interface PullProgress {
   done: number
   total: number
   detail: string
@@ -66,10 +66,10 @@ export interface RunPullOptions {
   /** Commit policy of the store (tests make it commit every page). */
   commit?: Pick<PullStoreOptions, 'commitAssignments' | 'commitAfterMs'>
   /**
-   * Threads that parse and store beside this one (`StoreThreadCount`); default one for pulls of
-   * 1,000 assignments or more into a project file, else none.
+   * Parse and store on a store thread beside this one (tests force either way); by default for
+   * pulls of 1,000 assignments or more into a project file.
    */
-  storeThreads?: StoreThreadCount
+  storeOnThread?: boolean
   progress?(p: PullProgress): void
   /** Called after each page received (queued for the next commit; on this thread, parsed). */
   onPage?(): void
@@ -83,7 +83,7 @@ export interface RunPullOptions {
  * spent on the store: parsing and committing itself, or waiting for the store thread to take
  * pages or to finish its last commit.
  */
-export interface PullRunTiming extends PullTiming {
+interface PullRunTiming extends PullTiming {
   listMs: number
   waitMs: number
   storeWaitMs: number
@@ -196,8 +196,8 @@ async function pullHeld(
 
   const timing = options.timing
   await withDeferredCheckpoints(db, async () => {
-    const threads =
-      options.storeThreads ?? (total >= THREAD_MIN_ASSIGNMENTS && canStoreOnThread(db) ? 1 : 0)
+    const onThread =
+      options.storeOnThread ?? (total >= THREAD_MIN_ASSIGNMENTS && canStoreOnThread(db))
     // Opened here so that nothing between its start and the `finally` below can leave it running.
     const store = openPageStore(
       db,
@@ -215,7 +215,7 @@ async function pullHeld(
         },
         ...(timing ? { timing } : {}),
       },
-      threads,
+      onThread,
     )
     const flush = async (): Promise<void> => {
       const start = performance.now()

@@ -107,11 +107,8 @@ export class PullStore {
     private readonly options: PullStoreOptions,
   ) {}
 
-  /**
-   * Assignments on the page; the page waits in the queue until `commit`. `parsed`, when given,
-   * holds the page's present assignments already mapped (raw answers are taken from the page).
-   */
-  take(batch: StorePage, parsed?: readonly StoredSubmission[]): number {
+  /** Assignments on the page; the page waits in the queue until `commit`. */
+  take(batch: StorePage): number {
     const { db, options } = this
     const parseStart = performance.now()
     const present = presentAssignments(batch)
@@ -122,18 +119,13 @@ export class PullStore {
     const fresh: Assignment[] = []
     const mapped: StoredSubmission[] = []
     const changes: QueuedPage['changes'] = []
-    for (const [i, a] of present.entries()) {
+    for (const a of present) {
       const id = a.AssignmentId ?? ''
       const before = known.get(id)
       if (before === undefined) {
         if (!this.queuedIds.has(id)) {
           fresh.push(a)
-          const submission = parsed?.[i]
-          mapped.push(
-            submission
-              ? { ...submission, raw: a.Answer ?? null }
-              : mapAssignment(batch.hit, a, options.map ? { map: options.map } : {}),
-          )
+          mapped.push(mapAssignment(batch.hit, a, options.map ? { map: options.map } : {}))
         }
         this.queuedIds.add(id)
         continue

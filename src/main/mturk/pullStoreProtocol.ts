@@ -1,21 +1,12 @@
 import type { MessagePort } from 'node:worker_threads'
 import type { ApiErrorInfo } from '../../shared/contract/errors'
-import type { RowBatch } from '../importers/rowBatch'
 import type { FieldMap } from './glucose-map'
 import type { CommitResult, PullTiming, StorePage } from './pullStore'
 
 /**
- * What crosses between a pull and its store threads (pullStoreThread.ts): the pull posts pages to
- * the store thread (pull-store-worker.ts), or to a parsing thread (answer-parse-worker.ts) that
- * passes them on with their answers read; the store thread tells the pull what it took and
- * committed.
+ * What crosses between a pull and its store thread (pullStoreThread.ts): the pull posts pages to
+ * the store thread (pull-store-worker.ts), which tells the pull what it took and committed.
  */
-
-export interface AnswerParseData {
-  map?: FieldMap
-  /** To the store thread. */
-  output: MessagePort
-}
 
 export interface PullStoreData {
   dbPath: string
@@ -25,7 +16,7 @@ export interface PullStoreData {
   map?: FieldMap
   commitAssignments?: number
   commitAfterMs?: number
-  /** The pages, from the pull or from the parsing thread. */
+  /** The pages, from the pull. */
   input: MessagePort
 }
 
@@ -36,15 +27,6 @@ export interface PullStoreData {
  */
 export type ToStoreThread =
   { type: 'page'; page: StorePage; at: number } | { type: 'finish'; at: number }
-
-/**
- * A page with its present assignments read, as one flat batch (cloned several times faster than
- * nested objects); the raw answers stay on the page.
- */
-export type ParsedPage = Extract<ToStoreThread, { type: 'page' }> & {
-  parsed: RowBatch
-  parseMs: number
-}
 
 export type FromStoreThread =
   | { type: 'taken'; assignments: number }

@@ -31,43 +31,27 @@ export interface PageStoreEvents {
 
 export type PageStoreOptions = Omit<PullStoreData, 'dbPath' | 'nativeBinding' | 'input'>
 
-type ThreadName = 'answer-parse-worker' | 'pull-store-worker'
-
-/** A thread script next to this module: built, or its source through tsx (tests run the sources). */
-function script(name: ThreadName): ThreadScript | null {
-  return threadScript(import.meta.url, name)
-}
-
-function startThreadOf(name: ThreadName, data: object, transferList: MessagePort[]): Worker {
-  const found = script(name)
-  if (found === null) throw new Error(`the thread script ${name} is not built`)
-  return startThread(found, { workerData: data, transferList })
+/** The store thread's script: built, or its source through tsx (tests run the sources). */
+function script(): ThreadScript | null {
+  return threadScript(import.meta.url, 'pull-store-worker')
 }
 
 /** A store thread needs the project as a file it can open a second time. */
 export function canStoreOnThread(db: Db): boolean {
-  return (
-    !db.memory && script('answer-parse-worker') !== null && script('pull-store-worker') !== null
-  )
+  return !db.memory && script() !== null
 }
 
-/**
- * Threads a pull's store runs on beside the pull's own: none (parsed and stored on the pull's
- * thread), one (a store thread that parses too) or two (a parsing thread, then a store thread).
- */
-export type StoreThreadCount = 0 | 1 | 2
-
+/** Parses and stores the pull's pages on a store thread (`onThread`), or on the pull's own. */
 export function openPageStore(
   db: Db,
   options: PageStoreOptions,
   events: PageStoreEvents,
-  threads: StoreThreadCount,
+  onThread: boolean,
 ): PageStore {
-  if (threads === 0) return new StoreHere(db, options, events)
-  return new StoreThreads(
+  if (!onThread) return new StoreHere(db, options, events)
+  return new StoreThread(
     { ...options, dbPath: db.name, nativeBinding: getDefaultNativeBinding() ?? null },
     events,
-    threads === 2,
   )
 }
 
@@ -112,19 +96,17 @@ class StoreHere implements PageStore {
 }
 
 /**
- * A store thread, with a parsing thread before it or not: the pull's thread posts pages to the
- * first and hears from the store thread what was taken and committed.
+ * A store thread: the pull's thread posts pages to it and hears from it what was taken and
+ * committed.
  */
-class StoreThreads implements PageStore {
-  private readonly parser: Worker | null
+class StoreThread implements PageStore {
   private readonly storer: Worker
-  /** Where the pull posts its pages: the parsing thread, or the store thread's input. */
-  private readonly pages: Worker | MessagePort
+  /** Where the pull posts its pages: the store thread's input. */
+  private readonly pages: MessagePort
   /** Assignments posted and not yet taken by the store thread. */
   private ahead = 0
   private failure: Error | null = null
   private failureThrown = false
-  private finishing = false
   private finished = false
   private closed = false
   private wake: (() => void) | null = null
@@ -132,31 +114,19 @@ class StoreThreads implements PageStore {
   constructor(
     data: Omit<PullStoreData, 'input'>,
     private readonly events: PageStoreEvents,
-    parseApart: boolean,
   ) {
+    const found = script()
+    if (found === null) throw new Error('the thread script pull-store-worker is not built')
     const { port1, port2 } = new MessageChannel()
-    this.storer = startThreadOf('pull-store-worker', { ...data, input: port2 }, [port2])
+    this.pages = port1
+    this.storer = startThread(found, {
+      workerData: { ...data, input: port2 },
+      transferList: [port2],
+    })
     this.storer.on('message', (message: FromStoreThread) => this.receive(message))
     this.storer.on('error', (error) => this.fail(error))
     this.storer.on('exit', () => {
       if (!this.finished) this.fail(new Error('the store thread of the pull stopped'))
-    })
-    if (!parseApart) {
-      this.parser = null
-      this.pages = port1
-      return
-    }
-    this.parser = startThreadOf(
-      'answer-parse-worker',
-      { ...(data.map ? { map: data.map } : {}), output: port1 },
-      [port1],
-    )
-    this.pages = this.parser
-    this.parser.on('message', (message: FromStoreThread) => this.receive(message))
-    this.parser.on('error', (error) => this.fail(error))
-    // The parsing thread ends once it has passed the last page on.
-    this.parser.on('exit', () => {
-      if (!this.finishing) this.fail(new Error('the parsing thread of the pull stopped'))
     })
   }
 
@@ -179,7 +149,6 @@ class StoreThreads implements PageStore {
   async flush(at: number): Promise<void> {
     if (this.finished || this.failureThrown) return
     this.check()
-    this.finishing = true
     this.pages.postMessage({ type: 'finish', at } satisfies ToStoreThread)
     while (!this.finished && this.failure === null) await this.changed()
     this.check()
@@ -187,8 +156,7 @@ class StoreThreads implements PageStore {
 
   close(): void {
     this.closed = true
-    if (this.pages !== this.parser) (this.pages as MessagePort).close()
-    void this.parser?.terminate()
+    this.pages.close()
     void this.storer.terminate()
   }
 

@@ -27,7 +27,7 @@ export function secretsOf(session: Session): SecretStore {
   return session.options.secrets ?? fallbackSecrets
 }
 
-export function openConnection(session: Session, signal?: AbortSignal): MTurkConnection {
+function openConnection(session: Session, signal?: AbortSignal): MTurkConnection {
   const { db } = session.project()
   const credentials = requireCredentials(secretsOf(session))
   return connect({

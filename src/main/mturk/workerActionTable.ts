@@ -34,7 +34,7 @@ import {
 type ActionCall = `mturk.${WorkerActionKind}` & CallName
 
 /** Checks input against a schema, throwing the caller's kind of error (usage error, API error). */
-export type Parse = <S extends z.ZodType>(schema: S, input: unknown) => z.output<S>
+type Parse = <S extends z.ZodType>(schema: S, input: unknown) => z.output<S>
 
 export interface WorkerActionSpec<K extends ActionCall = ActionCall> {
   call: K

@@ -58,7 +58,6 @@ const ruleSchema = z.strictObject({
   line: z.number().int().positive().optional(),
 })
 
-export type Selection = z.infer<typeof selectionSchema>
 export type PolicyRule = z.infer<typeof ruleSchema>
 
 function issueText(error: z.ZodError): { path: string; message: string } {

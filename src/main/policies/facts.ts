@@ -16,13 +16,13 @@ import { ratingScale } from '../ratings/scale'
  * `audits` holds every audit with at least one item judged.
  */
 
-export interface RatingCountFact {
+interface RatingCountFact {
   rating: number | null
   submissions: number
   annotations: number
 }
 
-export interface WorkerFact {
+interface WorkerFact {
   id: string
   submissions: number
   annotations: number
@@ -31,7 +31,7 @@ export interface WorkerFact {
   byRating: RatingCountFact[]
 }
 
-export interface AuditFact {
+interface AuditFact {
   id: number
   name: string
   workers: string[] | null

@@ -7,7 +7,7 @@
 export const PRELUDE_FILE = 'winnow-policy.js'
 
 /** Module names a policy may import the API by. */
-export const API_MODULES = ['./winnow-policy', 'winnow-policy', './winnow-policy.js']
+const API_MODULES = ['./winnow-policy', 'winnow-policy', './winnow-policy.js']
 
 export const PRELUDE = String.raw`
 'use strict'

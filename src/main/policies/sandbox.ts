@@ -51,7 +51,7 @@ export class PolicyError extends UserError {
  * TypeScript (or JavaScript) to plain script text with the same line numbers, so the engine's
  * lines are the file's. Types are stripped, not checked.
  */
-export function compilePolicy(source: string, file: string): string {
+function compilePolicy(source: string, file: string): string {
   try {
     return transform(source, {
       transforms: ['typescript', 'imports'],

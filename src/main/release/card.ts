@@ -9,7 +9,7 @@ export function primaryFormat(formats: readonly ReleaseFormat[]): ReleaseFormat 
 }
 
 /** The hub's size category of a number of rows. */
-export function sizeCategory(n: number): string {
+function sizeCategory(n: number): string {
   if (n < 1_000) return 'n<1K'
   if (n < 10_000) return '1K<n<10K'
   if (n < 100_000) return '10K<n<100K'
@@ -22,7 +22,7 @@ export function sizeCategory(n: number): string {
 const q = (text: string): string => JSON.stringify(text)
 
 /** The dataset configs: one per tier, its files by split. */
-export function hubConfigs(
+function hubConfigs(
   files: readonly ReleaseFile[],
   format: ReleaseFormat,
 ): { name: string; tier: number; splits: { split: string; path: string }[] }[] {

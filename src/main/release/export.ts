@@ -65,7 +65,7 @@ const EXTENSIONS: Record<ReleaseFormat, string> = {
 const PROGRESS_EVERY = 8192
 
 /** Refuses an output folder that cannot be written as a whole release (nothing is touched). */
-export function checkOutputFolder(out: string, force: boolean): void {
+function checkOutputFolder(out: string, force: boolean): void {
   const bad = (message: string): never => {
     throw new UserError({
       type: 'invalid-argument',

@@ -33,7 +33,7 @@ export interface ReleaseRecord {
   filledCell: number
 }
 
-export const ESCAPED = 'escaped'
+const ESCAPED = 'escaped'
 
 /** The 49 columns of the GLUCOSE release layout; `worker_quality_rating` holds the tier. */
 export const RELEASE_LAYOUT: readonly string[] = RELEASE_COLUMNS

@@ -8,7 +8,7 @@ export interface StorySplit {
 }
 
 /** A part's size in stories: an integer is a count, a fraction below 1 a share (rounded, at least 1). */
-export function storyCount(size: number, available: number): number {
+function storyCount(size: number, available: number): number {
   const n = size < 1 ? Math.max(1, Math.round(size * available)) : Math.floor(size)
   return Math.min(n, available)
 }

@@ -117,7 +117,7 @@ function csvWriter(path: string, options: WriterOptions): RecordWriter {
 }
 
 /** One JSON object per submission, its filled dimensions nested in dimension order. */
-export function jsonRecord(record: ReleaseRecord): unknown {
+function jsonRecord(record: ReleaseRecord): unknown {
   const dimensions: unknown[] = []
   for (let d = 1; d <= 10; d++) {
     const t = record.dimensions[d]
@@ -181,7 +181,7 @@ const INT_COLUMNS = new Set([
 ])
 
 /** The Parquet schema of the release layout: every column required, types stated. */
-export const PARQUET_SCHEMA = [
+const PARQUET_SCHEMA = [
   { name: 'root', num_children: RELEASE_LAYOUT.length },
   ...RELEASE_LAYOUT.map((name) =>
     INT_COLUMNS.has(name)

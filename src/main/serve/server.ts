@@ -32,7 +32,7 @@ export interface RunningServer {
 
 const MAX_BODY = 1 << 20
 /** The largest file an upload may send unless the server is told otherwise (the release is ~210 MB). */
-export const DEFAULT_MAX_UPLOAD_BYTES = 1 << 30
+const DEFAULT_MAX_UPLOAD_BYTES = 1 << 30
 const UPLOADS_PREFIX = 'winnow-uploads-'
 
 /**

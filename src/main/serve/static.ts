@@ -13,7 +13,7 @@ const TYPES: Record<string, string> = {
 }
 
 /** The same policy the desktop window enforces through index.html. */
-export const CONTENT_SECURITY_POLICY =
+const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 /** Files of the built page only; anything outside the folder is refused. */

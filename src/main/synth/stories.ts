@@ -118,12 +118,12 @@ function mention(
   return slot === 'food' ? `some ${noun}` : `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`
 }
 
-export function possessive(p: Person): string {
+function possessive(p: Person): string {
   return p.pronoun === 'he' ? 'his' : 'her'
 }
 
 /** A version-4 UUID drawn from the generator (deterministic, unlike crypto.randomUUID). */
-export function uuid(r: Random): string {
+function uuid(r: Random): string {
   const hex = Array.from({ length: 32 }, () => r.int(16).toString(16))
   hex[12] = '4'
   hex[16] = (8 + r.int(4)).toString(16)

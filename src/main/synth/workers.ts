@@ -6,7 +6,7 @@ import { createRandom, hashString, longTailShares, type Random } from './random'
  * enter at −1, promoted to 2 and to 3, some demoted or disqualified (0), rare −2 stints.
  */
 
-export interface RatingChange {
+interface RatingChange {
   /** Epoch seconds of the commit date (midnight UTC). */
   from: number
   value: number

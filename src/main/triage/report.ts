@@ -19,7 +19,7 @@ import { triageSettings } from './settings'
 
 const DAY = 86_400
 
-export function nextDay(day: string): string {
+function nextDay(day: string): string {
   return formatDay(dayStart(day) + DAY)
 }
 
@@ -34,7 +34,7 @@ export function defaultRange(db: Db): { from: string; to: string } {
   return { from: nextDay(triaged), to: last }
 }
 
-export function resolveRange(db: Db, range: { from?: string; to?: string }) {
+function resolveRange(db: Db, range: { from?: string; to?: string }) {
   if (range.from && range.to) return { from: range.from, to: range.to }
   const fallback = defaultRange(db)
   const from = range.from ?? (range.to && range.to < fallback.from ? range.to : fallback.from)
@@ -60,7 +60,7 @@ function addMask(counts: number[], mask: number): void {
   for (let d = 1; d <= 10; d++) if (mask & (1 << d)) counts[d - 1] = (counts[d - 1] ?? 0) + 1
 }
 
-export function flagsOf(
+function flagsOf(
   w: Pick<TriageWorker, 'medianWorkSeconds' | 'minimalShare' | 'firstSubmittedAt'>,
   to: string,
   settings: TriageSettings,

@@ -51,7 +51,7 @@ export interface AuditDetail {
 const seedSchema = z.number().int().min(0).max(MAX_SEED)
 const auditId = z.number().int().positive()
 
-export const auditDrawSchema = z.object({
+const auditDrawSchema = z.object({
   name: z.string().trim().min(1).max(200),
   filter: annotationFilterSchema.default({}),
   n: z.number().int().min(1).max(10_000).default(50),

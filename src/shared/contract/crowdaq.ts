@@ -105,7 +105,7 @@ export interface ExamReport extends ExamReportCore {
   workerRows: WorkerExamRow[]
 }
 
-export interface PlannedQualificationRow {
+interface PlannedQualificationRow {
   workerId: string
   band: string
   grade: number
@@ -137,7 +137,7 @@ export interface CollectorAgreement {
   disagreements: { taskId: string; share: number; values: Record<string, number> }[]
 }
 
-export interface TaskResponseView {
+interface TaskResponseView {
   taskId: string
   workerId: string
   completedAt: number | null
@@ -156,14 +156,14 @@ const id = z
   .max(200)
 const qualificationType = z.string().regex(/^[A-Z0-9]{1,64}$/, 'expected an MTurk id (A–Z, 0–9)')
 
-export const bandSchema = z.object({
+const bandSchema = z.object({
   name: z.string().trim().min(1).max(100),
   minGrade: z.number().min(0).max(1),
   qualificationTypeId: qualificationType.nullable(),
   value: z.number().int().min(0).max(2147483647).nullable(),
 })
 
-export const examSettingsSchema = z.object({
+const examSettingsSchema = z.object({
   questionsPerAttempt: z.number().int().min(0).max(10_000),
   passingGrade: z.number().min(0).max(1),
   attemptsAllowed: z.number().int().min(1).max(1000),

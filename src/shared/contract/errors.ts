@@ -2,7 +2,7 @@
  * Failures that cross from main to the page. Expected ones (bad input, a missing project, a
  * cancelled job) carry what the user needs to fix them; anything else is `internal`.
  */
-export type ApiErrorType =
+type ApiErrorType =
   'input' | 'invalid-argument' | 'not-found' | 'conflict' | 'cancelled' | 'internal'
 
 export interface ApiErrorInfo {

@@ -47,7 +47,7 @@ export interface ImportResult {
 }
 
 /** A file to import, with the format the user chose for it (main detects it otherwise). */
-export const importFileSchema = z.object({
+const importFileSchema = z.object({
   ref: fileRefSchema,
   format: z.enum(glucoseFormats).optional(),
 })

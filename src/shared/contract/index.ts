@@ -34,7 +34,7 @@ export const contract = {
 } satisfies Record<string, CallSpec>
 
 /** Every event main pushes to the page. */
-export const events = {
+const events = {
   ...projectEvents,
   ...jobEvents,
   ...reviewEvents,
@@ -44,11 +44,11 @@ export const events = {
   ...policyEvents,
 } satisfies Record<string, EventSpec>
 
-export type Contract = typeof contract
+type Contract = typeof contract
 export type CallName = Extract<keyof Contract, string>
 export type EventName = Extract<keyof typeof events, string>
 
-export type CallArgs<K extends CallName> = z.input<Contract[K]['args']>
+type CallArgs<K extends CallName> = z.input<Contract[K]['args']>
 export type ParsedArgs<K extends CallName> = z.output<Contract[K]['args']>
 export type CallResult<K extends CallName> =
   Contract[K] extends CallSpec<z.ZodType, infer R> ? R : never
@@ -60,10 +60,6 @@ export const eventNames = Object.keys(events) as EventName[]
 
 export function isCallName(name: unknown): name is CallName {
   return typeof name === 'string' && Object.hasOwn(contract, name)
-}
-
-export function isEventName(name: unknown): name is EventName {
-  return typeof name === 'string' && Object.hasOwn(events, name)
 }
 
 /** What the preload exposes to the page (and what serve mode's HTTP client implements). */

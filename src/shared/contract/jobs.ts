@@ -10,7 +10,7 @@ export type JobKind =
  */
 export const WRITE_JOB_KINDS: readonly JobKind[] = ['rate', 'revert', 'recompute', 'policy']
 
-export type JobState = 'running' | 'succeeded' | 'failed' | 'cancelled'
+type JobState = 'running' | 'succeeded' | 'failed' | 'cancelled'
 
 /** What cancelling a job does at this point: its button's label and a sentence for its tooltip. */
 export interface CancelEffect {

@@ -7,11 +7,6 @@ import { type PickedFile, fileRefSchema } from './imports'
 
 export type MTurkEndpointKind = 'sandbox' | 'production' | 'custom'
 export type AssignmentStatus = 'Submitted' | 'Approved' | 'Rejected'
-export const ASSIGNMENT_STATUSES: readonly AssignmentStatus[] = [
-  'Submitted',
-  'Approved',
-  'Rejected',
-]
 
 /** Where the access key pair comes from; the secret itself never reaches the page. */
 export type CredentialSource = 'keychain' | 'environment' | 'profile' | 'session' | 'none'
@@ -229,7 +224,7 @@ const money = z
  * `expected` is the count the user confirmed: if the query now selects another number, nothing is
  * sent.
  */
-export const queryTargetSchema = z.object({
+const queryTargetSchema = z.object({
   filter: annotationFilterSchema,
   expected: z.number().int().min(1).max(MAX_ACTION_TARGETS),
 })
@@ -250,7 +245,7 @@ export const pullSelectionSchema = z.object({
   titleContains: z.string().trim().max(200).optional(),
 })
 
-export const endpointSchema = z.object({
+const endpointSchema = z.object({
   endpoint: z.enum(['sandbox', 'production', 'custom']),
   customUrl: z.string().trim().max(500).optional(),
 })

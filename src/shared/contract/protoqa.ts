@@ -15,7 +15,7 @@ const questionId = z.string().min(1).max(200)
 const answer = z.string().max(2000)
 const reviewer = z.string().trim().min(1).max(100)
 
-export const clusteringDraftSchema = z.object({
+const clusteringDraftSchema = z.object({
   clusters: z
     .array(z.object({ name: z.string().max(200), answers: z.array(answer).max(5000) }))
     .max(5000),

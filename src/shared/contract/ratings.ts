@@ -53,7 +53,7 @@ export interface ChangeSetSummary {
   revertOf: { id: number; redo: boolean } | null
 }
 
-export interface WorkerRatingEntry {
+interface WorkerRatingEntry {
   id: number
   value: number
   /** Commit date, `YYYY-MM-DD`, and the same as epoch seconds. */

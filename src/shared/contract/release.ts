@@ -55,7 +55,7 @@ export type ReleaseFormat = (typeof RELEASE_FORMATS)[number]
 /** A held-out part's size: a number of stories (an integer ≥ 1) or a fraction of them (0 < F < 1). */
 const splitSize = z.number().positive().max(1_000_000)
 
-export const releaseSplitSchema = z.strictObject({
+const releaseSplitSchema = z.strictObject({
   /** The held-out test part. */
   test: splitSize,
   /** An optional development part, drawn the same way after the test part. */

@@ -42,7 +42,7 @@ export interface ReviewCursor {
   id: number
 }
 
-export const reviewCursorSchema = z.object({
+const reviewCursorSchema = z.object({
   key: z.array(z.union([z.number(), z.string().max(100_000), z.null()])).max(10),
   id: z.number().int(),
 })
@@ -57,7 +57,7 @@ export interface ReviewPage {
   highlight: string[]
 }
 
-export const pageSchema = z
+const pageSchema = z
   .object({
     limit: z.number().int().min(1).max(1000).default(100),
     /** Keyset paging (the grid scrolling on): rows after this cursor. */
@@ -159,7 +159,7 @@ export interface StoryMatch {
 }
 
 /** Column layout a view may keep (ag-grid column state, reduced to what we restore). */
-export const viewColumnSchema = z.object({
+const viewColumnSchema = z.object({
   id: z.string().min(1).max(100),
   hidden: z.boolean().optional(),
   width: z.number().int().min(10).max(5000).optional(),
@@ -179,7 +179,7 @@ export interface SavedView extends z.output<typeof savedViewSchema> {
 }
 
 /** Rows copied as TSV at most; a larger query says so instead of freezing the page. */
-export const TSV_ROW_LIMIT = 10_000
+const TSV_ROW_LIMIT = 10_000
 
 export interface TsvResult {
   tsv: string

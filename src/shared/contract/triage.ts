@@ -3,8 +3,7 @@ import { isDay } from '../filter'
 import { MAX_SEED } from '../stats/sampleKey'
 import { call } from './define'
 
-export const TRIAGE_FLAGS = ['rushing', 'new'] as const
-export type TriageFlag = (typeof TRIAGE_FLAGS)[number]
+export type TriageFlag = 'rushing' | 'new'
 
 /** Thresholds of the Today page's flags and the triage queue's default share (project settings). */
 export const triageSettingsSchema = z.object({
@@ -52,7 +51,7 @@ export interface TriageReport {
   settings: TriageSettings
 }
 
-export const TRIAGE_MARKS = ['good', 'needs-work', 'bad'] as const
+const TRIAGE_MARKS = ['good', 'needs-work', 'bad'] as const
 export type TriageMark = (typeof TRIAGE_MARKS)[number]
 
 export interface TriageQueueItem {
@@ -82,7 +81,7 @@ export interface TriageQueue {
 }
 
 const day = z.string().refine(isDay, 'expected a date YYYY-MM-DD')
-export const triageRangeSchema = z
+const triageRangeSchema = z
   .object({ from: day.optional(), to: day.optional() })
   .refine((r) => !r.from || !r.to || r.from <= r.to, {
     message: '`from` is after `to`',

@@ -1,7 +1,7 @@
 import type { Collector, Condition, Constraint, Group } from './spec'
 
 /** A collector's value as CROWDAQ records it (see FORMATS.md §5.3). */
-export type CollectorValue =
+type CollectorValue =
   | string
   | string[]
   | { start: number; end: number; surface: string }
@@ -79,7 +79,7 @@ function isEmpty(value: CollectorValue): boolean {
 }
 
 /** What is wrong with one displayed collector's value: regex constraints, min/max, required. */
-export function collectorProblems(collector: Collector, value: CollectorValue): string[] {
+function collectorProblems(collector: Collector, value: CollectorValue): string[] {
   const problems: string[] = []
   if (isEmpty(value)) {
     if (!collector.optional) problems.push('required')

@@ -11,7 +11,7 @@ export interface AttemptAnswers {
   answers: Readonly<Record<string, string | null>>
 }
 
-export interface QuestionStats {
+interface QuestionStats {
   questionId: string
   answer: string
   enabled: boolean
@@ -35,7 +35,7 @@ export interface ExamReportCore {
   questions: QuestionStats[]
 }
 
-export const GROUP_SHARE = 0.27
+const GROUP_SHARE = 0.27
 
 export function examReport(
   questions: readonly { questionId: string; answer: string; enabled: boolean }[],

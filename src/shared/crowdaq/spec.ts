@@ -7,13 +7,11 @@ import { z } from 'zod'
  * `validate.ts` adds the checks those schemas miss.
  */
 
-export const resourceId = z
-  .string()
-  .regex(/^[a-zA-Z0-9_]+$/, 'expected an id of letters, digits and _')
+const resourceId = z.string().regex(/^[a-zA-Z0-9_]+$/, 'expected an id of letters, digits and _')
 
 const hexColour = z.string().regex(/^#[0-9a-fA-F]{3,8}$/, 'expected a hex colour, e.g. #ffcc00')
 
-export const highlightSchema = z.object({
+const highlightSchema = z.object({
   start: z.number().int().min(0),
   end: z.number().int().min(0),
   id: z.string().optional(),
@@ -25,7 +23,7 @@ export const highlightSchema = z.object({
 const contextBase = { id: z.string().optional(), label: z.string().optional() }
 const mediaSize = { height: z.number().optional(), width: z.number().optional() }
 
-export const contextSchema = z.discriminatedUnion('type', [
+const contextSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('text'),
     ...contextBase,
@@ -43,7 +41,7 @@ const optionsSchema = z
   .record(z.string(), z.string())
   .refine((o) => Object.keys(o).length > 0, 'expected at least one option')
 
-export const questionSchema = z.object({
+const questionSchema = z.object({
   type: z.literal('multiple-choice'),
   question_id: z.string().min(1),
   question: z.object({
@@ -85,7 +83,7 @@ export type Condition =
   | { op: 'and' | 'or'; args: Condition[] }
   | { op: 'not'; arg: Condition }
 
-export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
+const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
   z.discriminatedUnion('op', [
     z.object({ op: z.literal('eq'), id: z.string(), value: z.string() }),
     z.object({ op: z.enum(['and', 'or']), args: z.array(conditionSchema) }),
@@ -93,7 +91,7 @@ export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
   ]),
 )
 
-export const constraintSchema = z.object({
+const constraintSchema = z.object({
   type: z.literal('regex'),
   regex: z.string(),
   description: z.string().optional(),
@@ -114,7 +112,7 @@ const repeat = {
   max: z.number().int().min(0).optional(),
 }
 
-export const collectorSchema = z.discriminatedUnion('type', [
+const collectorSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), ...collectorBase, ...repeat }),
   z.object({
     type: z.literal('multiple-choice'),
@@ -137,7 +135,7 @@ export const collectorSchema = z.discriminatedUnion('type', [
 ])
 export type Collector = z.infer<typeof collectorSchema>
 
-export const groupSchema = z.object({
+const groupSchema = z.object({
   id: z.string().min(1),
   title: z.string().optional(),
   annotations: z.array(collectorSchema),
@@ -167,7 +165,6 @@ export const examAssignmentSchema = z.object({
   complete_time: z.union([z.string(), z.number()]).nullable().optional(),
   grade: z.number().nullable().optional(),
 })
-export type ExamAssignment = z.infer<typeof examAssignmentSchema>
 
 /** A completed task assignment; `response` is a JSON string in CROWDAQ's database. */
 export const taskAssignmentSchema = z.object({
@@ -180,4 +177,3 @@ export const taskAssignmentSchema = z.object({
   complete_time: z.union([z.string(), z.number()]).optional().nullable(),
   response: z.union([z.string(), z.record(z.string(), z.unknown())]),
 })
-export type TaskAssignment = z.infer<typeof taskAssignmentSchema>

@@ -168,18 +168,3 @@ export const EMOTIONS_AND_DRIVES = [
   'aggression',
   'optimistic',
 ] as const
-
-export const PREPOSITIONS = [
-  'above',
-  'across from',
-  'at',
-  'below',
-  'far from',
-  'in',
-  'in front of',
-  'inside of',
-  'near',
-  'next to',
-  'on top of',
-  'outside of',
-] as const

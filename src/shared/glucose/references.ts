@@ -1,6 +1,6 @@
 /** The test set joins references, story sentences and worker ids with `****`. */
 
-export const REFERENCE_SEPARATOR = '****'
+const REFERENCE_SEPARATOR = '****'
 
 /**
  * Splits a `****`-joined cell, keeping empty items: eight asterisks in a row give an empty

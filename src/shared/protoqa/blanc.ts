@@ -9,7 +9,7 @@
  * Boundaries follow the CoNLL reference scorer, decided on the key: no pairs at all → 0; no
  * coreference pairs in the key → the N part alone; no non-coreference pairs → the C part alone.
  */
-export interface BlancParts {
+interface BlancParts {
   recall: number
   precision: number
   f: number

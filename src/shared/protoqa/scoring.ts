@@ -50,7 +50,7 @@ export function roundHalfEven(x: number): number {
 }
 
 /** One predicted answer as it was scored: what it became and which cluster it earned. */
-export interface ScoredAnswer {
+interface ScoredAnswer {
   answer: string
   normalized: string
   /** Best similarity to any cluster (after rounding): 0 = incorrect. */
@@ -70,7 +70,7 @@ export interface QuestionScore {
 }
 
 /** `S[i][j]` = max over members of cluster j of sim(pred_i, member), rounded where the similarity says. */
-export function similarityMatrix(
+function similarityMatrix(
   predictions: readonly string[],
   clusters: readonly ProtoqaCluster[],
   similarity: Similarity,
@@ -134,7 +134,7 @@ function representatives(clusters: readonly ProtoqaCluster[]): string[] {
  * A question scored on several metrics: the similarity of every prediction (and of the oracle's
  * answers) to every cluster is computed once, each metric keeps its rows of it.
  */
-export function scoreQuestionOn(
+function scoreQuestionOn(
   question: ProtoqaQuestion,
   predictions: readonly string[],
   metrics: readonly Metric[],
@@ -184,7 +184,7 @@ export function scoreQuestion(
   return score
 }
 
-export interface MetricResult {
+interface MetricResult {
   mean: number
   perQuestion: Record<string, number>
 }

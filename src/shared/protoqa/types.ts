@@ -15,6 +15,3 @@ export interface ProtoqaQuestion {
   /** In file order (by descending count in published files). */
   clusters: ProtoqaCluster[]
 }
-
-/** Ranked answers of one system, by question id. */
-export type RankedPredictions = Map<string, string[]>

@@ -2,8 +2,8 @@
  * A seeded pseudo-random key in [0, 1) for a row id. A sample of n is the n rows with the smallest
  * keys, so the same seed gives the same sample whatever order the rows are read in, and a larger
  * sample of the same seed extends a smaller one (drawing more never repeats a row or changes the
- * earlier ones). Two rounds of MurmurHash3's 32-bit finaliser give 53 bits; 32-bit integer
- * arithmetic keeps a million keys to a few milliseconds.
+ * earlier ones). Two rounds of MurmurHash3's 32-bit finaliser give 53 bits in 32-bit integer
+ * arithmetic, which stays cheap when a draw keys every annotation of a large project.
  */
 function fmix32(x: number): number {
   let h = x

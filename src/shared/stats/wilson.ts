@@ -7,7 +7,7 @@ export interface Proportion {
 }
 
 /** z of a two-sided 95 % interval. */
-export const Z95 = 1.96
+const Z95 = 1.96
 
 /**
  * The Wilson score interval of `successes` out of `trials`: unlike the normal approximation it

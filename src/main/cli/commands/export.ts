@@ -42,7 +42,7 @@ function splitSize(text: string, name: string): number {
 }
 
 /** The export's options from the command line; bad values are usage errors naming the option. */
-export function exportOptionsFrom(values: ParsedValues): ParsedReleaseOptions {
+function exportOptionsFrom(values: ParsedValues): ParsedReleaseOptions {
   const tiers = list(values, 'tiers').map((t) => parseNumber(t, 'tiers', { integer: true, min: 0 }))
   const formats = list(values, 'format')
   for (const f of formats) {

@@ -89,7 +89,7 @@ export function filterFromOptions(values: ParsedValues, ratingOption = 'rating')
   return parsed.data
 }
 
-export function parseSort(text: string | undefined): SortSpec {
+function parseSort(text: string | undefined): SortSpec {
   if (text === undefined) return DEFAULT_SORT
   const [name = '', direction = 'asc', ...rest] = text.split(':')
   const column = SORT_ALIASES[name] ?? sortColumns.find((c) => c === name)

@@ -100,7 +100,7 @@ function ids(values: ParsedValues, name: string): number[] {
   })
 }
 
-export function describeTransitions(transitions: readonly Transition[]): string {
+function describeTransitions(transitions: readonly Transition[]): string {
   return transitions.map((t) => `${ratingKey(t.from)} → ${ratingKey(t.to)}: ${t.count}`).join(', ')
 }
 

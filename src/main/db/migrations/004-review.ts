@@ -2,9 +2,9 @@ import type { Migration } from './index'
 
 /**
  * The review grid: covering indexes so every filter combination and every index-backed sort reads
- * one index range (src/main/db/queries/reviewIndexes.ts; figures in docs/benchmarks.md); a
- * trigram index of the sentences for "sentence contains" (a LIKE scan of every sentence costs
- * ~10 ms per query at a million annotations); and the named views reviewers save.
+ * one index range (src/main/db/queries/reviewIndexes.ts); a trigram index of the sentences for
+ * "sentence contains" (a LIKE scan reads every sentence, and its cost grows with the project);
+ * and the named views reviewers save.
  *
  * `sentence_search` is contentless: rowid = story_id << 8 | idx names the sentence, the text
  * stays in `sentences`. A trigger keeps it in step with the importers' inserts.

@@ -6,8 +6,8 @@ import { sql } from '../sql'
  * each run on a worker thread while the next one is read, then merges them. Small runs keep both
  * cores busy; with the connection's temporary files on disk (`TempStore.file`, which the caller
  * sets around its transaction) they are written and read back faster than in SQLite's in-memory
- * journal. At 65,521 imported rows the rebuild takes 0.5–0.55 s this way, against 0.62–0.92 s with
- * 16 MiB runs in memory on one thread (docs/benchmarks.md).
+ * journal; larger runs sorted in memory on one thread measured slower (docs/benchmarks.md, the
+ * import's index rebuild).
  */
 const REBUILD_PRAGMAS = { cache_size: -2048, threads: 2 } satisfies TemporaryPragmas
 
@@ -22,7 +22,7 @@ export interface RebuildHooks {
 /**
  * Runs a bulk write with the secondary indexes of `annotations` and `submissions` dropped and
  * rebuilt afterwards, when the write is at least as large as what the tables hold: building an
- * index from sorted rows is several times faster than updating it row by row, and an index
+ * index from sorted rows is much faster than updating it row by row, and an index
  * updated in random order evicts the pages the write needs from the cache. (The unique keys of
  * `submissions` stay: the writer relies on them; so does `submissions_story` when the project
  * holds work already, since the writer looks each new submission up there under the other

@@ -2,7 +2,7 @@ import type { Db } from '../connection'
 import { get, run } from '../connection'
 import { sql } from '../sql'
 
-export type ChangeSetKind = 'import' | 'manual' | 'bulk' | 'policy' | 'revert' | 'mturk'
+type ChangeSetKind = 'import' | 'manual' | 'bulk' | 'policy' | 'revert' | 'mturk'
 
 export interface NewChangeSet {
   kind: ChangeSetKind

@@ -1,6 +1,6 @@
 import type { AttemptInput } from '../../../shared/crowdaq/grading'
 import type { Db } from '../connection'
-import { all, get, run } from '../connection'
+import { all, run } from '../connection'
 import { sql } from '../sql'
 
 /** Exam attempts: one row per attempt, one answer row per question it showed. */
@@ -79,15 +79,6 @@ export function examAttempts(db: Db, examId: string): AttemptInput[] {
     }
   }
   return out
-}
-
-export function attemptCount(db: Db, examId: string): number {
-  return (
-    get<{ n: number }>(
-      db,
-      sql`SELECT count(*) AS n FROM crowdaq_exam_attempts WHERE exam_id = ${examId}`,
-    )?.n ?? 0
-  )
 }
 
 /**

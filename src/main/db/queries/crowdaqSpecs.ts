@@ -97,20 +97,6 @@ export function setExamSettings(db: Db, id: string, s: ExamSettings): void {
   )
 }
 
-export function setQuestionEnabled(
-  db: Db,
-  examId: string,
-  questionId: string,
-  enabled: boolean,
-): boolean {
-  return (
-    run(
-      db,
-      sql`UPDATE crowdaq_questions SET enabled = ${enabled} WHERE exam_id = ${examId} AND question_id = ${questionId}`,
-    ).changes > 0
-  )
-}
-
 interface ExamDbRow {
   id: string
   instructionId: string | null
@@ -203,12 +189,6 @@ export function specText(
     case 'task':
       return pluck<string>(db, sql`SELECT spec FROM crowdaq_tasks WHERE id = ${id}`)
   }
-}
-
-export interface ResourceCounts {
-  instructions: string[]
-  tutorials: string[]
-  tasks: number
 }
 
 export function resourceLists(db: Db): {

@@ -46,7 +46,3 @@ export function taskResponses(db: Db, taskId?: string): TaskResponseRow[] {
         ORDER BY t.task_id, w.external_id`,
   ).map((r) => ({ ...r, response: JSON.parse(r.response) as Record<string, unknown> }))
 }
-
-export function taskIdsWithResponses(db: Db): string[] {
-  return all<{ id: string }>(db, sql`SELECT id FROM crowdaq_tasks ORDER BY id`).map((r) => r.id)
-}

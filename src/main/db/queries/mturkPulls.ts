@@ -26,7 +26,7 @@ function toRun(row: PullRow): MTurkPullRun {
 }
 
 /** Selections are compared as canonical JSON: sorted type ids, no empty members. */
-export function selectionKey(selection: PullSelection): string {
+function selectionKey(selection: PullSelection): string {
   const types = [...new Set(selection.hitTypeIds ?? [])].sort()
   const title = selection.titleContains?.trim() ?? ''
   return JSON.stringify({
@@ -108,11 +108,6 @@ export function addPullCounts(
           change_set_id = coalesce(${counts.changeSetId}, change_set_id)
         WHERE id = ${pullId}`,
   )
-}
-
-export function pullById(db: Db, pullId: number): MTurkPullRun | undefined {
-  const row = get<PullRow>(db, sql`SELECT ${pullColumns} FROM mturk_pulls WHERE id = ${pullId}`)
-  return row && toRun(row)
 }
 
 export function lastPull(db: Db): MTurkPullRun | null {

@@ -316,7 +316,3 @@ export function policyRunByChangeSet(db: Db, changeSetId: number): PolicyRunRow 
         FROM policy_runs WHERE change_set_id = ${changeSetId}`,
   )
 }
-
-export function allRatingValues(db: Db): number[] {
-  return pluckAll<number>(db, sql`SELECT DISTINCT rating FROM annotations WHERE rating IS NOT NULL`)
-}

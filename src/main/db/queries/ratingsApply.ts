@@ -40,8 +40,6 @@ export function addToSelection(db: Db, ids: SqlFragment): number {
     .changes
 }
 
-export const selection = sql`SELECT id FROM temp.rating_selection`
-
 /**
  * The selection in pieces of about `size` ids, in id order: a long write takes them one at a time,
  * so it can report progress and stop between them.
@@ -176,7 +174,7 @@ export function manyRowsFrom(db: Db, atLeast = MANY_ROWS): number {
 }
 
 /** Whether writing `rows` ratings is a bulk write: many rows and a good part of the table. */
-export function isManyRows(db: Db, rows: number, atLeast = MANY_ROWS): boolean {
+function isManyRows(db: Db, rows: number, atLeast = MANY_ROWS): boolean {
   return rows >= atLeast && rows >= manyRowsFrom(db, atLeast)
 }
 

@@ -106,7 +106,7 @@ function refuseLargeUnindexedSort(def: SortDef, column: string, total: number): 
  * The first page and the total of a search joined with other filters, in one read of the hits:
  * counting and then sorting them would join every hit twice.
  */
-export function searchPageStatement(
+function searchPageStatement(
   plan: Plan,
   def: SortDef,
   direction: SortSpec['direction'],

@@ -33,13 +33,13 @@ export interface Constraints {
  * "Contains" two ways: a trigram phrase (`sentence_search`, any text of three characters or more)
  * and a LIKE pattern for shorter text. Both are case-insensitive; neither has wildcards.
  */
-export interface SentenceMatch {
+interface SentenceMatch {
   like: string
   /** FTS5 string: the text in double quotes (quotes doubled). Null below three characters. */
   trigram: string | null
 }
 
-export function sentenceMatch(text: string): SentenceMatch {
+function sentenceMatch(text: string): SentenceMatch {
   return {
     like: likeContains(text),
     trigram: [...text].length >= 3 ? `"${text.replace(/"/g, '""')}"` : null,
@@ -143,7 +143,7 @@ export function check(c: Constraints, name: CheckName): SqlFragment | null {
     case 'stories':
       return c.stories ? sql`+a.story_id IN ${inList(c.stories)}` : null
     case 'dimensions':
-      // Short lists stay literal: a test against a bound JSON list costs twice as much per row.
+      // Short lists stay literal: a test against a bound JSON list costs more per row.
       return c.dimensions ? sql`+a.dimension IN ${sql.list(c.dimensions)}` : null
     case 'ratings': {
       const r = c.ratings

@@ -4,13 +4,13 @@
  * other filters test, so a test rarely reads the table.
  *
  * Only `ann_rating` (and the small `ann_flagged`) hold `rating`: every index holding it must be
- * rewritten when a worker rating change moves thousands of effective ratings (about 100 ms per
- * index for 20,000 rows), so rating filters seek through `ann_rating`, which reaches the worker,
- * the date and the dimension right after the rating. It holds only those (migration 005): each
- * column more costs every rating write, and filters on flags, stories or sentences drive elsewhere.
+ * rewritten when a worker rating change moves thousands of effective ratings, so rating filters
+ * seek through `ann_rating`, which reaches the worker, the date and the dimension right after the
+ * rating. It holds only those (migration 005): each column more costs every rating write, and
+ * filters on flags, stories or sentences drive elsewhere.
  *
  * Bulk writes rebuild them afterwards (bulk.ts): inserting a million rows into six indexes in
- * random order thrashes the page cache (minutes instead of seconds).
+ * random order thrashes the page cache, where a rebuild sorts each index once.
  */
 export const REVIEW_INDEXES = {
   ann_worker: ['worker_id', 'submitted_at', 'dimension', 'flags', 'story_id', 'sentence_index'],

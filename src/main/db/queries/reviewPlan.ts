@@ -14,7 +14,7 @@ import { type IndexColumn, type IndexName, REVIEW_INDEXES } from './reviewIndexe
 /**
  * How one filter is read: which rows drive (an index range, the full-text index, the matching
  * sentences…) and what is tested on each. We choose, not SQLite: without statistics it scans
- * where a seek exists, and a wrong choice over a million rows costs 100 ms and more.
+ * where a seek exists, and over a large project a wrong choice costs far more than the query.
  *
  * The rule: seek as deep into a covering index as the filter allows, filling a column the filter
  * leaves free with all its values when that lets a later column seek too, and test the rest from
@@ -38,8 +38,9 @@ const DIMENSION_SHARE = [0.181, 0.122, 0.101, 0.0966, 0.073, 0.164, 0.121, 0.053
 /** Beyond this many seeks a fill costs more than the scan it saves. */
 const MAX_SEEKS = 4000
 /**
- * Costs per row read, in index entries (measured at a million annotations): a test against a set
- * read once (sentences matched, search hits) ~300 ns; reading the table row ~1.5 µs.
+ * Costs per row read, in index entries, as measured at a million annotations: testing a row
+ * against a set read once (sentences matched, search hits) costs several entries, reading the
+ * table row several times more (figures in docs/benchmarks.md).
  */
 const SET_COST = 10
 const LOOKUP_COST = 50

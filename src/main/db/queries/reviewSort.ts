@@ -9,7 +9,7 @@ import { type IndexColumn, type IndexName, NULLABLE_COLUMNS, REVIEW_INDEXES } fr
  * whole column list of their index as the key, so the index walk is the order and a page after a
  * cursor starts with a seek instead of a scan.
  */
-export interface SortKey {
+interface SortKey {
   /** SQL over alias `a` (and `se`/`t` when `join` says so). Allow-listed text, never input. */
   expr: string
   nullable: boolean

@@ -32,7 +32,7 @@ function anchor(db: Db, annotationId: number): Anchor {
 }
 
 /** Where the selected sentence sits in the story text, so the page can mark it (as text). */
-export function sentenceRange(storyText: string, sentence: string): [number, number] | null {
+function sentenceRange(storyText: string, sentence: string): [number, number] | null {
   if (sentence === '') return null
   const at = storyText.indexOf(sentence)
   return at < 0 ? null : [at, at + sentence.length]

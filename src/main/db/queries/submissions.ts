@@ -16,7 +16,7 @@ const RECOUNTED_FLAGS =
   SubmissionFlag.NoDimension | SubmissionFlag.SingleDimension | SubmissionFlag.AnnotationFlagged
 
 /** The four cells of an annotation, as their columns are named in GLUCOSE files (`3_generalNL`). */
-export const ANNOTATION_CELLS = [
+const ANNOTATION_CELLS = [
   'specificNL',
   'specificStructured',
   'generalNL',

@@ -10,7 +10,7 @@ import { pythonJson } from './pythonJson'
  * One question as a line of the ProtoQA JSONL format: clusters by descending count, invalid
  * answers out of the clusters but kept in the raw answers.
  */
-export function questionLine(q: ReleasedQuestion): string {
+function questionLine(q: ReleasedQuestion): string {
   return pythonJson({
     metadata: { id: q.row.externalId, source: q.row.source },
     question: { original: q.row.original, normalized: q.row.normalized },

@@ -10,7 +10,7 @@ export interface CsvAttemptRow {
   line: number
 }
 
-export const ATTEMPTS_HEADER = ['worker_id', 'attempt', 'question_id', 'shown', 'answer'] as const
+const ATTEMPTS_HEADER = ['worker_id', 'attempt', 'question_id', 'shown', 'answer'] as const
 
 /** Splits CSV text into records with the line each starts on (RFC 4180 quotes). */
 function records(

@@ -1,7 +1,7 @@
 import { basename } from 'node:path'
 import { type ExamSettings, DEFAULT_SETTINGS, defaultBands } from '../../../shared/crowdaq/grading'
 import { filterValues } from '../../../shared/crowdaq/conditions'
-import type { ExamSpec, TaskSpec, TutorialSpec } from '../../../shared/crowdaq/spec'
+import type { ExamSpec, TaskSpec } from '../../../shared/crowdaq/spec'
 import type { Db } from '../../db/connection'
 import { createChangeSet, describeChangeSet } from '../../db/queries/changeSets'
 import { addAttempt } from '../../db/queries/crowdaqAttempts'
@@ -43,7 +43,7 @@ interface Valid<K extends FoundItem['kind']> {
 }
 
 /** Epoch seconds from CROWDAQ's times (ISO strings or epoch ms / s). */
-export function toSeconds(v: string | number | null | undefined): number | null {
+function toSeconds(v: string | number | null | undefined): number | null {
   if (v === null || v === undefined || v === '') return null
   if (typeof v === 'number') return Math.floor(v > 1e11 ? v / 1000 : v)
   if (/^\d+$/.test(v)) return toSeconds(Number(v))
@@ -378,5 +378,3 @@ function normaliseResponse(spec: TaskSpec, raw: unknown): Record<string, unknown
   }
   return out
 }
-
-export type { TutorialSpec }

@@ -25,7 +25,7 @@ export function formatPath(path: JsonPath): string {
   return out
 }
 
-export function describeProblem(p: CrowdaqProblem): string {
+function describeProblem(p: CrowdaqProblem): string {
   const at = p.line > 0 ? `${p.file}:${p.line}:${p.column}` : p.file
   return `${at}: ${p.path ? `${p.path}: ` : ''}${p.message}`
 }

@@ -19,13 +19,13 @@ export interface FoundItem {
   path: JsonPath
 }
 
-export interface FoundInstruction {
+interface FoundInstruction {
   id: string
   markdown: string
   file: string
 }
 
-export interface FoundCsv {
+interface FoundCsv {
   file: string
   text: string
 }
@@ -43,7 +43,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** What an object is, by the fields only that kind has; null when it is none of them. */
-export function kindOf(v: Record<string, unknown>): ItemKind | null {
+function kindOf(v: Record<string, unknown>): ItemKind | null {
   if ('response_payload' in v || 'assignment_payload' in v) return 'examAttempt'
   if ('annotation_groups' in v) return 'task'
   if ('worker_id' in v && 'annotation_task_id' in v && 'response' in v) return 'taskAssignment'

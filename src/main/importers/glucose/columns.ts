@@ -3,7 +3,7 @@ import type { GlucoseFormat } from '../types'
 /** The column layouts of the three GLUCOSE file families (FORMATS §1.1, §1.3). */
 
 export const QUALITY_COLUMNS = ['worker_quality_rating', 'worker_quality_assessment'] as const
-export const ASSIGNMENT_COLUMN = 'assignment_id'
+const ASSIGNMENT_COLUMN = 'assignment_id'
 
 const DIMS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const
 

@@ -122,5 +122,3 @@ export function probeGlucoseFile(
     file.reader.close()
   }
 }
-
-export { detectFormat } from './columns'

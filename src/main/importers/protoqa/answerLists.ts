@@ -2,7 +2,7 @@ import { openCsv, locateField, type CsvRecord } from '../csv'
 import { InputError, showValue } from '../errors'
 
 /** One response of a raw answer list: a worker's answer to a question. */
-export interface ProtoqaResponse {
+interface ProtoqaResponse {
   line: number
   questionId: string
   question: string
@@ -21,12 +21,6 @@ const columnKey = (name: string): string =>
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_')
-
-/** Whether a CSV header is a raw answer list's. */
-export function isAnswerListHeader(header: readonly string[]): boolean {
-  const keys = header.map(columnKey)
-  return COLUMNS.every((c) => keys.includes(c))
-}
 
 export interface AnswerList {
   responses: ProtoqaResponse[]

@@ -33,7 +33,7 @@ export interface ProtoqaImportFile {
 }
 
 /** What a ProtoQA file holds, from its name and first line; null when it is none of them. */
-export function detectProtoqaFormat(path: string): ProtoqaFormat | null {
+function detectProtoqaFormat(path: string): ProtoqaFormat | null {
   const ext = extname(path).toLowerCase()
   if (ext === '.csv') return 'protoqa-answers'
   if (ext === '.json') return 'protoqa-predictions'

@@ -6,7 +6,7 @@ export interface History<T> {
   future: readonly T[]
 }
 
-export const HISTORY_LIMIT = 100
+const HISTORY_LIMIT = 100
 
 export function startHistory<T>(present: T): History<T> {
   return { past: [], present, future: [] }

@@ -6,7 +6,7 @@ import { download, fileName } from './download'
 const TITLE = 'Worker × dimension'
 
 /** How far a worker's share of a dimension is from the crowd's, as a colour: blue above, red below. */
-export function cellColor(share: number, crowd: number): string {
+function cellColor(share: number, crowd: number): string {
   if (crowd <= 0) return share > 0 ? 'rgb(47, 95, 208)' : '#ffffff'
   const ratio = Math.log2(Math.max(share, 1e-4) / crowd)
   const t = Math.min(1, Math.abs(ratio) / 2)
@@ -19,7 +19,7 @@ export function cellColor(share: number, crowd: number): string {
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`
 
 /** The heat map as a standalone SVG file (what "Save SVG" writes). */
-export function heatMapSvg(map: WorkerDimensionMap): string {
+function heatMapSvg(map: WorkerDimensionMap): string {
   const cw = 44
   const ch = 20
   const left = 120

@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react'
 import { useClickOutside } from '../../lib/useClickOutside'
 
-export interface PickOption<V> {
+interface PickOption<V> {
   value: V
   label: ReactNode
   /** Accessible name of the checkbox. */

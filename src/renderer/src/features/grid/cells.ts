@@ -1,6 +1,6 @@
 /**
  * The review grid's cells, drawn as plain DOM rather than React: a screen of rows is a few hundred
- * cells, and a React root per cell made drawing one cost several frames. Crowd text only ever
+ * cells, and a React root per cell made drawing them miss frames. Crowd text only ever
  * goes in as text nodes (textContent), never as HTML; matches are <mark> elements built here.
  */
 import type { ICellRendererComp, ICellRendererParams } from 'ag-grid-community'

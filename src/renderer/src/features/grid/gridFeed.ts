@@ -29,7 +29,7 @@ function sameQuery(a: RowQuery, b: RowQuery): boolean {
 }
 
 /** The sort the grid's column headers show. */
-export function gridSort(grid: GridApi<ReviewRow>): SortSpec {
+function gridSort(grid: GridApi<ReviewRow>): SortSpec {
   const state = grid.getColumnState().find((c) => c.sort)
   const column = sortColumns.find((c) => c === state?.colId)
   return column && state?.sort ? { column, direction: state.sort } : DEFAULT_SORT

@@ -18,7 +18,7 @@ export interface RowQuery {
 export type FetchPage = (query: RowQuery, page: PageRequest) => Promise<ReviewPage>
 
 /** The rows the grid shows now, first and last index; null before it has drawn any. */
-export type Viewport = () => { first: number; last: number } | null
+type Viewport = () => { first: number; last: number } | null
 
 /** A block was not loaded because nobody needs it any more (a newer query, a dropped block). */
 export class BlockDropped extends Error {

@@ -9,7 +9,7 @@ export function digitOf(e: { code: string }): string | undefined {
 }
 
 /** `3 → 3 Top, 2 → 2 Proficient, 4 → 1.5 Fair+ …`: every rating key of the project's scale. */
-export function ratingKeyMap(): string {
+function ratingKeyMap(): string {
   return keyedLevels(ratingScale.get())
     .map(({ key, level }) => `${key} → ${formatRating(level.value)} ${level.label}`)
     .join(', ')

@@ -19,10 +19,10 @@ export type Selection =
   | { mode: 'rows'; rows: ReadonlyMap<number, ReviewRow> }
   | { mode: 'query'; filter: AnnotationFilter; total: number }
 
-export type SidePanel =
+type SidePanel =
   { kind: 'none' } | { kind: 'story' } | { kind: 'worker'; workerId: string } | { kind: 'history' }
 
-export interface FocusedRow {
+interface FocusedRow {
   row: ReviewRow
   index: number
 }

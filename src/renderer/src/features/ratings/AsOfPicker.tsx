@@ -10,7 +10,7 @@ const MOMENT = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/
  * `YYYY-MM-DD hh:mm:ss` (local; minutes, seconds or the time may be left out) → the last
  * millisecond it names, so a moment picked includes everything recorded in it. Null if no moment.
  */
-export function parseMoment(text: string): number | null {
+function parseMoment(text: string): number | null {
   const m = MOMENT.exec(text.trim())
   if (!m) return null
   const [y, mo, d, h, mi, s] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v)))

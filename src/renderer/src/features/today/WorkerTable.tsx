@@ -34,7 +34,7 @@ function value(w: TriageWorker, key: SortKey): number | string {
   return w[key]
 }
 
-export function formatSeconds(s: number | null): string {
+function formatSeconds(s: number | null): string {
   if (s === null) return ''
   const m = Math.floor(s / 60)
   const sec = Math.round(s % 60)

@@ -12,7 +12,7 @@ export type XmlAnswer =
   | { id: string; selections: string[]; other?: string }
   | { id: string; upload: { key: string; bytes: number } }
 
-export function xmlEscape(text: string): string {
+function xmlEscape(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -22,7 +22,7 @@ export function xmlEscape(text: string): string {
 }
 
 /** What a browser form post of an HTMLQuestion delivers: markup-significant characters escaped. */
-export function htmlEscape(text: string): string {
+function htmlEscape(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

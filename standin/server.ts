@@ -38,7 +38,7 @@ const MAX_BODY = 8 * 1024 * 1024
 /** A long-running demo keeps the most recent requests only. */
 const MAX_LOG = 50_000
 
-export const operations: Readonly<Record<string, Operation>> = {
+const operations: Readonly<Record<string, Operation>> = {
   ...workOperations,
   ...workerOperations,
 }

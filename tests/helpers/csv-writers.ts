@@ -1,17 +1,21 @@
 import { closeSync, openSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { ESCAPED, HIDDEN, parseNL } from '../../shared/glucose/grammar'
-import { joinReferences } from '../../shared/glucose/references'
+import { ESCAPED, HIDDEN, parseNL } from '../../src/shared/glucose/grammar'
+import { joinReferences } from '../../src/shared/glucose/references'
 import {
   dimensionColumns,
   QUALITY_COLUMNS,
   RELEASE_COLUMNS,
   TEST_COLUMNS,
-} from '../importers/glucose/columns'
-import type { ImportedAnnotation, ImportedSubmission } from '../importers/types'
-import { assignmentIdFor, mturkWorkerId } from './workers'
+} from '../../src/main/importers/glucose/columns'
+import type { ImportedAnnotation, ImportedSubmission } from '../../src/main/importers/types'
+import { assignmentIdFor, mturkWorkerId } from '../../src/main/synth/workers'
 
-/** Writers for the three GLUCOSE CSV layouts; they stream rows to disk in ~1 MiB batches. */
+/**
+ * Writers for the three GLUCOSE CSV layouts, written apart from the importers so the tests and
+ * benchmarks check those against an independent reading of the format. They stream rows to disk in
+ * batches.
+ */
 
 export interface ReleaseWriteOptions {
   /** Default `worker_quality_rating`. */

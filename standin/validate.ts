@@ -4,7 +4,7 @@
  */
 import { invalidParameter } from './wire'
 
-export type Rule = { req?: boolean } & (
+type Rule = { req?: boolean } & (
   | { t: 'id' | 'workerId' | 'money' | 'bool' | 'any' }
   | { t: 'string'; min?: number; max?: number }
   | { t: 'int'; min?: number; max?: number }

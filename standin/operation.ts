@@ -1,7 +1,7 @@
 import type { StandinState } from './state'
 import type { Args, Rules } from './validate'
 
-export interface OperationContext {
+interface OperationContext {
   state: StandinState
   requestId: string
 }

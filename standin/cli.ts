@@ -1,8 +1,8 @@
 /**
- * `node out/main/mturk-standin.js --demo [--port N] [--faults 0.2] [--seed N] [--hits N]
- * [--per-hit N] [--latency MS] [--quiet]`: serves the stand-in until interrupted, optionally with
- * demo HITs, injected faults, or a delay on every answer. The default port is fixed so the
- * endpoint saved in Settings keeps working.
+ * `npx tsx standin/cli.ts [--demo] [--port N] [--faults 0.2] [--seed N] [--hits N] [--per-hit N]
+ * [--latency MS] [--quiet]` (`npm run mturk:standin` adds `--demo`): serves the stand-in until
+ * interrupted, optionally with demo HITs, injected faults, or a delay on every answer. The default
+ * port is fixed so the endpoint saved in Settings keeps working.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { type Standin, createStandin, faultMix, seedDemo } from './index'

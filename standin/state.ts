@@ -5,10 +5,10 @@
  * against the injected clock, so tests can move time without timers.
  */
 
-export type HITStatus = 'Assignable' | 'Unassignable' | 'Reviewable' | 'Reviewing' | 'Disposed'
+type HITStatus = 'Assignable' | 'Unassignable' | 'Reviewable' | 'Reviewing' | 'Disposed'
 export type AssignmentStatus = 'Submitted' | 'Approved' | 'Rejected'
 
-export interface QualificationRequirement {
+interface QualificationRequirement {
   QualificationTypeId: string
   Comparator: string
   IntegerValues?: number[]
@@ -111,7 +111,7 @@ export interface RequestLogEntry {
 }
 
 export const DAY_MS = 86_400_000
-export const DISPOSAL_MS = 120 * DAY_MS
+const DISPOSAL_MS = 120 * DAY_MS
 const OVERRIDE_WINDOW_MS = 30 * DAY_MS
 
 export type NewHIT = Partial<HITRecord> & Pick<HITRecord, 'Title'>
