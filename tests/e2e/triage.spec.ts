@@ -163,3 +163,60 @@ test('every step of a triage queue from the keyboard: digits rate as in the grid
   await expect(page.getByTestId('triage-feedback')).toHaveValue('Say what caused it.')
   await expect(picked).toHaveAttribute('data-mark', 'bad')
 })
+
+test('Today opens on the days since the last triage, and the flags follow thresholds changed in the app', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-today').click()
+  const from = page.getByTestId('today-from')
+  const to = page.getByTestId('today-to')
+  const rows = page.getByTestId('today-row')
+  // Before any triage: the last day with submissions.
+  await expect(rows.first()).toBeVisible()
+  const last = await to.inputValue()
+  await expect(from).toHaveValue(last)
+  await expect(page.getByTestId('today')).toContainText('no triage yet')
+
+  // A queue for the day two days before the last…
+  const dayBefore = (n: number) =>
+    new Date(Date.parse(`${last}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10)
+  await from.fill(dayBefore(2))
+  await to.fill(dayBefore(2))
+  await expect(from).toHaveValue(dayBefore(2))
+  await page.getByTestId('triage-start').click()
+  await expect(page.getByTestId('triage-item')).toBeVisible()
+  await page.keyboard.press('Escape')
+
+  // …and the page, opened afresh, covers the days after it up to the last.
+  await page.reload()
+  await page.getByTestId('page-tab-today').click()
+  await expect(from).toHaveValue(dayBefore(1))
+  await expect(to).toHaveValue(last)
+  await expect(page.getByTestId('today')).toContainText(`last triage up to ${dayBefore(2)}`)
+  await expect(rows.first()).toBeVisible()
+  const workers = await rows.count()
+
+  // The thresholds, changed and saved on the page, set the flags.
+  await page.getByText('Flag thresholds and queue share').click()
+  await page.getByTestId('setting-newWorkerDays').fill('0')
+  await page.getByTestId('setting-rushMinimalPercent').fill('0')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(rows.and(page.locator('[data-flags~="rushing"]'))).toHaveCount(workers)
+  await expect(rows.and(page.locator('[data-flags~="new"]'))).toHaveCount(0)
+
+  await page.getByTestId('setting-newWorkerDays').fill('365')
+  await page.getByTestId('setting-rushSeconds').fill('0')
+  await page.getByTestId('setting-rushMinimalPercent').fill('100')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(rows.and(page.locator('[data-flags~="new"]'))).toHaveCount(workers)
+
+  // Saved with the project: the same after a reload.
+  await page.reload()
+  await page.getByTestId('page-tab-today').click()
+  await page.getByText('Flag thresholds and queue share').click()
+  await expect(page.getByTestId('setting-newWorkerDays')).toHaveValue('365')
+  await expect(page.getByTestId('setting-rushMinimalPercent')).toHaveValue('100')
+  await expect(rows.and(page.locator('[data-flags~="new"]'))).toHaveCount(workers)
+})
