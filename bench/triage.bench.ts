@@ -10,13 +10,13 @@ import { candidateIds } from '../src/main/db/queries/audits'
 import { openProject, pluck } from '../src/main/db/connection'
 import {
   dimensionsFilled,
-  ratingShares,
   submissionsPerDay,
   tierOverTime,
   workerDimensions,
 } from '../src/main/db/queries/dashboard'
 import { sql } from '../src/main/db/sql'
 import { dashboard } from '../src/main/dashboard/charts'
+import { ratingShares } from '../src/main/ratings/ratingShares'
 import { triageReport } from '../src/main/triage/report'
 import { dayStart, formatDay } from '../src/shared/filter'
 import { smallestKeys } from '../src/shared/stats/sampleKey'

@@ -1,12 +1,12 @@
 import type { Db } from '../db/connection'
 import {
   dimensionsFilled,
-  ratingShares,
   submissionsPerDay,
   tierOverTime,
   workerDimensions,
 } from '../db/queries/dashboard'
 import { dataVersion } from '../db/queries/reviewCount'
+import { ratingShares } from '../ratings/ratingShares'
 
 // A chart's figures stay valid until any connection writes to the project: at a million
 // annotations an aggregate reads the whole of an index, so switching pages must not redo it.

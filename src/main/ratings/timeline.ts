@@ -49,20 +49,34 @@ export function segments(rows: readonly TimelineRow[]): Segment[] {
   return out
 }
 
+/** Whether `a` holds over `b` from `a`'s commit date on: a later date, or the same one and `a` wins. */
+function supersedes(a: TimelineRow, b: TimelineRow): boolean {
+  return a.effectiveFrom !== b.effectiveFrom ? a.effectiveFrom > b.effectiveFrom : beats(a, b)
+}
+
 /** The rating in force at `time`: the greatest commit date not after it, ties by recording. */
 export function ratingAt(rows: readonly TimelineRow[], time: number): number | null {
   let best: TimelineRow | undefined
   for (const row of rows) {
     if (row.effectiveFrom > time) continue
-    if (
-      !best ||
-      row.effectiveFrom > best.effectiveFrom ||
-      (row.effectiveFrom === best.effectiveFrom && beats(row, best))
-    ) {
-      best = row
-    }
+    if (!best || supersedes(row, best)) best = row
   }
   return best ? best.value : null
+}
+
+/**
+ * Each rated worker's rating in force now: the one of the latest commit date (ties as in
+ * `ratingAt`), the last step of the worker's timeline. Workers without rows are absent.
+ */
+export function latestByWorker(
+  rows: readonly (TimelineRow & { workerId: number })[],
+): Map<number, number> {
+  const latest = new Map<number, TimelineRow>()
+  for (const row of rows) {
+    const known = latest.get(row.workerId)
+    if (!known || supersedes(row, known)) latest.set(row.workerId, row)
+  }
+  return new Map([...latest].map(([worker, row]) => [worker, row.value]))
 }
 
 export function valueAt(timeline: readonly Segment[], time: number): number | null {

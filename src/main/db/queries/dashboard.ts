@@ -1,15 +1,12 @@
 import type {
   DaySubmissions,
   DimensionsFilled,
-  RatingShares,
   TierOverTime,
   WorkerDimensionMap,
 } from '../../../shared/contract/dashboard'
 import type { Db } from '../connection'
 import { all, pluck } from '../connection'
 import { sql } from '../sql'
-import { countByRating } from './ratingsAsOf'
-import { workerRatingsInForce } from './ratingRows'
 
 /** Ten per-dimension sums in one pass: grouping by a leading index column needs no sort. */
 const PER_DIMENSION = sql.raw(
@@ -22,7 +19,7 @@ function dimensionCounts(row: DimensionSums): number[] {
   return Array.from({ length: 10 }, (_, i) => row[`d${i + 1}`] ?? 0)
 }
 
-const byRatingDesc = (a: { rating: number | null }, b: { rating: number | null }) =>
+export const byRatingDesc = (a: { rating: number | null }, b: { rating: number | null }) =>
   (b.rating ?? -Infinity) - (a.rating ?? -Infinity)
 
 /** Submissions per day (UTC), from the worker index (it holds every submission's time). */
@@ -47,29 +44,6 @@ export function dimensionsFilled(db: Db): DimensionsFilled {
     byRating.reduce((sum, r) => sum + (r.counts[i] ?? 0), 0),
   )
   return { overall, byRating }
-}
-
-/** Workers by the rating in force for them now (the latest commit date), and annotations by rating. */
-export function ratingShares(db: Db): RatingShares {
-  const latest = new Map<number, { value: number; from: number; recorded: number }>()
-  for (const r of workerRatingsInForce(db, 'all')) {
-    const known = latest.get(r.workerId)
-    if (
-      !known ||
-      r.effectiveFrom > known.from ||
-      (r.effectiveFrom === known.from && r.recordedAt > known.recorded)
-    ) {
-      latest.set(r.workerId, { value: r.value, from: r.effectiveFrom, recorded: r.recordedAt })
-    }
-  }
-  const workerCount = pluck<number>(db, sql`SELECT count(*) FROM workers`) ?? 0
-  const workers = new Map<number | null, number>()
-  for (const { value } of latest.values()) workers.set(value, (workers.get(value) ?? 0) + 1)
-  if (workerCount > latest.size) workers.set(null, workerCount - latest.size)
-  return {
-    workers: [...workers].map(([rating, n]) => ({ rating, n })).sort(byRatingDesc),
-    annotations: countByRating(db),
-  }
 }
 
 /** Annotations per week by effective rating. */

@@ -1,34 +1,40 @@
 import { type ReactNode, useEffect, useRef } from 'react'
 import uPlot from 'uplot'
+import { showError } from '../messages/messages'
 import 'uplot/dist/uPlot.min.css'
-import { fileName, savePng } from './download'
+import { download, fileName, savePng } from './download'
+import { plotSvg } from './plotSvg'
+
+export type ImageFormat = 'png' | 'svg'
 
 interface ChartCardProps {
   title: string
   testId: string
   /** What the chart shows, for screen readers and the card's tooltip. */
   description: string
-  onSave: () => void
-  saveLabel?: string
+  onSave: (format: ImageFormat) => void
   children: ReactNode
 }
 
-/** A dashboard card: title, the chart, and a button that saves it as a file. */
-export function ChartCard({
-  title,
-  testId,
-  description,
-  onSave,
-  saveLabel,
-  children,
-}: ChartCardProps) {
+/** A dashboard card: title, the chart, and buttons that save it as a PNG or an SVG file. */
+export function ChartCard({ title, testId, description, onSave, children }: ChartCardProps) {
   return (
     <section className="chart-card" data-testid={testId} aria-label={title} title={description}>
       <header className="chart-card-head">
         <h2>{title}</h2>
-        <button className="small" data-testid={`${testId}-save`} onClick={onSave}>
-          {saveLabel ?? 'Save PNG'}
-        </button>
+        <span className="chart-card-saves">
+          {(['png', 'svg'] as const).map((format) => (
+            <button
+              key={format}
+              className="small"
+              data-testid={`${testId}-save-${format}`}
+              title={`Save “${title}” as ${format.toUpperCase()}`}
+              onClick={() => onSave(format)}
+            >
+              Save {format.toUpperCase()}
+            </button>
+          ))}
+        </span>
       </header>
       {children}
     </section>
@@ -75,8 +81,16 @@ export function PlotChart({
     }
   }, [options, data, height])
 
-  const save = () => {
-    if (plot.current) savePng(plot.current.ctx.canvas, fileName(title, 'png'))
+  const save = (format: ImageFormat) => {
+    const u = plot.current
+    if (!u) return
+    if (format === 'png') {
+      savePng(u.ctx.canvas, fileName(title, 'png'))
+      return
+    }
+    plotSvg(options, data, { width: u.width, height: u.height })
+      .then((svg) => download(new Blob([svg], { type: 'image/svg+xml' }), fileName(title, 'svg')))
+      .catch((e: unknown) => showError(`Saving “${title}” as SVG`, e))
   }
 
   return (

@@ -1,7 +1,8 @@
 import type { WorkerDimensionMap } from '../../../../shared/contract/dashboard'
 import { showInReview } from '../shell/navigation'
-import { ChartCard } from './Chart'
-import { download, fileName } from './download'
+import { showError } from '../messages/messages'
+import { ChartCard, type ImageFormat } from './Chart'
+import { download, fileName, saveSvgAsPng } from './download'
 
 const TITLE = 'Worker × dimension'
 
@@ -54,15 +55,21 @@ function heatMapSvg(map: WorkerDimensionMap): string {
  * on that worker and dimension.
  */
 export function HeatMap({ map }: { map: WorkerDimensionMap }) {
-  const save = () =>
-    download(new Blob([heatMapSvg(map)], { type: 'image/svg+xml' }), fileName(TITLE, 'svg'))
+  const save = (format: ImageFormat) => {
+    const svg = heatMapSvg(map)
+    if (format === 'svg')
+      download(new Blob([svg], { type: 'image/svg+xml' }), fileName(TITLE, 'svg'))
+    else
+      saveSvgAsPng(svg, fileName(TITLE, 'png')).catch((e: unknown) =>
+        showError(`Saving “${TITLE}” as PNG`, e),
+      )
+  }
   return (
     <ChartCard
       title={TITLE}
       testId="chart-heatmap"
       description="Share of each busy worker's annotations per dimension, against the crowd: blue above, red below. Click a cell to review those annotations."
       onSave={save}
-      saveLabel="Save SVG"
     >
       <div className="heatmap-scroll">
         <table className="heatmap">

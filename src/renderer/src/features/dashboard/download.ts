@@ -10,17 +10,35 @@ export function download(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
-/** A canvas's picture on a white background (the chart's own canvas is transparent), as PNG. */
-export function savePng(source: HTMLCanvasElement, name: string): void {
+/** A picture on a white background (the chart's own canvas is transparent), as PNG. */
+export function savePng(
+  source: CanvasImageSource & { width: number; height: number },
+  name: string,
+  scale = 1,
+): void {
   const canvas = document.createElement('canvas')
-  canvas.width = source.width
-  canvas.height = source.height
+  canvas.width = Math.round(source.width * scale)
+  canvas.height = Math.round(source.height * scale)
   const ctx = canvas.getContext('2d')
   if (!ctx) return
   ctx.fillStyle = '#ffffff'
   ctx.fillRect(0, 0, canvas.width, canvas.height)
-  ctx.drawImage(source, 0, 0)
+  ctx.drawImage(source, 0, 0, canvas.width, canvas.height)
   canvas.toBlob((blob) => blob && download(blob, name), 'image/png')
+}
+
+/** An SVG document drawn as PNG, at the screen's pixel density. */
+export function saveSvgAsPng(svg: string, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const image = new Image()
+    image.onload = () => {
+      savePng(image, name, window.devicePixelRatio || 1)
+      resolve()
+    }
+    image.onerror = () => reject(new Error('The SVG could not be drawn as PNG.'))
+    // A data URL: the page's content policy admits those for images, and the canvas stays clean.
+    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`
+  })
 }
 
 export function fileName(title: string, extension: string): string {

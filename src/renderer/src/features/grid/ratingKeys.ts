@@ -15,14 +15,20 @@ function ratingKeyMap(): string {
     .join(', ')
 }
 
+/** Says so when a digit has no rating on this scale (7–9 on GLUCOSE's); whether it said so. */
+export function explainUnkeyedDigit(e: { code: string }): boolean {
+  const digit = digitOf(e)
+  if (digit === undefined || ratingForKey(e) !== undefined) return false
+  showInfo(`Key ${digit} has no rating. Keys: ${ratingKeyMap()}.`)
+  return true
+}
+
 /**
- * Says why a digit rated nothing: it has no rating on this scale (7–9 on GLUCOSE's), or no row
- * has the keyboard (focus is in a panel, on a toolbar, or the rows are still loading).
+ * Says why a digit rated nothing: it has no rating on this scale, or no row has the keyboard
+ * (focus is in a panel, on a toolbar, or the rows are still loading).
  */
 export function explainDigit(e: { code: string }): void {
   const digit = digitOf(e)
-  if (digit === undefined) return
-  if (ratingForKey(e) === undefined)
-    showInfo(`Key ${digit} has no rating. Keys: ${ratingKeyMap()}.`)
-  else showInfo(`Nothing to rate with ${digit}: click a row of the grid first.`)
+  if (digit === undefined || explainUnkeyedDigit(e)) return
+  showInfo(`Nothing to rate with ${digit}: click a row of the grid first.`)
 }

@@ -1,6 +1,7 @@
 import type { RatingResult, UndoState } from '../../../../shared/contract/ratings'
-import { api } from '../../api'
+import { api, isDesktop } from '../../api'
 import { formatCount } from '../../lib/format'
+import { isPrimaryModifier } from '../../lib/keys'
 import { createStore } from '../../lib/store'
 import { showError, showInfo } from '../messages/messages'
 import { refreshStats } from '../project/project'
@@ -68,3 +69,16 @@ async function stepNow(which: 'undo' | 'redo'): Promise<void> {
 
 export const undo = () => step('undo')
 export const redo = () => step('redo')
+
+/**
+ * Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y in the browser, for a page whose keys are its own (the desktop
+ * app's Edit menu sends these as commands instead); whether the key was one of them.
+ */
+export function undoKey(e: KeyboardEvent): boolean {
+  if (isDesktop || !isPrimaryModifier(e) || e.altKey) return false
+  const key = e.key.toLowerCase()
+  if (key !== 'z' && key !== 'y') return false
+  e.preventDefault()
+  void (key === 'y' || e.shiftKey ? redo() : undo())
+  return true
+}

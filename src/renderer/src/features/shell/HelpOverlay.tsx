@@ -38,9 +38,12 @@ const RATING: [string, string][] = [
 const TRIAGE: [string, string][] = [
   ['↑ / ↓', 'Previous / next annotation of the submission'],
   ['g / w / b', 'Mark it good / needs work / bad (x clears)'],
+  ['n', "Write the next mark's note (Enter or Esc back to the keys)"],
+  ['Digits', 'Rate it as in the grid (Shift: the whole submission; Ctrl+Z undoes)'],
   ['Enter / →', 'Reviewed: next submission (← goes back)'],
-  ['f', 'Write feedback for the worker'],
+  ['f', 'Write feedback for the worker (Esc back to the keys)'],
   ['r', 'Rate the worker'],
+  ['Esc', 'Back to the day'],
 ]
 
 const AUDIT: [string, string][] = [

@@ -8,9 +8,8 @@ import { isPrimaryModifier, isTypingTarget } from '../../lib/keys'
 import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
+import { RateKeys } from '../ratings/RateKeys'
 import { RatingBadge } from '../ratings/RatingBadge'
-import { ratingScale } from '../ratings/scale'
-import { keyedLevels, ratingText } from '../ratings/scaleMath'
 import { focusedRow, moveFocus, rateFocused, ratingForKey, rateTarget } from '../grid/actions'
 import { ratingSource } from '../grid/cells'
 import { useWorkspace } from '../grid/workspaceModel'
@@ -247,7 +246,6 @@ function DimensionGrid({
 }
 
 function DimensionDetail({ cells }: { cells: DimensionCells }) {
-  const scale = useStore(ratingScale)
   const info = isDimensionNumber(cells.dimension) ? dimensionInfo(cells.dimension) : null
   if (cells.annotationId === null) {
     return (
@@ -292,24 +290,7 @@ function DimensionDetail({ cells }: { cells: DimensionCells }) {
           ))}
         </div>
       )}
-      <div className="rate-keys" aria-label="Rating keys">
-        {keyedLevels(scale).map(({ key, level }) => (
-          <button
-            key={key}
-            className="small rate-key"
-            title={`Rate this annotation ${ratingText(level.value, scale)} (key ${key})`}
-            data-testid="rate-key"
-            onClick={() => {
-              if (cells.annotationId !== null)
-                void rateTarget({ kind: 'annotation', id: cells.annotationId }, level.value)
-            }}
-          >
-            <kbd>{key}</kbd>
-            <RatingBadge value={level.value} />
-            <span className="rate-key-label">{level.label}</span>
-          </button>
-        ))}
-      </div>
+      <RateKeys annotationId={cells.annotationId} />
     </div>
   )
 }

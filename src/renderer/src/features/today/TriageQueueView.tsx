@@ -1,27 +1,25 @@
 import { useEffect, useRef, useState } from 'react'
 import type { StoryContext } from '../../../../shared/contract/review'
 import type { TriageMark, TriageQueue } from '../../../../shared/contract/triage'
-import { dimensionInfo } from '../../../../shared/glucose/dimensions'
 import { api } from '../../api'
 import { formatDay } from '../../lib/format'
 import { isPrimaryModifier, isTypingTarget } from '../../lib/keys'
+import { useStore } from '../../lib/store'
 import { useLatest } from '../../lib/useLatest'
+import { rateTarget, ratingForKey } from '../grid/actions'
+import { explainUnkeyedDigit } from '../grid/ratingKeys'
 import { showError } from '../messages/messages'
 import { RateWorkerDialog } from '../ratings/RateWorkerDialog'
+import { ratingsVersion, undoKey } from '../ratings/ratingState'
 import { StoryText } from '../story/StoryView'
 import { FeedbackSender } from './FeedbackSender'
+import { TriageAnnotation } from './TriageAnnotation'
 
 const MARK_KEYS: Record<string, TriageMark | null> = {
   g: 'good',
   w: 'needs-work',
   b: 'bad',
   x: null,
-}
-
-const MARK_LABEL: Record<TriageMark, string> = {
-  good: 'good',
-  'needs-work': 'needs work',
-  bad: 'bad',
 }
 
 interface QueueViewProps {
@@ -33,7 +31,9 @@ interface QueueViewProps {
 /**
  * The triage queue in the story view: one sampled submission at a time with its story and every
  * filled dimension. Keys: ↑/↓ pick an annotation, g / w / b mark it good / needs work / bad
- * (x clears), Enter or → next submission, ← back, r rates the worker, f writes feedback.
+ * (x clears, n writes the mark's note first), digits rate it as in the review grid (Shift: the
+ * whole submission), Enter or → next submission, ← back, r rates the worker, f writes feedback,
+ * Esc leaves a text field, then the queue.
  */
 export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
   const [position, setPosition] = useState(queue.next ?? queue.items.length)
@@ -47,9 +47,12 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
   const [rating, setRating] = useState<{ id: number; externalId: string } | null>(null)
   const [note, setNote] = useState('')
   const feedbackRef = useRef<HTMLTextAreaElement>(null)
+  const noteRef = useRef<HTMLInputElement>(null)
+  const version = useStore(ratingsVersion)
   const done = queue.items.filter((i) => i.reviewedAt !== null).length
 
   const first = item?.annotationIds[0]
+  // Kept while a rating change reloads it: only another submission blanks the story.
   const story = loaded !== null && loaded.first === first ? loaded.story : null
   useEffect(() => {
     if (first === undefined) return
@@ -61,12 +64,19 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
     return () => {
       live = false
     }
-  }, [first])
+  }, [first, version])
 
   const filled = story?.submission.dimensions.filter((d) => d.annotationId !== null) ?? []
   const current = filled[Math.min(picked, filled.length - 1)]
   const markOf = (annotationId: number | null) =>
     item?.marks.find((m) => m.annotationId === annotationId)
+
+  /** A digit: the picked annotation's rating, or with Shift the whole submission's. */
+  const rate = (rating: number, whole: boolean) => {
+    if (whole && story) void rateTarget({ kind: 'submission', id: story.submission.id }, rating)
+    else if (!whole && current?.annotationId != null)
+      void rateTarget({ kind: 'annotation', id: current.annotationId }, rating)
+  }
 
   const mark = (value: TriageMark | null, annotationId = current?.annotationId ?? null) => {
     if (annotationId === null) return
@@ -103,16 +113,35 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
       .catch((e: unknown) => showError('Reading the worker', e))
   }
 
-  const actions = useLatest({ mark, advance, rateWorker, setPicked, count: filled.length })
+  const actions = useLatest({
+    mark,
+    rate,
+    advance,
+    rateWorker,
+    setPicked,
+    onLeave,
+    count: filled.length,
+  })
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (isTypingTarget(e.target) || isPrimaryModifier(e) || e.altKey) return
+      if (isTypingTarget(e.target)) {
+        // Esc gives the keys back to the queue (the text is kept: feedback saves on leaving).
+        if (e.key === 'Escape' && e.target instanceof HTMLElement) e.target.blur()
+        return
+      }
       // A dialog (rating the worker) has the keys; Enter on a button is that button's.
       if (document.querySelector('.modal-backdrop')) return
+      if (undoKey(e) || isPrimaryModifier(e) || e.altKey) return
       if (e.key === 'Enter' && e.target instanceof HTMLButtonElement) return
       const a = actions.current
       const key = e.key
-      if (key in MARK_KEYS) {
+      const rating = ratingForKey(e)
+      if (rating !== undefined) {
+        e.preventDefault()
+        a.rate(rating, e.shiftKey)
+      } else if (explainUnkeyedDigit(e)) {
+        e.preventDefault()
+      } else if (key in MARK_KEYS) {
         e.preventDefault()
         a.mark(MARK_KEYS[key] ?? null)
       } else if (key === 'ArrowDown' || key === 'j') {
@@ -133,6 +162,12 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
       } else if (key === 'f') {
         e.preventDefault()
         feedbackRef.current?.focus()
+      } else if (key === 'n') {
+        e.preventDefault()
+        noteRef.current?.focus()
+      } else if (key === 'Escape') {
+        e.preventDefault()
+        a.onLeave()
       }
     }
     window.addEventListener('keydown', onKey)
@@ -150,7 +185,9 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
   return (
     <section className="triage-queue" data-testid="triage-queue" aria-label="Triage queue">
       <header className="triage-head">
-        <button onClick={onLeave}>← Back to the day</button>
+        <button onClick={onLeave}>
+          ← Back to the day <kbd>Esc</kbd>
+        </button>
         <strong>
           Queue {queue.from === queue.to ? queue.from : `${queue.from} to ${queue.to}`}
         </strong>
@@ -183,62 +220,19 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
           </div>
           {story ? <StoryText story={story} /> : <p className="note">Loading the story…</p>}
           <ol className="triage-annotations">
-            {filled.map((d, i) => {
-              const m = markOf(d.annotationId)
-              return (
-                <li
-                  key={d.dimension}
-                  className={`triage-annotation${i === picked ? ' current' : ''}`}
-                  data-testid="triage-annotation"
-                  data-mark={m?.mark ?? ''}
-                  aria-current={i === picked}
-                  onClick={() => setPicked(() => i)}
-                >
-                  <div className="triage-annotation-head">
-                    <strong>
-                      {d.dimension}. {dimensionInfo(d.dimension).name}
-                    </strong>
-                    {m && (
-                      <span className={`badge mark-${m.mark}`}>
-                        {MARK_LABEL[m.mark]}
-                        {m.note ? `: ${m.note}` : ''}
-                      </span>
-                    )}
-                  </div>
-                  <div>{d.specificNL}</div>
-                  <div className="note">{d.generalNL}</div>
-                  {i === picked && (
-                    <div className="triage-mark-actions">
-                      <button data-testid="mark-good" onClick={() => mark('good', d.annotationId)}>
-                        Good <kbd>G</kbd>
-                      </button>
-                      <button
-                        data-testid="mark-needs-work"
-                        onClick={() => mark('needs-work', d.annotationId)}
-                      >
-                        Needs work <kbd>W</kbd>
-                      </button>
-                      <button data-testid="mark-bad" onClick={() => mark('bad', d.annotationId)}>
-                        Bad <kbd>B</kbd>
-                      </button>
-                      <input
-                        className="triage-note"
-                        placeholder="note (optional)"
-                        value={note}
-                        aria-label="Note for the mark"
-                        onChange={(e) => setNote(e.target.value)}
-                        onKeyDown={(e) => {
-                          if (e.key === 'Enter') {
-                            e.preventDefault()
-                            e.currentTarget.blur()
-                          }
-                        }}
-                      />
-                    </div>
-                  )}
-                </li>
-              )
-            })}
+            {filled.map((d, i) => (
+              <TriageAnnotation
+                key={d.dimension}
+                cells={d}
+                mark={markOf(d.annotationId)}
+                current={i === picked}
+                onPick={() => setPicked(() => i)}
+                onMark={(m) => mark(m, d.annotationId)}
+                note={note}
+                onNote={setNote}
+                noteRef={noteRef}
+              />
+            ))}
           </ol>
           <label className="field">
             <span>

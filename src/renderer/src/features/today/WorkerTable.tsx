@@ -112,7 +112,12 @@ export function WorkerTable({ report }: { report: TriageReport }) {
       </thead>
       <tbody>
         {rows.map((w) => (
-          <tr key={w.workerId} data-testid="today-row" data-worker={w.workerId}>
+          <tr
+            key={w.workerId}
+            data-testid="today-row"
+            data-worker={w.workerId}
+            data-flags={w.flags.join(' ')}
+          >
             <td>
               <button className="link-button mono" onClick={() => showWorkerInReview(w.workerId)}>
                 {w.workerId}

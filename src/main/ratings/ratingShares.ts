@@ -1,0 +1,23 @@
+import type { RatingShares } from '../../shared/contract/dashboard'
+import type { Db } from '../db/connection'
+import { byRatingDesc } from '../db/queries/dashboard'
+import { allWorkerIds, workerRatingsInForce } from '../db/queries/ratingRows'
+import { countByRating } from '../db/queries/ratingsAsOf'
+import { latestByWorker } from './timeline'
+
+/**
+ * The dashboard's ratings chart: workers by the rating in force for them now (by the timeline's
+ * rule, as the review grid's effective ratings are), and annotations by effective rating.
+ */
+export function ratingShares(db: Db): RatingShares {
+  const latest = latestByWorker(workerRatingsInForce(db, 'all'))
+  const workers = new Map<number | null, number>()
+  for (const id of allWorkerIds(db)) {
+    const rating = latest.get(id) ?? null
+    workers.set(rating, (workers.get(rating) ?? 0) + 1)
+  }
+  return {
+    workers: [...workers].map(([rating, n]) => ({ rating, n })).sort(byRatingDesc),
+    annotations: countByRating(db),
+  }
+}

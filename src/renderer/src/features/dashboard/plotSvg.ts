@@ -1,0 +1,94 @@
+import uPlot from 'uplot'
+import { type RecordedPath, SvgContext } from './canvasSvg'
+import { PathData } from './svgPath'
+
+/** A real Path2D that also keeps its SVG data, for the drawing made while a chart is recorded. */
+class RecordingPath2D extends Path2D implements RecordedPath {
+  readonly svgPath: PathData
+
+  constructor(init?: Path2D | string) {
+    super(init)
+    this.svgPath = init instanceof RecordingPath2D ? init.svgPath.copy() : new PathData()
+  }
+  override moveTo(x: number, y: number): void {
+    super.moveTo(x, y)
+    this.svgPath.moveTo(x, y)
+  }
+  override lineTo(x: number, y: number): void {
+    super.lineTo(x, y)
+    this.svgPath.lineTo(x, y)
+  }
+  override closePath(): void {
+    super.closePath()
+    this.svgPath.closePath()
+  }
+  override rect(x: number, y: number, w: number, h: number): void {
+    super.rect(x, y, w, h)
+    this.svgPath.rect(x, y, w, h)
+  }
+  override bezierCurveTo(a: number, b: number, c: number, d: number, x: number, y: number): void {
+    super.bezierCurveTo(a, b, c, d, x, y)
+    this.svgPath.bezierCurveTo(a, b, c, d, x, y)
+  }
+  override quadraticCurveTo(cx: number, cy: number, x: number, y: number): void {
+    super.quadraticCurveTo(cx, cy, x, y)
+    this.svgPath.quadraticCurveTo(cx, cy, x, y)
+  }
+  override arc(x: number, y: number, r: number, a: number, b: number, ccw?: boolean): void {
+    super.arc(x, y, r, a, b, ccw)
+    this.svgPath.arc(x, y, r, a, b, ccw)
+  }
+  override arcTo(x1: number, y1: number, x2: number, y2: number, r: number): void {
+    super.arcTo(x1, y1, x2, y2, r)
+    this.svgPath.arcTo(x1, y1, x2, y2, r)
+  }
+}
+
+/**
+ * A uPlot chart as an SVG document: the same options and data drawn once more, off screen, into
+ * a context that writes SVG (uPlot draws only on canvas). Its paths are made while the drawing
+ * runs, so `Path2D` records until uPlot says it has drawn.
+ */
+export async function plotSvg(
+  options: Omit<uPlot.Options, 'width' | 'height'>,
+  data: uPlot.AlignedData,
+  size: { width: number; height: number },
+): Promise<string> {
+  const measurer = document.createElement('canvas').getContext('2d')
+  const context = new SvgContext((font, text) => {
+    if (!measurer) return { width: text.length * 6 } as TextMetrics
+    measurer.font = font
+    return measurer.measureText(text)
+  })
+  const host = document.createElement('div')
+  host.style.cssText = 'position: fixed; left: -100000px; top: 0'
+  document.body.append(host)
+  const prototype = HTMLCanvasElement.prototype as unknown as {
+    getContext: (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) => unknown
+  }
+  const getContext = prototype.getContext
+  const NativePath2D = window.Path2D
+  let plot: uPlot | null = null
+  try {
+    const drawn = new Promise<void>((resolve) => {
+      const hooks = { ...options.hooks, draw: [...(options.hooks?.draw ?? []), () => resolve()] }
+      window.Path2D = RecordingPath2D
+      prototype.getContext = function (this: HTMLCanvasElement, kind, ...rest) {
+        return kind === '2d' ? context : getContext.call(this, kind, ...rest)
+      }
+      try {
+        plot = new uPlot({ ...options, hooks, ...size }, data, host)
+      } finally {
+        prototype.getContext = getContext
+      }
+    })
+    await drawn
+    // uPlot sizes its canvas in device pixels: the SVG's drawing space, shown at the chart's size.
+    const canvas = host.querySelector('canvas')
+    return context.toSvg(canvas?.width ?? size.width, canvas?.height ?? size.height, size)
+  } finally {
+    window.Path2D = NativePath2D
+    ;(plot as uPlot | null)?.destroy()
+    host.remove()
+  }
+}
