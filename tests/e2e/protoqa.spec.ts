@@ -83,3 +83,43 @@ test('clusters a question with the keyboard, compares two reviewers, decides and
     await stop(child)
   }
 })
+
+test('shows a collection’s tab once the project holds it, and More collections before', async ({
+  page,
+  workDir,
+}) => {
+  const { served, child } = await serve(['--db', join(workDir, 'new.winnow')], workDir)
+  try {
+    await page.goto(served.url)
+    await expect(page.getByTestId('page-tab-release')).toBeVisible()
+    await expect(page.getByTestId('page-tab-protoqa')).toHaveCount(0)
+    await expect(page.getByTestId('page-tab-crowdaq')).toHaveCount(0)
+
+    // A first ProtoQA file is imported on its page, opened from More collections.
+    await page.getByTestId('more-collections').click()
+    await expect(page.getByTestId('more-collections-protoqa')).toContainText('Alt+7')
+    await page.getByTestId('more-collections-protoqa').click()
+    await expect(page.getByTestId('page-tab-protoqa')).toHaveAttribute('aria-selected', 'true')
+    await page.getByTestId('protoqa-import-input').setInputFiles(fixture('questions.jsonl'))
+    await expect(page.getByTestId('protoqa-totals')).toContainText('2 questions')
+
+    // Now the project holds ProtoQA: its tab stays, and keeps its key.
+    await page.getByTestId('page-tab-review').click()
+    await expect(page.getByTestId('page-tab-protoqa')).toHaveAttribute('title', /\(Alt\+7\)$/)
+    await expect(page.getByTestId('page-tab-crowdaq')).toHaveCount(0)
+    await page.getByTestId('more-collections').click()
+    await expect(page.getByTestId('more-collections-protoqa')).toHaveCount(0)
+    await expect(page.getByTestId('more-collections-crowdaq')).toContainText('Alt+8')
+    await page.keyboard.press('Escape')
+
+    // A hidden collection's key still opens its page; its tab shows while it is open.
+    await page.keyboard.press('Alt+8')
+    await expect(page.getByTestId('page-crowdaq')).toBeVisible()
+    await expect(page.getByTestId('page-tab-crowdaq')).toHaveAttribute('aria-selected', 'true')
+    await page.keyboard.press('Alt+7')
+    await expect(page.getByTestId('protoqa-totals')).toContainText('2 questions')
+    await expect(page.getByTestId('page-tab-crowdaq')).toHaveCount(0)
+  } finally {
+    await stop(child)
+  }
+})
