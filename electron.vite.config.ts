@@ -2,7 +2,7 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 
 // Three builds from one source tree: main (the app, the CLI, the import and write workers, its read-ahead
-// thread, the pull's store and parsing threads and the MTurk stand-in share the core), a
+// thread, the pull's store and parsing threads, the WordNet thread and the MTurk stand-in share the core), a
 // sandboxed CommonJS preload, and the React page.
 export default defineConfig({
   main: {
@@ -19,6 +19,7 @@ export default defineConfig({
           'answer-parse-worker': 'src/main/mturk/answer-parse-worker.ts',
           'mturk-standin': 'src/main/mturk/standin/cli.ts',
           'policy-worker': 'src/main/policies/policy-worker.ts',
+          'synonym-worker': 'src/main/protoqa/synonym-worker.ts',
         },
         // Shared chunks sit next to the entries, so `new URL('./import-worker.js',
         // import.meta.url)` finds the thread scripts from whichever file the code landed in.

@@ -5,6 +5,18 @@ import { expect, serve, stop, test } from './fixtures'
 
 const fixture = (name: string): string => join(import.meta.dirname, '../fixtures/protoqa', name)
 
+/** Imports a ProtoQA fixture into a project with the command line. */
+function importFixture(name: string, dbPath: string): void {
+  execFileSync(process.execPath, [
+    'out/main/cli.js',
+    'protoqa',
+    'import',
+    fixture(name),
+    '--db',
+    dbPath,
+  ])
+}
+
 /** Clusters the focused question's answers as `reviewer`, with the keys given, and saves. */
 async function clusterAs(page: Page, reviewer: string, keys: string[]): Promise<void> {
   await page.getByTestId('protoqa-reviewer').fill(reviewer)
@@ -23,14 +35,7 @@ test('clusters a question with the keyboard, compares two reviewers, decides and
   workDir,
 }) => {
   const dbPath = join(workDir, 'p.winnow')
-  execFileSync(process.execPath, [
-    'out/main/cli.js',
-    'protoqa',
-    'import',
-    fixture('answers.csv'),
-    '--db',
-    dbPath,
-  ])
+  importFixture('answers.csv', dbPath)
   const { served, child } = await serve(['--db', dbPath], workDir)
   try {
     await page.goto(served.url)
@@ -119,6 +124,31 @@ test('shows a collection’s tab once the project holds it, and More collections
     await page.keyboard.press('Alt+7')
     await expect(page.getByTestId('protoqa-totals')).toContainText('2 questions')
     await expect(page.getByTestId('page-tab-crowdaq')).toHaveCount(0)
+  } finally {
+    await stop(child)
+  }
+})
+
+test('suggests the cluster of a WordNet synonym, with the reason', async ({ page, workDir }) => {
+  const dbPath = join(workDir, 's.winnow')
+  importFixture('synonyms.csv', dbPath)
+  const { served, child } = await serve(['--db', dbPath], workDir)
+  try {
+    await page.goto(served.url)
+    await page.getByTestId('page-tab-protoqa').click()
+    await page.getByTestId('protoqa-reviewer').fill('ann')
+    const board = page.getByTestId('cluster-board')
+    await expect(board).toHaveAttribute('aria-label', 'Clustering of t3q1')
+    await board.focus()
+    // By count: sunscreen (2), then sunblock, towel. n makes sunscreen a cluster and moves on.
+    await page.keyboard.press('n')
+    const suggestion = page.getByTestId('cluster-suggestion')
+    await expect(suggestion).toHaveText('s: cluster 1 (synonym of “sunscreen”)')
+    await page.keyboard.press('s')
+    await expect(page.getByTestId('cluster-count')).toHaveText(['3'])
+    // The towel is no one's synonym: nothing is suggested for it.
+    await expect(page.getByTestId('cluster-progress')).toContainText('2 of 3 answers placed')
+    await expect(suggestion).toHaveCount(0)
   } finally {
     await stop(child)
   }

@@ -14,6 +14,7 @@ import { startProtoqaImportJob } from '../jobs/protoqaImportJob'
 import { agreement, compareReviewers } from '../protoqa/agreement'
 import { saveClustering } from '../protoqa/clusterings'
 import { releasedQuestion, releasedQuestions, scoringTargets } from '../protoqa/released'
+import { findSynonyms } from '../protoqa/synonymThread'
 import { localAuthor } from '../ratings/author'
 import type { Handlers } from './handlers'
 
@@ -50,6 +51,7 @@ export const protoqaHandlers: Handlers<keyof typeof protoqaCalls> = {
     session.dataChanged()
     return saved
   },
+  'protoqa.synonyms': ({ texts }) => findSynonyms(texts),
   'protoqa.compare': ({ question, a, b }, { session }) => {
     const c = compareReviewers(session.project().db, question, a, b)
     return { reviewers: c.reviewers, blanc: c.blanc, disagreements: c.disagreements }

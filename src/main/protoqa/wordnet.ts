@@ -157,7 +157,7 @@ function segmentations(words: readonly string[]): string[][] {
 }
 
 /** Content words of an answer; an answer of stopwords only becomes no words (as `""`). */
-function contentWords(text: string): string[] {
+export function contentWords(text: string): string[] {
   return tokens(text).filter((t) => !STOPWORDS.has(t.toLowerCase()))
 }
 

@@ -5,6 +5,7 @@ import type {
   QuestionDetail,
   QuestionSummary,
   SavedClustering,
+  SynonymPair,
 } from '../protoqa/model'
 import { protoqaFormats } from '../protoqa/model'
 import type { QuestionScore } from '../protoqa/scoring'
@@ -64,6 +65,11 @@ export const protoqaCalls = {
       draft: clusteringDraftSchema,
     }),
   ).returns<SavedClustering>(),
+  /**
+   * The pairs of these answers (a question's, with their spelling fixes) that are WordNet
+   * synonyms, for clustering suggestions; WordNet is read on a thread the first time.
+   */
+  'protoqa.synonyms': call(z.object({ texts: z.array(answer).max(5000) })).returns<SynonymPair[]>(),
   /** BLANC of two reviewers' clusterings of a question and the answers they put apart. */
   'protoqa.compare': call(
     z.object({ question: questionId, a: reviewer.optional(), b: reviewer.optional() }),
