@@ -19,7 +19,7 @@ export default defineConfig({
           'answer-parse-worker': 'src/main/mturk/answer-parse-worker.ts',
           'mturk-standin': 'src/main/mturk/standin/cli.ts',
           'policy-worker': 'src/main/policies/policy-worker.ts',
-          'synonym-worker': 'src/main/protoqa/synonym-worker.ts',
+          'wordnet-worker': 'src/main/protoqa/wordnet-worker.ts',
         },
         // Shared chunks sit next to the entries, so `new URL('./import-worker.js',
         // import.meta.url)` finds the thread scripts from whichever file the code landed in.

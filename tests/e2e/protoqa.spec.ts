@@ -5,13 +5,13 @@ import { expect, serve, stop, test } from './fixtures'
 
 const fixture = (name: string): string => join(import.meta.dirname, '../fixtures/protoqa', name)
 
-/** Imports a ProtoQA fixture into a project with the command line. */
-function importFixture(name: string, dbPath: string): void {
+/** Imports ProtoQA fixtures into a project with the command line. */
+function importFixture(dbPath: string, ...names: string[]): void {
   execFileSync(process.execPath, [
     'out/main/cli.js',
     'protoqa',
     'import',
-    fixture(name),
+    ...names.map(fixture),
     '--db',
     dbPath,
   ])
@@ -35,7 +35,7 @@ test('clusters a question with the keyboard, compares two reviewers, decides and
   workDir,
 }) => {
   const dbPath = join(workDir, 'p.winnow')
-  importFixture('answers.csv', dbPath)
+  importFixture(dbPath, 'answers.csv')
   const { served, child } = await serve(['--db', dbPath], workDir)
   try {
     await page.goto(served.url)
@@ -131,7 +131,7 @@ test('shows a collection’s tab once the project holds it, and More collections
 
 test('suggests the cluster of a WordNet synonym, with the reason', async ({ page, workDir }) => {
   const dbPath = join(workDir, 's.winnow')
-  importFixture('synonyms.csv', dbPath)
+  importFixture(dbPath, 'synonyms.csv')
   const { served, child } = await serve(['--db', dbPath], workDir)
   try {
     await page.goto(served.url)
@@ -149,6 +149,36 @@ test('suggests the cluster of a WordNet synonym, with the reason', async ({ page
     // The towel is no one's synonym: nothing is suggested for it.
     await expect(page.getByTestId('cluster-progress')).toContainText('2 of 3 answers placed')
     await expect(suggestion).toHaveCount(0)
+  } finally {
+    await stop(child)
+  }
+})
+
+test('scores predictions by WordNet similarity, showing what each answer matched', async ({
+  page,
+  workDir,
+}) => {
+  const dbPath = join(workDir, 'w.winnow')
+  importFixture(dbPath, 'questions.jsonl', 'synonym-predictions.json')
+  const { served, child } = await serve(['--db', dbPath], workDir)
+  try {
+    await page.goto(served.url)
+    await page.getByTestId('page-tab-protoqa').click()
+    await page.getByTestId('protoqa-mode-scores').click()
+    const ma10 = page.locator('[data-testid=score-means] tr[data-metric="Max Answers - 10"]')
+    await expect(ma10).toContainText('0.12500')
+    await expect(page.getByTestId('score-question')).toContainText('0 of 100')
+
+    // Telephone and billfold are in no cluster, but WordNet synonyms of phone and wallet.
+    await page.getByTestId('score-similarity').selectOption('wordnet')
+    await expect(ma10).toContainText('0.32000')
+    await expect(page.getByTestId('score-question')).toContainText('39 of 100 → 0.3900')
+    const rows = page.getByTestId('score-answer')
+    await expect(rows).toHaveCount(3)
+    await expect(rows.nth(0)).toContainText('t1q1.1 (30)')
+    await expect(rows.nth(0).locator('td').nth(4)).toHaveText('phone')
+    await expect(rows.nth(1).locator('td').nth(4)).toHaveText('wallet')
+    await expect(rows.nth(2)).toContainText('incorrect')
   } finally {
     await stop(child)
   }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { MAX_SYNONYM_WORDS, synonymPairs } from '../../src/main/protoqa/synonyms'
-import { findSynonyms } from '../../src/main/protoqa/synonymThread'
+import { onWordNet } from '../../src/main/protoqa/wordnetThread'
 import { loadWordNet, wordnetScore } from '../../src/main/protoqa/wordnet'
 
 const SAMPLE = join(
@@ -51,9 +51,9 @@ describe('WordNet synonyms for clustering suggestions', () => {
     }
   })
 
-  it('answers the app through findSynonyms', async () => {
-    expect(sorted(await findSynonyms(['sunblock', 'towel', 'sunscreen']))).toEqual([
-      'sunblock ~ sunscreen',
-    ])
+  it('answers the app through the WordNet thread’s tasks', async () => {
+    expect(
+      sorted(await onWordNet('synonyms', { texts: ['sunblock', 'towel', 'sunscreen'] })),
+    ).toEqual(['sunblock ~ sunscreen'])
   })
 })
