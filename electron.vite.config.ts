@@ -2,9 +2,9 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 
 // Three builds from one source tree: main (the app, the CLI, the import and write workers, its
-// read-ahead thread and the pull's store thread share the core), a sandboxed CommonJS preload, and
-// the React page. The MTurk stand-in (standin/) is a development tool, not part of the app:
-// `npm run mturk:standin` runs it from its sources.
+// read-ahead thread, the pull's store thread and the WordNet thread share the core), a sandboxed
+// CommonJS preload, and the React page. The MTurk stand-in (standin/) is a development tool, not
+// part of the app: `npm run mturk:standin` runs it from its sources.
 export default defineConfig({
   main: {
     build: {
@@ -18,6 +18,7 @@ export default defineConfig({
           'read-ahead-worker': 'src/main/importers/read-ahead-worker.ts',
           'pull-store-worker': 'src/main/mturk/pull-store-worker.ts',
           'policy-worker': 'src/main/policies/policy-worker.ts',
+          'wordnet-worker': 'src/main/protoqa/wordnet-worker.ts',
         },
         // Shared chunks sit next to the entries, so `new URL('./import-worker.js',
         // import.meta.url)` finds the thread scripts from whichever file the code landed in.

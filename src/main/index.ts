@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { EventName } from '../shared/contract'
 import { setDefaultNativeBinding } from './db/connection'
+import { heldCollections } from './db/queries/collections'
 import { ensureDemoProject } from './demo'
 import { nativeDialogs } from './electron/dialogs'
 import { EVENT_CHANNEL, registerIpc } from './electron/ipc'
@@ -24,7 +25,10 @@ const demoPath = join(app.getPath('userData'), 'demo.winnow')
 const recents = recentProjects(join(app.getPath('userData'), 'recent.json'))
 const session = new Session(
   'electron',
-  (name: EventName, payload: unknown) => window?.webContents.send(EVENT_CHANNEL, name, payload),
+  (name: EventName, payload: unknown) => {
+    window?.webContents.send(EVENT_CHANNEL, name, payload)
+    if (name === 'project.changed') refreshMenu()
+  },
   {
     demoPath,
     recents,
@@ -44,13 +48,24 @@ void app.whenReady().then(() => {
       event.senderFrame === window.webContents.mainFrame,
     () => ({ session, dialogs }),
   )
-  installMenu((command) => window?.webContents.send(EVENT_CHANNEL, 'app.menu', { command }))
+  refreshMenu()
   openStartProject()
   window = createMainWindow(outDir)
   window.on('closed', () => {
     window = null
   })
 })
+
+let menuFor: string | null = null
+
+/** The menu's Go list follows the collections the open project holds (an import may add one). */
+function refreshMenu(): void {
+  if (!app.isReady()) return
+  const held = session.info() ? heldCollections(session.project().db) : []
+  if (menuFor === held.join()) return
+  menuFor = held.join()
+  installMenu((command) => window?.webContents.send(EVENT_CHANNEL, 'app.menu', { command }), held)
+}
 
 /** The last project that still exists, else the demo, so there is always something to look at. */
 function openStartProject(): void {

@@ -1,7 +1,18 @@
+/** Collections a project may hold beside GLUCOSE, each with a page of its own. */
+export const COLLECTIONS = ['protoqa', 'crowdaq'] as const
+
+export type CollectionId = (typeof COLLECTIONS)[number]
+
+export function isCollectionId(value: unknown): value is CollectionId {
+  return COLLECTIONS.some((c) => c === value)
+}
+
 /**
  * The app's pages, in the order of their tabs and of their keys (Ctrl+1 … from the desktop app's
  * Go menu, Alt+1 … anywhere). Main builds the Go menu from this list and the page its tabs, so
  * a new page is one entry here and one view in `renderer/src/features/shell/pageViews.tsx`.
+ * A page of a collection shows only in projects that hold it; its key stays its position here,
+ * so hiding a tab never moves another page to a different digit.
  */
 export const PAGES = [
   { id: 'review', label: 'Review', hint: 'Filter, read and rate annotations' },
@@ -18,15 +29,43 @@ export const PAGES = [
     id: 'protoqa',
     label: 'ProtoQA',
     hint: 'Cluster answers, compare reviewers, score predictions',
+    collection: 'protoqa',
   },
   {
     id: 'crowdaq',
     label: 'CROWDAQ',
     hint: 'Exams, tutorials and tasks: preview, grade, report, qualify',
+    collection: 'crowdaq',
   },
-] as const satisfies readonly { id: string; label: string; hint: string }[]
+] as const satisfies readonly {
+  id: string
+  label: string
+  hint: string
+  collection?: CollectionId
+}[]
 
-export type PageId = (typeof PAGES)[number]['id']
+export type Page = (typeof PAGES)[number]
+export type PageId = Page['id']
+
+/** The collection a page belongs to; null for the project's own pages, always shown. */
+export function pageCollection(page: Page): CollectionId | null {
+  return 'collection' in page ? page.collection : null
+}
+
+/**
+ * Whether a page is in the navigation: the project's own pages always, a collection's page when
+ * the project holds that collection, or while it is open (to import a first file).
+ */
+export function pageShown(page: Page, held: readonly CollectionId[], open?: PageId): boolean {
+  const collection = pageCollection(page)
+  return collection === null || held.includes(collection) || page.id === open
+}
+
+/** The digit of a page's key (Alt+digit, Ctrl+digit): its position in PAGES, hidden or not. */
+export function pageDigit(id: PageId): number | null {
+  const position = PAGES.findIndex((p) => p.id === id) + 1
+  return position >= 1 && position <= 9 ? position : null
+}
 
 export function isPageId(value: unknown): value is PageId {
   return PAGES.some((p) => p.id === value)

@@ -20,7 +20,10 @@ test('imports an exam, previews it, imports attempts, applies bands on the stand
   const { served, child } = await serve(['--db', join(workDir, 'cq.winnow')], workDir)
   try {
     await page.goto(served.url)
-    await page.getByTestId('page-tab-crowdaq').click()
+    // The project holds no CROWDAQ work yet: its page opens from More collections.
+    await expect(page.getByTestId('page-tab-crowdaq')).toHaveCount(0)
+    await page.getByTestId('more-collections').click()
+    await page.getByTestId('more-collections-crowdaq').click()
     const input = page.getByTestId('cq-import-input')
     await input.setInputFiles([join(FIXTURES, 'fx_guide.md'), join(FIXTURES, 'exam.json')])
     await expect(page.getByTestId('cq-exams')).toContainText('4 questions, 0 attempts')

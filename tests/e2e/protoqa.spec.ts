@@ -5,6 +5,18 @@ import { expect, serve, stop, test } from './fixtures'
 
 const fixture = (name: string): string => join(import.meta.dirname, '../fixtures/protoqa', name)
 
+/** Imports ProtoQA fixtures into a project with the command line. */
+function importFixture(dbPath: string, ...names: string[]): void {
+  execFileSync(process.execPath, [
+    'out/main/cli.js',
+    'protoqa',
+    'import',
+    ...names.map(fixture),
+    '--db',
+    dbPath,
+  ])
+}
+
 /** Clusters the focused question's answers as `reviewer`, with the keys given, and saves. */
 async function clusterAs(page: Page, reviewer: string, keys: string[]): Promise<void> {
   await page.getByTestId('protoqa-reviewer').fill(reviewer)
@@ -23,14 +35,7 @@ test('clusters a question with the keyboard, compares two reviewers, decides and
   workDir,
 }) => {
   const dbPath = join(workDir, 'p.winnow')
-  execFileSync(process.execPath, [
-    'out/main/cli.js',
-    'protoqa',
-    'import',
-    fixture('answers.csv'),
-    '--db',
-    dbPath,
-  ])
+  importFixture(dbPath, 'answers.csv')
   const { served, child } = await serve(['--db', dbPath], workDir)
   try {
     await page.goto(served.url)
@@ -79,6 +84,101 @@ test('clusters a question with the keyboard, compares two reviewers, decides and
       '"raw": {"sand": 2, "shells": 1, "water, lots": 1}',
     )
     await expect(page.getByTestId('export-datasheet')).toContainText('| t2q1 | ann, bob |')
+  } finally {
+    await stop(child)
+  }
+})
+
+test('shows a collection’s tab once the project holds it, and More collections before', async ({
+  page,
+  workDir,
+}) => {
+  const { served, child } = await serve(['--db', join(workDir, 'new.winnow')], workDir)
+  try {
+    await page.goto(served.url)
+    await expect(page.getByTestId('page-tab-release')).toBeVisible()
+    await expect(page.getByTestId('page-tab-protoqa')).toHaveCount(0)
+    await expect(page.getByTestId('page-tab-crowdaq')).toHaveCount(0)
+
+    // A first ProtoQA file is imported on its page, opened from More collections.
+    await page.getByTestId('more-collections').click()
+    await expect(page.getByTestId('more-collections-protoqa')).toContainText('Alt+7')
+    await page.getByTestId('more-collections-protoqa').click()
+    await expect(page.getByTestId('page-tab-protoqa')).toHaveAttribute('aria-selected', 'true')
+    await page.getByTestId('protoqa-import-input').setInputFiles(fixture('questions.jsonl'))
+    await expect(page.getByTestId('protoqa-totals')).toContainText('2 questions')
+
+    // Now the project holds ProtoQA: its tab stays, and keeps its key.
+    await page.getByTestId('page-tab-review').click()
+    await expect(page.getByTestId('page-tab-protoqa')).toHaveAttribute('title', /\(Alt\+7\)$/)
+    await expect(page.getByTestId('page-tab-crowdaq')).toHaveCount(0)
+    await page.getByTestId('more-collections').click()
+    await expect(page.getByTestId('more-collections-protoqa')).toHaveCount(0)
+    await expect(page.getByTestId('more-collections-crowdaq')).toContainText('Alt+8')
+    await page.keyboard.press('Escape')
+
+    // A hidden collection's key still opens its page; its tab shows while it is open.
+    await page.keyboard.press('Alt+8')
+    await expect(page.getByTestId('page-crowdaq')).toBeVisible()
+    await expect(page.getByTestId('page-tab-crowdaq')).toHaveAttribute('aria-selected', 'true')
+    await page.keyboard.press('Alt+7')
+    await expect(page.getByTestId('protoqa-totals')).toContainText('2 questions')
+    await expect(page.getByTestId('page-tab-crowdaq')).toHaveCount(0)
+  } finally {
+    await stop(child)
+  }
+})
+
+test('suggests the cluster of a WordNet synonym, with the reason', async ({ page, workDir }) => {
+  const dbPath = join(workDir, 's.winnow')
+  importFixture(dbPath, 'synonyms.csv')
+  const { served, child } = await serve(['--db', dbPath], workDir)
+  try {
+    await page.goto(served.url)
+    await page.getByTestId('page-tab-protoqa').click()
+    await page.getByTestId('protoqa-reviewer').fill('ann')
+    const board = page.getByTestId('cluster-board')
+    await expect(board).toHaveAttribute('aria-label', 'Clustering of t3q1')
+    await board.focus()
+    // By count: sunscreen (2), then sunblock, towel. n makes sunscreen a cluster and moves on.
+    await page.keyboard.press('n')
+    const suggestion = page.getByTestId('cluster-suggestion')
+    await expect(suggestion).toHaveText('s: cluster 1 (synonym of “sunscreen”)')
+    await page.keyboard.press('s')
+    await expect(page.getByTestId('cluster-count')).toHaveText(['3'])
+    // The towel is no one's synonym: nothing is suggested for it.
+    await expect(page.getByTestId('cluster-progress')).toContainText('2 of 3 answers placed')
+    await expect(suggestion).toHaveCount(0)
+  } finally {
+    await stop(child)
+  }
+})
+
+test('scores predictions by WordNet similarity, showing what each answer matched', async ({
+  page,
+  workDir,
+}) => {
+  const dbPath = join(workDir, 'w.winnow')
+  importFixture(dbPath, 'questions.jsonl', 'synonym-predictions.json')
+  const { served, child } = await serve(['--db', dbPath], workDir)
+  try {
+    await page.goto(served.url)
+    await page.getByTestId('page-tab-protoqa').click()
+    await page.getByTestId('protoqa-mode-scores').click()
+    const ma10 = page.locator('[data-testid=score-means] tr[data-metric="Max Answers - 10"]')
+    await expect(ma10).toContainText('0.12500')
+    await expect(page.getByTestId('score-question')).toContainText('0 of 100')
+
+    // Telephone and billfold are in no cluster, but WordNet synonyms of phone and wallet.
+    await page.getByTestId('score-similarity').selectOption('wordnet')
+    await expect(ma10).toContainText('0.32000')
+    await expect(page.getByTestId('score-question')).toContainText('39 of 100 → 0.3900')
+    const rows = page.getByTestId('score-answer')
+    await expect(rows).toHaveCount(3)
+    await expect(rows.nth(0)).toContainText('t1q1.1 (30)')
+    await expect(rows.nth(0).locator('td').nth(4)).toHaveText('phone')
+    await expect(rows.nth(1).locator('td').nth(4)).toHaveText('wallet')
+    await expect(rows.nth(2)).toContainText('incorrect')
   } finally {
     await stop(child)
   }

@@ -147,6 +147,32 @@ describe('Electron main', () => {
     expect(new Set(sent).size).toBe(sent.length)
     expect(sent).toEqual(expect.arrayContaining(['new', 'open', 'import', 'mturkSettings', 'help']))
   })
+
+  it('lists in Go the collections the project holds; the others keep their keys under More', () => {
+    const go = (): MenuItem[] => menuTemplate.find((m) => m.label === 'Go')?.submenu ?? []
+    const keys = (items: MenuItem[]) => items.map((i) => [i.label, i.accelerator])
+
+    installMenu(() => undefined, ['crowdaq'])
+    expect(keys(go()).slice(0, 8)).toEqual([
+      ['Review', 'CmdOrCtrl+1'],
+      ['Today', 'CmdOrCtrl+2'],
+      ['Audits', 'CmdOrCtrl+3'],
+      ['Dashboard', 'CmdOrCtrl+4'],
+      ['Policies', 'CmdOrCtrl+5'],
+      ['Release', 'CmdOrCtrl+6'],
+      ['CROWDAQ', 'CmdOrCtrl+8'],
+      [undefined, undefined],
+    ])
+    const more = go().find((i) => i.label === 'More Collections')
+    expect(keys(more?.submenu ?? [])).toEqual([['ProtoQA', 'CmdOrCtrl+7']])
+
+    installMenu(() => undefined, ['protoqa', 'crowdaq'])
+    expect(go().map((i) => i.label)).not.toContain('More Collections')
+    expect(keys(go()).slice(6)).toEqual([
+      ['ProtoQA', 'CmdOrCtrl+7'],
+      ['CROWDAQ', 'CmdOrCtrl+8'],
+    ])
+  })
 })
 
 describe('the dev server address', () => {

@@ -41,6 +41,33 @@ describe('WordNet similarity (FORMATS.md §6.2)', () => {
     expect(scoreQuestion(q, ['Sun Hat'], ma1, wordnetSimilarity(wordnet)).score).toBe(1)
   })
 
+  it('strips endings again until a lemma is found, as NLTK’s morphy does', () => {
+    // "ringings" is no verb, nor is "ringing"; one more strip finds "ring".
+    const verbs = [...wordnet.synsets('ring')].filter((id) => id.startsWith('verb:'))
+    expect(verbs.length).toBeGreaterThan(0)
+    expect([...wordnet.synsets('ringings')]).toEqual(expect.arrayContaining(verbs))
+    expect(wordnet.synsets('qqqqs').size).toBe(0)
+  })
+
+  it('gives the official evaluator’s own WordNet figures', () => {
+    // The evaluator's test suite: "odor" and "looks" against the answers smell (2) and face (5)
+    // score 0.4 as fast money (Max Answers - 1) and 1.0 as family feud (Max Incorrect - 3).
+    const q = {
+      id: 'q',
+      question: 'q',
+      clusters: [
+        { id: 'q.0', count: 2, answers: ['smell'] },
+        { id: 'q.1', count: 5, answers: ['face'] },
+      ],
+    }
+    const score = (name: string): number | undefined => {
+      const metric = METRICS.find((m) => m.name === name)
+      return metric && scoreQuestion(q, ['odor', 'looks'], metric, wordnetSimilarity(wordnet)).score
+    }
+    expect(score('Max Answers - 1')).toBe(0.4)
+    expect(score('Max Incorrect - 3')).toBe(1)
+  })
+
   it('winnow protoqa score --similarity wordnet', async () => {
     const fixture = (name: string): string => join(import.meta.dirname, '../fixtures/protoqa', name)
     const run = await cli(

@@ -10,6 +10,8 @@ import {
   placeOf,
   selectionOf,
   suggest,
+  suggestionReason,
+  synonymIndex,
   toggleInvalid,
 } from '../../src/renderer/src/features/protoqa/clusterDraft'
 
@@ -45,6 +47,25 @@ describe('a clustering being edited', () => {
     expect(suggest(d, 'the sands')).toEqual({ cluster: 0, like: 'sand', kind: 'normalised' })
     expect(suggest(d, 'asdf')).toBeNull()
     expect(suggest(fixSpelling(d, 'asdf', 'sand'), 'asdf')?.cluster).toBe(0)
+  })
+
+  it('suggests the cluster of a WordNet synonym after exact and normalised matches', () => {
+    let d = newCluster(emptyDraft, 'sunscreen')
+    d = newCluster(d, 'Sunblock')
+    d = newCluster(d, 'lotion')
+    const synonyms = synonymIndex([
+      { a: 'sunscreen', b: 'sunblock' },
+      { a: 'sun cream', b: 'lotion' },
+    ])
+    // An exact match in a later cluster wins over a synonym in an earlier one.
+    const exact = suggest(d, 'sunblock', synonyms)
+    expect(exact).toEqual({ cluster: 1, like: 'Sunblock', kind: 'exact' })
+    const synonym = suggest(d, 'sun cream', synonyms)
+    expect(synonym).toEqual({ cluster: 2, like: 'lotion', kind: 'synonym' })
+    expect(synonym && suggestionReason(synonym)).toBe('synonym of “lotion”')
+    expect(suggest(d, 'sun cream')).toBeNull()
+    // A spelling fix is what is compared.
+    expect(suggest(fixSpelling(d, 'suncreme', 'sun cream'), 'suncreme', synonyms)?.cluster).toBe(2)
   })
 
   it('warns live when the 8 largest clusters hold fewer than 85 answers', () => {

@@ -14,6 +14,8 @@ import { startProtoqaImportJob } from '../jobs/protoqaImportJob'
 import { agreement, compareReviewers } from '../protoqa/agreement'
 import { saveClustering } from '../protoqa/clusterings'
 import { releasedQuestion, releasedQuestions, scoringTargets } from '../protoqa/released'
+import { onWordNet } from '../protoqa/wordnetThread'
+import { explain } from '../protoqa/wordnetTasks'
 import { localAuthor } from '../ratings/author'
 import type { Handlers } from './handlers'
 
@@ -50,6 +52,7 @@ export const protoqaHandlers: Handlers<keyof typeof protoqaCalls> = {
     session.dataChanged()
     return saved
   },
+  'protoqa.synonyms': ({ texts }) => onWordNet('synonyms', { texts }),
   'protoqa.compare': ({ question, a, b }, { session }) => {
     const c = compareReviewers(session.project().db, question, a, b)
     return { reviewers: c.reviewers, blanc: c.blanc, disagreements: c.disagreements }
@@ -64,7 +67,7 @@ export const protoqaHandlers: Handlers<keyof typeof protoqaCalls> = {
     return { jobId: startProtoqaImportJob(session, project.path, resolved, localAuthor()).id }
   },
   'protoqa.export': (_args, { session }) => protoqaExport(session.project().db),
-  'protoqa.score': ({ set, question, metric }, { session }) => {
+  'protoqa.score': async ({ set, question, metric, similarity }, { session }) => {
     const db = session.project().db
     const row = questionRow(db, question)
     if (!row) throw noQuestion(question)
@@ -85,20 +88,21 @@ export const protoqaHandlers: Handlers<keyof typeof protoqaCalls> = {
       })
     const [target] = scoringTargets([released])
     if (!target) throw noQuestion(question)
-    return {
-      question,
-      metric,
-      score: scoreQuestion(target, predictionsOf(db, set).get(question) ?? [], m, exactMatch),
-      clusters: target.clusters,
-    }
+    const predictions = predictionsOf(db, set).get(question) ?? []
+    const explained =
+      similarity === 'wordnet'
+        ? await onWordNet('scoreQuestion', { target, predictions, metric: m })
+        : explain(scoreQuestion(target, predictions, m, exactMatch), target, exactMatch)
+    return { question, metric, similarity, ...explained, clusters: target.clusters }
   },
-  'protoqa.scoreSet': ({ set }, { session }) => {
+  'protoqa.scoreSet': async ({ set, similarity }, { session }) => {
     const db = session.project().db
-    const report = scoreAll(
-      scoringTargets(releasedQuestions(db)),
-      predictionsOf(db, set),
-      exactMatch,
-    )
+    const targets = scoringTargets(releasedQuestions(db))
+    const predictions = predictionsOf(db, set)
+    const report =
+      similarity === 'wordnet'
+        ? await onWordNet('scoreSet', { targets, predictions })
+        : scoreAll(targets, predictions, exactMatch)
     return Object.entries(report.metrics).map(([metric, r]) => ({ metric, mean: r.mean }))
   },
 }

@@ -1,9 +1,16 @@
 import { Menu, type MenuItemConstructorOptions, app } from 'electron'
 import type { MenuCommand } from '../../shared/contract/project'
-import { PAGES } from '../../shared/pages'
+import { type CollectionId, PAGES, pageDigit, pageShown } from '../../shared/pages'
 
-/** The native menu; each item asks the page to carry out the command, so both paths stay one. */
-export function installMenu(send: (command: MenuCommand) => void): void {
+/**
+ * The native menu; each item asks the page to carry out the command, so both paths stay one.
+ * Go lists the pages of the collections the project holds (`held`); the others wait under More
+ * Collections with the same keys, so a first file can be imported on their page.
+ */
+export function installMenu(
+  send: (command: MenuCommand) => void,
+  held: readonly CollectionId[] = [],
+): void {
   const item = (
     label: string,
     command: MenuCommand,
@@ -13,6 +20,12 @@ export function installMenu(send: (command: MenuCommand) => void): void {
     ...(accelerator ? { accelerator } : {}),
     click: () => send(command),
   })
+  const goTo = (page: (typeof PAGES)[number]): MenuItemConstructorOptions => {
+    const digit = pageDigit(page.id)
+    return item(page.label, `go:${page.id}`, digit === null ? undefined : `CmdOrCtrl+${digit}`)
+  }
+  const shown = PAGES.filter((page) => pageShown(page, held))
+  const hidden = PAGES.filter((page) => !pageShown(page, held))
   const template: MenuItemConstructorOptions[] = [
     ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
     {
@@ -52,9 +65,15 @@ export function installMenu(send: (command: MenuCommand) => void): void {
     },
     {
       label: 'Go',
-      submenu: PAGES.map((page, i) =>
-        item(page.label, `go:${page.id}`, i < 9 ? `CmdOrCtrl+${i + 1}` : undefined),
-      ),
+      submenu: [
+        ...shown.map(goTo),
+        ...(hidden.length > 0
+          ? [
+              { type: 'separator' as const },
+              { label: 'More Collections', submenu: hidden.map(goTo) },
+            ]
+          : []),
+      ],
     },
     { label: 'Settings', submenu: [item('Mechanical Turk…', 'mturkSettings')] },
     { label: 'Help', submenu: [item('Keyboard Shortcuts', 'help', 'Shift+/')] },

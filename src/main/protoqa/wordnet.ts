@@ -92,15 +92,30 @@ export function loadWordNet(dictDir?: string): WordNet {
     }
     index.set(pos, map)
   }
+  // NLTK's `_morphy` without the exception lists: the form and its endings stripped once; when
+  // none is a lemma, the endings are stripped again and again (each strip shortens the form)
+  // until some are.
   const morphy = (form: string, pos: Pos): string[] => {
     const map = index.get(pos) ?? new Map<string, string[]>()
-    const forms = [
-      form,
-      ...SUBSTITUTIONS[pos]
-        .filter(([old]) => form.endsWith(old))
-        .map(([old, repl]) => form.slice(0, form.length - old.length) + repl),
+    const strip = (forms: readonly string[]): string[] => [
+      ...new Set(
+        forms.flatMap((f) =>
+          SUBSTITUTIONS[pos]
+            .filter(([old]) => f.endsWith(old))
+            .map(([old, repl]) => f.slice(0, f.length - old.length) + repl),
+        ),
+      ),
     ]
-    return [...new Set(forms.filter((f) => map.has(f)))]
+    const lemmas = (forms: readonly string[]): string[] => [
+      ...new Set(forms.filter((f) => map.has(f))),
+    ]
+    let forms = strip([form])
+    let found = lemmas([form, ...forms])
+    while (found.length === 0 && forms.length > 0) {
+      forms = strip(forms)
+      found = lemmas(forms)
+    }
+    return found
   }
   const cache = new Map<string, ReadonlySet<string>>()
   const wordnet: WordNet = {
@@ -157,7 +172,7 @@ function segmentations(words: readonly string[]): string[][] {
 }
 
 /** Content words of an answer; an answer of stopwords only becomes no words (as `""`). */
-function contentWords(text: string): string[] {
+export function contentWords(text: string): string[] {
   return tokens(text).filter((t) => !STOPWORDS.has(t.toLowerCase()))
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { GoCommand } from '../pages'
+import type { CollectionId, GoCommand } from '../pages'
 import { call, event } from './define'
 
 export interface ProjectInfo {
@@ -46,6 +46,8 @@ export const projectCalls = {
   'project.pickOpen': call(z.object({})).returns<ProjectInfo | null>(),
   'project.pickCreate': call(z.object({})).returns<ProjectInfo | null>(),
   'project.stats': call(z.object({})).returns<ProjectStats>(),
+  /** The collections beside GLUCOSE the open project holds: their pages show in the navigation. */
+  'project.collections': call(z.object({})).returns<CollectionId[]>(),
 }
 
 /** Commands from the desktop app's native menu, carried out by the page. */

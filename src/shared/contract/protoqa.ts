@@ -5,6 +5,7 @@ import type {
   QuestionDetail,
   QuestionSummary,
   SavedClustering,
+  SynonymPair,
 } from '../protoqa/model'
 import { protoqaFormats } from '../protoqa/model'
 import type { QuestionScore } from '../protoqa/scoring'
@@ -43,10 +44,17 @@ export interface ProtoqaExportView {
   belowSelection: { question: string; topAnswers: number }[]
 }
 
+/** How predicted answers are compared with cluster members (FORMATS.md §6.2). */
+export const similarities = ['exact', 'wordnet'] as const
+export type SimilarityName = (typeof similarities)[number]
+
 export interface QuestionScoreView {
   question: string
   metric: string
+  similarity: SimilarityName
   score: QuestionScore
+  /** Per kept answer, the member of its assigned cluster it matched; null when none. */
+  matched: (string | null)[]
   clusters: { id: string; count: number; answers: string[] }[]
 }
 
@@ -64,6 +72,11 @@ export const protoqaCalls = {
       draft: clusteringDraftSchema,
     }),
   ).returns<SavedClustering>(),
+  /**
+   * The pairs of these answers (a question's, with their spelling fixes) that are WordNet
+   * synonyms, for clustering suggestions; WordNet is read on a thread the first time.
+   */
+  'protoqa.synonyms': call(z.object({ texts: z.array(answer).max(5000) })).returns<SynonymPair[]>(),
   /** BLANC of two reviewers' clusterings of a question and the answers they put apart. */
   'protoqa.compare': call(
     z.object({ question: questionId, a: reviewer.optional(), b: reviewer.optional() }),
@@ -79,16 +92,23 @@ export const protoqaCalls = {
     }),
   ).returns<{ jobId: string }>(),
   'protoqa.export': call(z.object({})).returns<ProtoqaExportView>(),
-  /** One question's score under a prediction set, with the answer-to-cluster assignment. */
+  /**
+   * One question's score under a prediction set, with the answer-to-cluster assignment, by exact
+   * match or WordNet similarity (WordNet is read on a thread the first time).
+   */
   'protoqa.score': call(
     z.object({
       set: z.number().int().positive(),
       question: questionId,
       metric: z.string().max(40),
+      similarity: z.enum(similarities).default('exact'),
     }),
   ).returns<QuestionScoreView>(),
   /** Every metric's mean for a prediction set against the released clusters. */
-  'protoqa.scoreSet': call(z.object({ set: z.number().int().positive() })).returns<
-    { metric: string; mean: number }[]
-  >(),
+  'protoqa.scoreSet': call(
+    z.object({
+      set: z.number().int().positive(),
+      similarity: z.enum(similarities).default('exact'),
+    }),
+  ).returns<{ metric: string; mean: number }[]>(),
 }

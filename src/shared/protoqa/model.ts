@@ -34,6 +34,12 @@ export interface QuestionSummary {
   topAnswers: number | null
 }
 
+/** Two answers whose every content word (or phrase) has a WordNet synonym in the other. */
+export interface SynonymPair {
+  a: string
+  b: string
+}
+
 export interface ProtoqaAnswer {
   text: string
   count: number

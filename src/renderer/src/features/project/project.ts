@@ -1,4 +1,5 @@
 import type { ProjectInfo, ProjectStats, RecentProject } from '../../../../shared/contract/project'
+import type { CollectionId } from '../../../../shared/pages'
 import { api, isDesktop, onEvent } from '../../api'
 import { createStore } from '../../lib/store'
 import { showError } from '../messages/messages'
@@ -10,6 +11,8 @@ export interface ProjectState {
   stats: ProjectStats | null
   /** Bumped whenever the project's data changed, so views re-query. */
   dataVersion: number
+  /** The collections beside GLUCOSE it holds (their tabs show); asked again after each change. */
+  collections: readonly CollectionId[]
 }
 
 export const projectState = createStore<ProjectState>({
@@ -17,20 +20,38 @@ export const projectState = createStore<ProjectState>({
   project: null,
   stats: null,
   dataVersion: 0,
+  collections: [],
 })
 
-let statsRequest = 0
-
-export function refreshStats(): void {
-  const request = ++statsRequest
-  if (!projectState.get().project) return
-  api.project
-    .stats({})
-    .then((stats) => {
-      if (request === statsRequest) projectState.set((s) => ({ ...s, stats }))
-    })
-    .catch((e: unknown) => showError('Counting the project', e))
+/**
+ * A refresh of one thing main tells about the open project; only the answer to the latest
+ * request is kept, so a slow answer never overwrites a newer one.
+ */
+function refresher<K extends 'stats' | 'collections'>(
+  key: K,
+  ask: () => Promise<NonNullable<ProjectState[K]>>,
+  what: string,
+): () => void {
+  let latest = 0
+  return () => {
+    const request = ++latest
+    if (!projectState.get().project) return
+    ask()
+      .then((value) => {
+        if (request === latest) projectState.set((s) => ({ ...s, [key]: value }))
+      })
+      .catch((e: unknown) => showError(what, e))
+  }
 }
+
+export const refreshStats = refresher('stats', () => api.project.stats({}), 'Counting the project')
+
+/** Which collections the project holds: an import may have added the first of one. */
+const refreshCollections = refresher(
+  'collections',
+  () => api.project.collections({}),
+  'Listing the project’s collections',
+)
 
 function setProject(project: ProjectInfo | null, dataChanged: boolean): void {
   projectState.set((s) => {
@@ -40,9 +61,11 @@ function setProject(project: ProjectInfo | null, dataChanged: boolean): void {
       project,
       stats: same ? s.stats : null,
       dataVersion: dataChanged || !same ? s.dataVersion + 1 : s.dataVersion,
+      collections: same ? s.collections : [],
     }
   })
   refreshStats()
+  refreshCollections()
 }
 
 let started = false

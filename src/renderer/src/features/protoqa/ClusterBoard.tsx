@@ -17,7 +17,12 @@ import {
   placeOf,
   rename,
   selectionOf,
+  type Synonyms,
+  noSynonyms,
   suggest,
+  suggestionReason,
+  synonymIndex,
+  synonymTexts,
   toggleInvalid,
   unassign,
 } from './clusterDraft'
@@ -92,13 +97,23 @@ export function ClusterBoard({
     [detail],
   )
   const counts = useMemo(() => new Map(answers.map((a) => [a.text, a.count])), [answers])
+  const synonyms = useSynonyms(
+    detail === null
+      ? null
+      : JSON.stringify(
+          synonymTexts(
+            draft,
+            answers.map((a) => a.text),
+          ),
+        ),
+  )
   const sums = clusterCounts(draft, counts)
   const selection = selectionOf(draft, counts)
   const total = answers.reduce((s, a) => s + a.count, 0)
   const placed = answers.filter((a) => placeOf(draft, a.text) !== null).length
   const current = answers[focus]?.text ?? null
   const suggestion =
-    current !== null && placeOf(draft, current) === null ? suggest(draft, current) : null
+    current !== null && placeOf(draft, current) === null ? suggest(draft, current, synonyms) : null
 
   const update = (next: Draft): void => {
     setDraft(next)
@@ -296,8 +311,7 @@ export function ClusterBoard({
                 </span>
                 {i === focus && suggestion && (
                   <span className="protoqa-suggestion" data-testid="cluster-suggestion">
-                    s: cluster {suggestion.cluster + 1} ({suggestion.kind} match of “
-                    {suggestion.like}”)
+                    s: cluster {suggestion.cluster + 1} ({suggestionReason(suggestion)})
                   </span>
                 )}
               </li>
@@ -368,6 +382,30 @@ export function ClusterBoard({
       <p className="protoqa-help">{HELP}</p>
     </div>
   )
+}
+
+/**
+ * The WordNet synonyms among a question's answers and fixes (`texts`, as JSON, so that an edit
+ * that keeps them asks nothing), asked of main whenever they change (it reads WordNet the first
+ * time, on a thread of its own).
+ */
+function useSynonyms(texts: string | null): Synonyms {
+  const [synonyms, setSynonyms] = useState<Synonyms>(noSynonyms)
+  useEffect(() => {
+    if (texts === null) return
+    let live = true
+    api.protoqa
+      .synonyms({ texts: JSON.parse(texts) as string[] })
+      .then((pairs) => {
+        if (live) setSynonyms(synonymIndex(pairs))
+      })
+      .catch((e: unknown) => showError('Finding WordNet synonyms', e))
+    return () => {
+      live = false
+    }
+  }, [texts])
+  // Until the answer comes, the synonyms of the texts before a spelling fix still hold.
+  return synonyms
 }
 
 function PromptField({

@@ -1,4 +1,4 @@
-import type { ClusteringDraft } from '../../../../shared/protoqa/model'
+import type { ClusteringDraft, SynonymPair } from '../../../../shared/protoqa/model'
 import { looseAnswerKey } from '../../../../shared/protoqa/normalize'
 import { checkSelection, type SelectionCheck } from '../../../../shared/protoqa/selection'
 
@@ -114,17 +114,44 @@ export interface Suggestion {
   cluster: number
   /** The clustered answer it matches. */
   like: string
-  kind: 'exact' | 'normalised'
+  kind: 'exact' | 'normalised' | 'synonym'
+}
+
+/** Answer text → the texts that are its WordNet synonyms (main finds them). */
+export type Synonyms = ReadonlyMap<string, ReadonlySet<string>>
+
+export const noSynonyms: Synonyms = new Map()
+
+export function synonymIndex(pairs: readonly SynonymPair[]): Synonyms {
+  const index = new Map<string, Set<string>>()
+  const add = (from: string, to: string): void => {
+    const set = index.get(from)
+    if (set) set.add(to)
+    else index.set(from, new Set([to]))
+  }
+  for (const { a, b } of pairs) {
+    add(a, b)
+    add(b, a)
+  }
+  return index
+}
+
+/** The texts to ask synonyms of: the answers and their spelling fixes. */
+export function synonymTexts(draft: Draft, answers: readonly string[]): string[] {
+  return [...new Set([...answers, ...Object.values(draft.fixes)])].sort()
 }
 
 /**
  * Where an answer probably belongs: the cluster of an answer whose text (after spelling fixes)
- * is the same, or the same once case, punctuation, articles and a plural `s` are set aside.
+ * is the same, else the same once case, punctuation, articles and a plural `s` are set aside,
+ * else a WordNet synonym of it. The first cluster that matches best wins.
  */
-export function suggest(draft: Draft, answer: string): Suggestion | null {
+export function suggest(draft: Draft, answer: string, synonyms = noSynonyms): Suggestion | null {
   const text = draft.fixes[answer] ?? answer
   const key = looseAnswerKey(text)
+  const alike = synonyms.get(text)
   let loose: Suggestion | null = null
+  let synonym: Suggestion | null = null
   for (const [index, c] of draft.clusters.entries()) {
     for (const member of c.answers) {
       if (member === answer) continue
@@ -133,7 +160,14 @@ export function suggest(draft: Draft, answer: string): Suggestion | null {
         return { cluster: index, like: member, kind: 'exact' }
       if (loose === null && key !== '' && looseAnswerKey(other) === key)
         loose = { cluster: index, like: member, kind: 'normalised' }
+      if (synonym === null && alike?.has(other))
+        synonym = { cluster: index, like: member, kind: 'synonym' }
     }
   }
-  return loose
+  return loose ?? synonym
+}
+
+/** Why a suggestion is made, as the workspace shows it. */
+export function suggestionReason(s: Suggestion): string {
+  return s.kind === 'synonym' ? `synonym of “${s.like}”` : `${s.kind} match of “${s.like}”`
 }
