@@ -1,46 +1,48 @@
 import uPlot from 'uplot'
-import { type RecordedPath, SvgContext } from './canvasSvg'
-import { PathData } from './svgPath'
+import { type PathTarget, type RecordedPath, SvgContext } from './svgContext'
 
-/** A real Path2D that also keeps its SVG data, for the drawing made while a chart is recorded. */
+/** A real Path2D that also keeps its calls, for the drawing made while a chart is recorded. */
 class RecordingPath2D extends Path2D implements RecordedPath {
-  readonly svgPath: PathData
+  private readonly calls: ((target: PathTarget) => void)[]
 
   constructor(init?: Path2D | string) {
     super(init)
-    this.svgPath = init instanceof RecordingPath2D ? init.svgPath.copy() : new PathData()
+    this.calls = init instanceof RecordingPath2D ? [...init.calls] : []
+  }
+  traceInto(target: PathTarget): void {
+    for (const call of this.calls) call(target)
   }
   override moveTo(x: number, y: number): void {
     super.moveTo(x, y)
-    this.svgPath.moveTo(x, y)
+    this.calls.push((t) => t.moveTo(x, y))
   }
   override lineTo(x: number, y: number): void {
     super.lineTo(x, y)
-    this.svgPath.lineTo(x, y)
+    this.calls.push((t) => t.lineTo(x, y))
   }
   override closePath(): void {
     super.closePath()
-    this.svgPath.closePath()
+    this.calls.push((t) => t.closePath())
   }
   override rect(x: number, y: number, w: number, h: number): void {
     super.rect(x, y, w, h)
-    this.svgPath.rect(x, y, w, h)
+    this.calls.push((t) => t.rect(x, y, w, h))
   }
   override bezierCurveTo(a: number, b: number, c: number, d: number, x: number, y: number): void {
     super.bezierCurveTo(a, b, c, d, x, y)
-    this.svgPath.bezierCurveTo(a, b, c, d, x, y)
+    this.calls.push((t) => t.bezierCurveTo(a, b, c, d, x, y))
   }
   override quadraticCurveTo(cx: number, cy: number, x: number, y: number): void {
     super.quadraticCurveTo(cx, cy, x, y)
-    this.svgPath.quadraticCurveTo(cx, cy, x, y)
+    this.calls.push((t) => t.quadraticCurveTo(cx, cy, x, y))
   }
   override arc(x: number, y: number, r: number, a: number, b: number, ccw?: boolean): void {
     super.arc(x, y, r, a, b, ccw)
-    this.svgPath.arc(x, y, r, a, b, ccw)
+    this.calls.push((t) => t.arc(x, y, r, a, b, ccw))
   }
   override arcTo(x1: number, y1: number, x2: number, y2: number, r: number): void {
     super.arcTo(x1, y1, x2, y2, r)
-    this.svgPath.arcTo(x1, y1, x2, y2, r)
+    this.calls.push((t) => t.arcTo(x1, y1, x2, y2, r))
   }
 }
 
@@ -54,11 +56,11 @@ export async function plotSvg(
   data: uPlot.AlignedData,
   size: { width: number; height: number },
 ): Promise<string> {
-  const measurer = document.createElement('canvas').getContext('2d')
-  const context = new SvgContext((font, text) => {
-    if (!measurer) return { width: text.length * 6 } as TextMetrics
-    measurer.font = font
-    return measurer.measureText(text)
+  // uPlot sizes its canvas in device pixels, rounded so: the SVG's drawing space, shown at the
+  // chart's size. The same size lets the clear before uPlot's drawing empty the SVG.
+  const context = new SvgContext({
+    width: Math.round(size.width * uPlot.pxRatio),
+    height: Math.round(size.height * uPlot.pxRatio),
   })
   const host = document.createElement('div')
   host.style.cssText = 'position: fixed; left: -100000px; top: 0'
@@ -83,9 +85,7 @@ export async function plotSvg(
       }
     })
     await drawn
-    // uPlot sizes its canvas in device pixels: the SVG's drawing space, shown at the chart's size.
-    const canvas = host.querySelector('canvas')
-    return context.toSvg(canvas?.width ?? size.width, canvas?.height ?? size.height, size)
+    return context.toSvg(size)
   } finally {
     window.Path2D = NativePath2D
     ;(plot as uPlot | null)?.destroy()
