@@ -6,6 +6,7 @@ import { previewQuestionSet, previewTask } from '../crowdaq/preview'
 import { applyBands, bandsDryRun } from '../crowdaq/qualify'
 import { buildExamReport } from '../crowdaq/report'
 import { taskReview } from '../crowdaq/tasks'
+import { taskResponseCount } from '../db/queries/crowdaqTasks'
 import { importCrowdaq } from '../importers/crowdaq/import'
 import { withActions } from '../mturk/service'
 import { localAuthor } from '../ratings/author'
@@ -20,7 +21,7 @@ function examSummary(db: Db, examId: string): ExamSummary {
 export const crowdaqHandlers: Handlers<keyof typeof crowdaqCalls> = {
   'crowdaq.overview': (_args, { session }) => {
     const { db } = session.project()
-    return { exams: examRows(db), ...resourceLists(db) }
+    return { exams: examRows(db), ...resourceLists(db), taskResponses: taskResponseCount(db) }
   },
   'crowdaq.import': ({ file, examId }, { session }) => {
     const { db } = session.project()

@@ -33,6 +33,8 @@ export interface CrowdaqOverview {
   instructions: string[]
   tutorials: string[]
   tasks: string[]
+  /** Task assignments (responses) in the project. */
+  taskResponses: number
 }
 
 /** A context as the page shows it: HTML already sanitised in main; media only as its address. */
@@ -140,13 +142,33 @@ export interface CollectorAgreement {
 export interface TaskResponseView {
   taskId: string
   workerId: string
+  /** Epoch seconds. */
   completedAt: number | null
+  /** The displayed collectors' values as CROWDAQ recorded them. */
   response: Record<string, unknown>
+  /** Per `group.collector` the value in words; workers' text is text, never HTML. */
+  cells: Record<string, { text: string; disputed: boolean }>
+}
+
+/** A task whose responses are listed, with what the review shows of it. */
+export interface ReviewedTask {
+  id: string
+  /** The task's contexts as a worker saw them (HTML sanitised in main). */
+  contexts: PreviewContext[]
+  /** The collectors its listed responses filled, in the order of the spec. */
+  columns: { key: string; label: string }[]
+  /** The lowest majority share of its multiple-choice and multi-label collectors; null: none. */
+  lowestShare: number | null
+  /** Its responses in the project (the list may show fewer). */
+  responses: number
 }
 
 export interface TaskReview {
   agreement: CollectorAgreement[]
+  /** Tasks with disagreements first (lowest share), then by id; their responses in that order. */
+  tasks: ReviewedTask[]
   responses: TaskResponseView[]
+  /** Responses in the project (of the task asked for). */
   total: number
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from '../connection'
-import { all, run } from '../connection'
+import { all, pluck, run } from '../connection'
 import { sql } from '../sql'
 
 /** Task assignments: one completed response per (task, worker). */
@@ -47,6 +47,6 @@ export function taskResponses(db: Db, taskId?: string): TaskResponseRow[] {
   ).map((r) => ({ ...r, response: JSON.parse(r.response) as Record<string, unknown> }))
 }
 
-export function taskIdsWithResponses(db: Db): string[] {
-  return all<{ id: string }>(db, sql`SELECT id FROM crowdaq_tasks ORDER BY id`).map((r) => r.id)
+export function taskResponseCount(db: Db): number {
+  return pluck<number>(db, sql`SELECT count(*) FROM crowdaq_task_assignments`) ?? 0
 }

@@ -5,14 +5,19 @@ import type {
   TaskPreview,
 } from '../../../../shared/contract/crowdaq'
 import { api, fileFromPage } from '../../api'
+import { plural } from '../../lib/format'
 import { showError, showInfo } from '../messages/messages'
 import { ExamPanel } from './ExamPanel'
 import { QuestionSetView } from './QuestionSetView'
+import { TaskReviewPanel } from './TaskReviewPanel'
 import { TaskView } from './TaskView'
 import './crowdaq.css'
 
 type Selection =
-  { kind: 'exam'; id: string } | { kind: 'tutorial'; id: string } | { kind: 'task'; id: string }
+  | { kind: 'exam'; id: string }
+  | { kind: 'tutorial'; id: string }
+  | { kind: 'task'; id: string }
+  | { kind: 'responses' }
 
 /** CROWDAQ: import exams, tutorials, instructions and tasks; preview, grade, report, qualify. */
 export function CrowdaqPage() {
@@ -64,6 +69,7 @@ export function CrowdaqPage() {
     setSelected(s)
     setPreview(null)
     setPreviewCount((n) => n + 1)
+    if (s.kind === 'responses') return
     try {
       setPreview(
         s.kind === 'task'
@@ -76,6 +82,8 @@ export function CrowdaqPage() {
   }
 
   const exam = selected?.kind === 'exam' ? overview?.exams.find((e) => e.id === selected.id) : null
+  // A new import of responses reads the review again.
+  const responses = overview?.taskResponses ?? 0
   return (
     <div className="cq-page">
       <aside className="cq-list">
@@ -117,7 +125,16 @@ export function CrowdaqPage() {
           ))}
         </ul>
         <h3>Tasks</h3>
-        <ul>
+        {overview && overview.taskResponses > 0 && (
+          <button
+            className="link"
+            data-testid="cq-all-responses"
+            onClick={() => void open({ kind: 'responses' })}
+          >
+            Review all {plural(overview.taskResponses, 'response')}
+          </button>
+        )}
+        <ul data-testid="cq-tasks">
           {overview?.tasks.map((id) => (
             <li key={id}>
               <button className="link" onClick={() => void open({ kind: 'task', id })}>
@@ -134,7 +151,7 @@ export function CrowdaqPage() {
         {!selected && (
           <p className="note">Import CROWDAQ files, then pick an exam, tutorial or task.</p>
         )}
-        {selected && <h2>{selected.id}</h2>}
+        {selected && <h2>{selected.kind === 'responses' ? 'Task responses' : selected.id}</h2>}
         {exam && <ExamPanel exam={exam} onChanged={() => void refresh()} />}
         {selected?.kind === 'exam' && (
           <button
@@ -149,6 +166,13 @@ export function CrowdaqPage() {
           <QuestionSetView key={previewCount} preview={preview} />
         )}
         {preview && 'groups' in preview && <TaskView task={preview} />}
+        {selected?.kind === 'task' && (
+          <>
+            <h3>Responses to this task</h3>
+            <TaskReviewPanel key={`${selected.id}-${responses}`} taskId={selected.id} />
+          </>
+        )}
+        {selected?.kind === 'responses' && <TaskReviewPanel key={responses} />}
       </main>
     </div>
   )

@@ -3,8 +3,7 @@ import type { ExamReport, ExamSummary, QualifyResult } from '../../../../shared/
 import type { Band, ExamSettings } from '../../../../shared/crowdaq/grading'
 import { api } from '../../api'
 import { showError } from '../messages/messages'
-
-const pct = (x: number | null): string => (x === null ? '–' : `${Math.round(x * 100)}%`)
+import { pct } from './percent'
 
 /** An exam's settings and bands, its report, and applying its bands on MTurk. */
 export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: () => void }) {
