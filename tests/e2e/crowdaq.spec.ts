@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createStandin } from '../../src/main/mturk/standin/index'
@@ -62,6 +63,38 @@ test('imports an exam, previews it, imports attempts, applies bands on the stand
     await expect(questions.locator('tbody tr')).toHaveCount(4)
     await expect(questions.locator('tbody tr').nth(3)).toContainText('A✓ 1 · B 2')
     await expect(page.getByTestId('cq-workers-report')).toContainText('AWTHREE')
+    await expect(page.getByTestId('cq-untimed')).toContainText('the time limit is not checked')
+
+    // An attempt submitted 90 minutes after it was opened, on a one-hour limit: over time, until
+    // the limit is raised.
+    const slow = join(workDir, 'slow_rows.json')
+    writeFileSync(
+      slow,
+      JSON.stringify([
+        {
+          _id: 'slow1',
+          exam_id: 'fx_exam',
+          worker_id: 'AWSLOW',
+          worker_platform: 'mturk',
+          assignment_payload: [{ question_id: 'q1' }, { question_id: 'q2' }, { question_id: 'q3' }],
+          response_payload: { q1: 'A', q2: 'B', q3: 'C' },
+          create_at: '2026-03-01T10:00:00.000Z',
+          deadline: '2026-03-01T11:00:00.000Z',
+          complete_time: '2026-03-01T11:30:00.000Z',
+        },
+      ]),
+    )
+    await input.setInputFiles([slow])
+    await expect(page.getByTestId('cq-exams')).toContainText('7 attempts')
+    await page.getByTestId('cq-report').click()
+    const workers = page.getByTestId('cq-workers-report')
+    await expect(workers.locator('tr', { hasText: 'AWSLOW' })).toContainText('100% (over-time)')
+    await expect(page.getByTestId('cq-untimed')).toContainText('6 of them carry no start time')
+    await page.getByTestId('cq-time-limit').fill('7200')
+    await page.getByTestId('cq-save-settings').click()
+    await page.getByTestId('cq-report').click()
+    await expect(workers.locator('tr', { hasText: 'AWSLOW' })).not.toContainText('over-time')
+    await expect(workers.locator('tr', { hasText: 'AWSLOW' })).toContainText('main task')
   } finally {
     await stop(child)
     await standin.close()

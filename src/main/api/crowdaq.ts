@@ -49,6 +49,7 @@ export const crowdaqHandlers: Handlers<keyof typeof crowdaqCalls> = {
       shown: a.shown,
       correct: a.correct,
       completedAt: a.completedAt,
+      durationSeconds: a.durationSeconds,
     })),
   'crowdaq.report': ({ examId }, { session }) => buildExamReport(session.project().db, examId),
   'crowdaq.qualify': async ({ examId, dryRun }, { session }) => {

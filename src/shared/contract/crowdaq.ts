@@ -86,12 +86,16 @@ export interface GradedAttemptRow {
   correct: number
   /** Epoch seconds. */
   completedAt: number | null
+  /** Seconds from start to completion; null when the source does not carry both. */
+  durationSeconds: number | null
 }
 
 export interface WorkerExamRow {
   workerId: string
   attempts: number
   grades: number[]
+  /** Each attempt's flags, in the order of `grades`. */
+  flags: AttemptFlag[][]
   /** The standing attempt's grade and band (the last attempt not flagged). */
   grade: number | null
   band: string | null
@@ -103,6 +107,11 @@ export interface WorkerExamRow {
 export interface ExamReport extends ExamReportCore {
   examId: string
   attempts: number
+  /**
+   * Attempts whose duration the time limit cannot be checked against: no start or deadline, or
+   * no completion time (an attempts CSV carries no times).
+   */
+  untimed: number
   workers: number
   workerRows: WorkerExamRow[]
 }

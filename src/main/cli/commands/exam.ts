@@ -85,6 +85,9 @@ export const examCommand: Command = {
       const report = buildExamReport(db, examId)
       const text = [
         `${report.attempts} attempts by ${report.workers} workers`,
+        ...(report.untimed > 0
+          ? [`${report.untimed} attempts carry no start time: not checked against the time limit`]
+          : []),
         `grades: ${Object.entries(report.grades)
           .sort(([a], [b]) => Number(a) - Number(b))
           .map(([g, n]) => `${g}%: ${n}`)

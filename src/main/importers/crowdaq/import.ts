@@ -259,6 +259,9 @@ export function importCrowdaq(
             source: 'crowdaq',
             sourceKey: `crowdaq:${key}`,
             completedAt,
+            // CROWDAQ creates the row when the worker opens the exam.
+            startedAt: toSeconds(value.start_time ?? value.create_at),
+            deadline: toSeconds(value.deadline),
             sourceOrder: 0,
             answers: shown,
           },
@@ -292,6 +295,8 @@ export function importCrowdaq(
               source: 'csv',
               sourceKey: `csv:${csvExam}|${k}`,
               completedAt: null,
+              startedAt: null,
+              deadline: null,
               sourceOrder: a.attempt,
               answers: a.answers,
             },

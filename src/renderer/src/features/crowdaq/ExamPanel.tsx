@@ -75,6 +75,7 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
           <input
             type="number"
             min={1}
+            data-testid="cq-time-limit"
             value={settings.timeLimitSeconds}
             onChange={(e) => setSettings({ ...settings, timeLimitSeconds: num(e.target.value) })}
           />
@@ -202,6 +203,14 @@ function ReportView({ report }: { report: ExamReport }) {
     <div className="cq-report" data-testid="cq-report-view">
       <p>
         {report.attempts} attempts by {report.workers} workers.
+        {report.untimed > 0 && (
+          <span data-testid="cq-untimed">
+            {' '}
+            {report.untimed === report.attempts
+              ? 'None of them carries a start time or deadline (an attempts CSV has none), so the time limit is not checked.'
+              : `${report.untimed} of them carry no start time or deadline: the time limit is not checked for those.`}
+          </span>
+        )}
       </p>
       <div className="cq-histogram" aria-label="Grades">
         {grades.map(([g, n]) => (
@@ -254,7 +263,14 @@ function ReportView({ report }: { report: ExamReport }) {
             <tr key={w.workerId}>
               <td className="mono">{w.workerId}</td>
               <td>{w.attempts}</td>
-              <td>{w.grades.map(pct).join(', ')}</td>
+              <td>
+                {w.grades
+                  .map((g, i) => {
+                    const flags = w.flags[i] ?? []
+                    return flags.length > 0 ? `${pct(g)} (${flags.join(', ')})` : pct(g)
+                  })
+                  .join(', ')}
+              </td>
               <td>{w.band ?? '–'}</td>
               <td>
                 {w.annotations === 0
