@@ -87,6 +87,8 @@ export function importCrowdaq(
     ;(valid[item.kind] as Valid<typeof item.kind>[]).push({ value: checked.value, item })
   }
 
+  valid.exam = mergePages(valid.exam, at)
+
   // Exams of this import and of the project: their question ids, for attempts.
   const examQuestionIds = new Map<string, Set<string>>()
   const questionsOf = (examId: string): Set<string> | undefined => {
@@ -328,6 +330,42 @@ export function importCrowdaq(
       return counts
     })
     .immediate()
+}
+
+/**
+ * The items of one exam in one import are pages of its question set (a desktop export keeps an
+ * exam's questions in pages): they become one exam, its questions in page order. A question id
+ * on two pages is a problem of the later one.
+ */
+function mergePages(
+  exams: Valid<'exam'>[],
+  at: (item: FoundItem, rest: JsonPath, message: string) => void,
+): Valid<'exam'>[] {
+  const byId = new Map<string, { merged: Valid<'exam'>; seen: Map<string, string> }>()
+  for (const page of exams) {
+    const known = byId.get(page.value.exam_id)
+    if (!known) {
+      const seen = new Map(page.value.question_set.map((q) => [q.question_id, page.item.doc.file]))
+      byId.set(page.value.exam_id, { merged: { ...page, value: { ...page.value } }, seen })
+      continue
+    }
+    const questions = [...known.merged.value.question_set]
+    page.value.question_set.forEach((q, i) => {
+      const other = known.seen.get(q.question_id)
+      if (other !== undefined) {
+        at(
+          page.item,
+          ['question_set', i, 'question_id'],
+          `question id '${q.question_id}' is used twice (also in ${other})`,
+        )
+        return
+      }
+      known.seen.set(q.question_id, page.item.doc.file)
+      questions.push(q)
+    })
+    known.merged.value = { ...page.value, ...known.merged.value, question_set: questions }
+  }
+  return [...byId.values()].map((e) => e.merged)
 }
 
 export function describeCounts(c: CrowdaqImportCounts): string {
