@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { htmlFormAnswerXml } from '../../src/main/mturk/standin/answer-xml'
 import { createStandin } from '../../src/main/mturk/standin/index'
 import { expect, serve, stop, test } from './fixtures'
 
@@ -95,6 +96,26 @@ test('imports an exam, previews it, imports attempts, applies bands on the stand
     await page.getByTestId('cq-report').click()
     await expect(workers.locator('tr', { hasText: 'AWSLOW' })).not.toContainText('over-time')
     await expect(workers.locator('tr', { hasText: 'AWSLOW' })).toContainText('main task')
+
+    // Attempts from the exam's qualification HIT on MTurk, answers keyed by question id.
+    const qualification = standin.state.addHIT({
+      Title: 'Quantity qualification',
+      HITTypeId: '3TQUALE2E000000000000000000000',
+      MaxAssignments: 2,
+    })
+    standin.state.addAssignment({
+      HITId: qualification.HITId,
+      WorkerId: 'AWFIVE',
+      Answer: htmlFormAnswerXml({ shown: 'q1 q2 q3', q1: 'A', q2: 'B', q3: 'C' }),
+    })
+    await page.getByTestId('cq-pull-hit-types').fill(qualification.HITTypeId)
+    await page.getByTestId('cq-pull').click()
+    await expect(page.getByTestId('cq-pull-outcome')).toContainText(
+      '1 new attempt from 1 assignment of 1 HIT',
+    )
+    await expect(page.getByTestId('cq-exams')).toContainText('8 attempts')
+    await page.getByTestId('cq-report').click()
+    await expect(workers.locator('tr', { hasText: 'AWFIVE' })).toContainText('main task')
   } finally {
     await stop(child)
     await standin.close()

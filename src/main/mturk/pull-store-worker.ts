@@ -45,6 +45,7 @@ function main(data: PullStoreData): void {
       now: () => at,
       timing: here,
       ...(data.map ? { map: data.map } : {}),
+      ...(data.exam ? { exam: data.exam } : {}),
       ...(data.commitAssignments !== undefined
         ? { commitAssignments: data.commitAssignments }
         : {}),

@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads'
 import type { ApiErrorInfo } from '../../shared/contract/errors'
 import type { RowBatch } from '../importers/rowBatch'
+import type { ExamPullTarget } from './exam-map'
 import type { FieldMap } from './glucose-map'
 import type { CommitResult, PullTiming, StorePage } from './pullStore'
 
@@ -23,6 +24,7 @@ export interface PullStoreData {
   pullId: number
   author: string
   map?: FieldMap
+  exam?: ExamPullTarget
   commitAssignments?: number
   commitAfterMs?: number
   /** The pages, from the pull or from the parsing thread. */

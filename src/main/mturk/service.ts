@@ -140,7 +140,11 @@ export function startPullJob(session: Session, request: PullRequest): JobProgres
   }
   // Resolve credentials and endpoint now, so a missing key is an answer to the click, not a failed job.
   openConnection(session).close()
-  const what = request.mode === 'new' ? 'new work' : 'assignments'
+  const what = request.selection.examId
+    ? `exam ${request.selection.examId}'s attempts`
+    : request.mode === 'new'
+      ? 'new work'
+      : 'assignments'
   return session.jobs.start<MTurkPullResult>({
     kind: 'pull',
     title: `Pulling ${what} from MTurk`,

@@ -1,7 +1,10 @@
 import { useState } from 'react'
 import type { ExamReport, ExamSummary, QualifyResult } from '../../../../shared/contract/crowdaq'
 import type { Band, ExamSettings } from '../../../../shared/crowdaq/grading'
+import type { MTurkPullResult } from '../../../../shared/contract/mturk'
 import { api } from '../../api'
+import { plural } from '../../lib/format'
+import { whenFinished } from '../jobs/jobs'
 import { showError } from '../messages/messages'
 import { pct } from './percent'
 
@@ -157,6 +160,7 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
           Apply bands…
         </button>
       </p>
+      <PullAttempts examId={exam.id} onPulled={onChanged} />
       {plan && (
         <div className="cq-plan" data-testid="cq-qualify-plan">
           <p>
@@ -193,6 +197,66 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
       )}
       {report && <ReportView report={report} />}
     </section>
+  )
+}
+
+/**
+ * Attempts from the exam's MTurk qualification HITs, through the project's pull: answers keyed by
+ * question id. The pull runs as a job (progress and Cancel in the job list).
+ */
+function PullAttempts({ examId, onPulled }: { examId: string; onPulled: () => void }) {
+  const [hitTypes, setHitTypes] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [outcome, setOutcome] = useState<string | null>(null)
+  const ids = hitTypes.split(/[\s,]+/).filter((id) => id !== '')
+
+  async function pull() {
+    setBusy(true)
+    setOutcome(null)
+    try {
+      const { jobId } = await api.mturk.pull({ mode: 'all', hitTypeIds: ids, examId })
+      const job = await whenFinished(jobId)
+      if (job.state === 'succeeded') {
+        const r = job.result as MTurkPullResult
+        setOutcome(
+          `${plural(r.new, 'new attempt')} from ${plural(r.assignments, 'assignment')} of ${plural(r.hits, 'HIT')}.`,
+        )
+      } else if (job.state === 'cancelled') setOutcome('Cancelled; what was pulled is kept.')
+      else showError('Pulling attempts from MTurk', job.error)
+      onPulled()
+    } catch (e) {
+      showError('Pulling attempts from MTurk', e)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form
+      className="cq-pull"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void pull()
+      }}
+    >
+      <label>
+        Qualification HIT types (attempts from MTurk, answers keyed by question id)
+        <input
+          data-testid="cq-pull-hit-types"
+          value={hitTypes}
+          placeholder="HIT type id, …"
+          onChange={(e) => setHitTypes(e.target.value)}
+        />
+      </label>{' '}
+      <button type="submit" data-testid="cq-pull" disabled={busy || ids.length === 0}>
+        Pull attempts
+      </button>{' '}
+      {outcome && (
+        <span className="note" data-testid="cq-pull-outcome">
+          {outcome}
+        </span>
+      )}
+    </form>
   )
 }
 
