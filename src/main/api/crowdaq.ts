@@ -1,6 +1,7 @@
 import type { crowdaqCalls, ExamSummary } from '../../shared/contract/crowdaq'
 import type { Db } from '../db/connection'
 import { examRows, resourceLists, setExamSettings } from '../db/queries/crowdaqSpecs'
+import { examSpec, saveQuestionSet, tutorialSpec } from '../crowdaq/authoring'
 import { gradeExam, requireExam } from '../crowdaq/grade'
 import { previewQuestionSet, previewTask } from '../crowdaq/preview'
 import { applyBands, bandsDryRun } from '../crowdaq/qualify'
@@ -58,6 +59,16 @@ export const crowdaqHandlers: Handlers<keyof typeof crowdaqCalls> = {
     if (dryRun) return bandsDryRun(db, examId)
     const result = await withActions(session, (ac) => applyBands(ac, examId))
     session.dataChanged()
+    return result
+  },
+  'crowdaq.questionSetSpec': ({ kind, id }, { session }) =>
+    kind === 'exam' ? examSpec(session.project().db, id) : tutorialSpec(session.project().db, id),
+  'crowdaq.saveQuestionSet': ({ kind, spec, create }, { session }) => {
+    const result = saveQuestionSet(session.project().db, kind, spec, {
+      create,
+      author: localAuthor(),
+    })
+    if (result.id !== null) session.dataChanged()
     return result
   },
   'crowdaq.taskReview': ({ taskId, limit }, { session }) =>

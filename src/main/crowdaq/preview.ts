@@ -100,7 +100,7 @@ export function previewTask(db: Db, id: string): TaskPreview {
   return { id, contexts: (task.contexts ?? []).map(previewContext), groups: task.annotation_groups }
 }
 
-function notFound(kind: string, id: string): UserError {
+export function notFound(kind: string, id: string): UserError {
   return new UserError({
     type: 'not-found',
     code: `no-${kind}`,

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { ExamReportCore } from '../crowdaq/examReport'
 import type { AttemptFlag, ExamSettings } from '../crowdaq/grading'
 import type { SafeNode } from '../crowdaq/safeNodes'
-import type { Group } from '../crowdaq/spec'
+import type { ExamSpec, Group, TutorialSpec } from '../crowdaq/spec'
 import { call } from './define'
 import { fileRefSchema } from './imports'
 import type { ActionOutcome } from './mturk'
@@ -181,6 +181,20 @@ export interface TaskReview {
   total: number
 }
 
+/** A problem of an exam or tutorial written in the app, at its JSON path (`$.question_set[2].answer`). */
+export interface AuthoringProblem {
+  path: string
+  message: string
+}
+
+/** Saved (`id`) or, with problems, nothing saved (`id` null). */
+export interface SaveQuestionSetResult {
+  id: string | null
+  problems: AuthoringProblem[]
+}
+
+export type { ExamSpec, TutorialSpec }
+
 const id = z
   .string()
   .regex(/^[a-zA-Z0-9_]+$/, 'expected an id of letters, digits and _')
@@ -225,6 +239,17 @@ export const crowdaqCalls = {
   'crowdaq.report': call(z.object({ examId: id })).returns<ExamReport>(),
   /** Applies the bands through the worker actions; a dry run sends nothing. */
   'crowdaq.qualify': call(z.object({ examId: id, dryRun: z.boolean() })).returns<QualifyResult>(),
+  /** An exam or tutorial as the CROWDAQ JSON it would be imported from, for editing. */
+  'crowdaq.questionSetSpec': call(z.object({ kind: z.enum(['exam', 'tutorial']), id })).returns<
+    ExamSpec | TutorialSpec
+  >(),
+  /**
+   * Saves an exam or tutorial written in the app after the checks an import makes; `create`
+   * refuses an id the project has. Problems come back with their JSON paths; nothing is saved then.
+   */
+  'crowdaq.saveQuestionSet': call(
+    z.object({ kind: z.enum(['exam', 'tutorial']), spec: z.unknown(), create: z.boolean() }),
+  ).returns<SaveQuestionSetResult>(),
   'crowdaq.taskReview': call(
     z.object({
       taskId: z.string().min(1).max(200).optional(),

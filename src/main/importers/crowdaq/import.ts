@@ -375,7 +375,7 @@ export function describeCounts(c: CrowdaqImportCounts): string {
   return parts.length > 0 ? parts.join(', ') : 'nothing new'
 }
 
-function examInput(e: ExamSpec) {
+export function examInput(e: ExamSpec) {
   const settings: Partial<ExamSettings> = {
     ...(e.num_of_questions !== undefined ? { questionsPerAttempt: e.num_of_questions } : {}),
     ...(e.passing_grade !== undefined ? { passingGrade: e.passing_grade } : {}),

@@ -8,6 +8,7 @@ import { api, fileFromPage } from '../../api'
 import { plural } from '../../lib/format'
 import { showError, showInfo } from '../messages/messages'
 import { ExamPanel } from './ExamPanel'
+import { QuestionSetEditor } from './QuestionSetEditor'
 import { QuestionSetView } from './QuestionSetView'
 import { TaskReviewPanel } from './TaskReviewPanel'
 import { TaskView } from './TaskView'
@@ -18,6 +19,7 @@ type Selection =
   | { kind: 'tutorial'; id: string }
   | { kind: 'task'; id: string }
   | { kind: 'responses' }
+  | { kind: 'author'; target: 'exam' | 'tutorial'; id: string | null }
 
 /** CROWDAQ: import exams, tutorials, instructions and tasks; preview, grade, report, qualify. */
 export function CrowdaqPage() {
@@ -69,7 +71,7 @@ export function CrowdaqPage() {
     setSelected(s)
     setPreview(null)
     setPreviewCount((n) => n + 1)
-    if (s.kind === 'responses') return
+    if (s.kind === 'responses' || s.kind === 'author') return
     try {
       setPreview(
         s.kind === 'task'
@@ -101,6 +103,22 @@ export function CrowdaqPage() {
             }}
           />
         </label>
+        <p className="cq-new">
+          <button
+            className="small"
+            data-testid="cq-new-exam"
+            onClick={() => void open({ kind: 'author', target: 'exam', id: null })}
+          >
+            New exam
+          </button>{' '}
+          <button
+            className="small"
+            data-testid="cq-new-tutorial"
+            onClick={() => void open({ kind: 'author', target: 'tutorial', id: null })}
+          >
+            New tutorial
+          </button>
+        </p>
         <h3>Exams</h3>
         <ul data-testid="cq-exams">
           {overview?.exams.map((e) => (
@@ -151,7 +169,32 @@ export function CrowdaqPage() {
         {!selected && (
           <p className="note">Import CROWDAQ files, then pick an exam, tutorial or task.</p>
         )}
-        {selected && <h2>{selected.kind === 'responses' ? 'Task responses' : selected.id}</h2>}
+        {selected && <h2>{heading(selected)}</h2>}
+        {selected?.kind === 'author' && (
+          <QuestionSetEditor
+            key={`${selected.target}-${selected.id ?? ''}`}
+            kind={selected.target}
+            id={selected.id}
+            onCancel={() =>
+              void (selected.id === null
+                ? setSelected(null)
+                : open({ kind: selected.target, id: selected.id }))
+            }
+            onSaved={(id) => {
+              showInfo(`Saved ${selected.target} ${id}.`)
+              void refresh().then(() => open({ kind: selected.target, id }))
+            }}
+          />
+        )}
+        {(selected?.kind === 'exam' || selected?.kind === 'tutorial') && (
+          <button
+            className="small"
+            data-testid="cq-edit"
+            onClick={() => void open({ kind: 'author', target: selected.kind, id: selected.id })}
+          >
+            Edit {selected.kind}
+          </button>
+        )}
         {exam && <ExamPanel exam={exam} onChanged={() => void refresh()} />}
         {selected?.kind === 'exam' && (
           <button
@@ -176,4 +219,10 @@ export function CrowdaqPage() {
       </main>
     </div>
   )
+}
+
+function heading(s: Selection): string {
+  if (s.kind === 'responses') return 'Task responses'
+  if (s.kind === 'author') return s.id === null ? `New ${s.target}` : `Editing ${s.target} ${s.id}`
+  return s.id
 }

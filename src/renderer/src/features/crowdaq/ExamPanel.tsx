@@ -6,6 +6,7 @@ import { api } from '../../api'
 import { plural } from '../../lib/format'
 import { whenFinished } from '../jobs/jobs'
 import { showError } from '../messages/messages'
+import { AttemptSettingsFields } from './AttemptSettingsFields'
 import { pct } from './percent'
 
 /** An exam's settings and bands, its report, and applying its bands on MTurk. */
@@ -45,44 +46,16 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
           )
         }}
       >
-        <label>
-          Questions per attempt (0 = all)
-          <input
-            type="number"
-            min={0}
-            value={settings.questionsPerAttempt}
-            onChange={(e) => setSettings({ ...settings, questionsPerAttempt: num(e.target.value) })}
-          />
-        </label>
-        <label>
-          Passing grade %
-          <input
-            type="number"
-            min={0}
-            max={100}
-            value={Math.round(settings.passingGrade * 100)}
-            onChange={(e) => setSettings({ ...settings, passingGrade: num(e.target.value) / 100 })}
-          />
-        </label>
-        <label>
-          Attempts allowed
-          <input
-            type="number"
-            min={1}
-            value={settings.attemptsAllowed}
-            onChange={(e) => setSettings({ ...settings, attemptsAllowed: num(e.target.value) })}
-          />
-        </label>
-        <label>
-          Time limit (s)
-          <input
-            type="number"
-            min={1}
-            data-testid="cq-time-limit"
-            value={settings.timeLimitSeconds}
-            onChange={(e) => setSettings({ ...settings, timeLimitSeconds: num(e.target.value) })}
-          />
-        </label>
+        <AttemptSettingsFields
+          value={{ ...settings, passingPercent: Math.round(settings.passingGrade * 100) }}
+          onChange={({ passingPercent, ...patch }) =>
+            setSettings({
+              ...settings,
+              ...patch,
+              ...(passingPercent !== undefined ? { passingGrade: passingPercent / 100 } : {}),
+            })
+          }
+        />
         <table className="table compact">
           <thead>
             <tr>
