@@ -7,7 +7,7 @@ import { openProject } from '../../src/main/db/connection'
 import { examQuestions, examRow, resourceLists } from '../../src/main/db/queries/crowdaqSpecs'
 import { cli } from '../helpers/cli'
 import { useTempDir } from '../helpers/tmp'
-import { writeDesktopExport } from './desktopExport'
+import { EXPORT_COUNTS, writeDesktopExport } from './desktopExport'
 
 const tempDir = useTempDir()
 
@@ -18,14 +18,7 @@ describe('a CROWDAQ desktop-client export folder', () => {
     const db = join(dir, 'p.winnow')
     const r = await cli('crowdaq', 'import', owner, '--db', db, '--json')
     expect(r.code, r.stderr).toBe(0)
-    expect(r.json).toEqual({
-      exams: 1,
-      tutorials: 1,
-      instructions: 1,
-      tasks: 2,
-      examAttempts: 3,
-      taskAssignments: 4,
-    })
+    expect(r.json).toEqual(EXPORT_COUNTS)
 
     const p = openProject(db)
     try {

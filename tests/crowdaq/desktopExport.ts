@@ -1,6 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 
+/** What importing the whole export adds, by kind. */
+export const EXPORT_COUNTS = {
+  exams: 1,
+  tutorials: 1,
+  instructions: 1,
+  tasks: 2,
+  examAttempts: 3,
+  taskAssignments: 4,
+}
+
 /**
  * A small CROWDAQ desktop-client export (`~/.crowdaq/<endpoint>/<owner>/`), laid out as the
  * client's sync writes it: per exam its config, questions and assignments in pages

@@ -39,6 +39,10 @@ test('imports an exam, previews it, imports attempts, applies bands on the stand
     // Attempts, then bands naming the stand-in's qualification types.
     await input.setInputFiles([join(FIXTURES, 'exam_assignments.json')])
     await expect(page.getByTestId('cq-exams')).toContainText('6 attempts')
+    // Each file was an import job, listed with what it did.
+    await expect(page.getByTestId('job-tray')).toContainText(
+      'Imported exam_assignments.json: 6 examAttempts.',
+    )
     await page.getByTestId('cq-band-type-0').fill(main)
     await page.getByTestId('cq-band-type-1').fill(warm)
     await page.getByTestId('cq-save-settings').click()
@@ -56,6 +60,9 @@ test('imports an exam, previews it, imports attempts, applies bands on the stand
     await expect(page.getByTestId('cq-qualify-plan')).toContainText('2 qualifications to send')
     await page.getByTestId('cq-qualify-confirm').click()
     await expect(page.getByTestId('cq-qualify-plan')).toContainText('2 sent, 0 already sent')
+    await expect(page.getByTestId('job-tray')).toContainText(
+      'Qualifying the workers of exam fx_exam',
+    )
     expect(standin.state.qualification(main, 'AWONE')?.IntegerValue).toBe(100)
     expect(standin.state.qualification(warm, 'AWTHREE')?.IntegerValue).toBe(75)
 

@@ -4,12 +4,11 @@ import { examRows, resourceLists, setExamSettings } from '../db/queries/crowdaqS
 import { examSpec, saveQuestionSet, tutorialSpec } from '../crowdaq/authoring'
 import { gradeExam, requireExam } from '../crowdaq/grade'
 import { previewQuestionSet, previewTask } from '../crowdaq/preview'
-import { applyBands, bandsDryRun } from '../crowdaq/qualify'
+import { bandsDryRun } from '../crowdaq/qualify'
 import { buildExamReport } from '../crowdaq/report'
 import { taskReview } from '../crowdaq/tasks'
 import { taskResponseCount } from '../db/queries/crowdaqTasks'
-import { importCrowdaq } from '../importers/crowdaq/import'
-import { withActions } from '../mturk/service'
+import { startCrowdaqImportJob, startQualifyJob } from '../jobs/crowdaqJobs'
 import { localAuthor } from '../ratings/author'
 import type { Handlers } from './handlers'
 
@@ -25,11 +24,13 @@ export const crowdaqHandlers: Handlers<keyof typeof crowdaqCalls> = {
     return { exams: examRows(db), ...resourceLists(db), taskResponses: taskResponseCount(db) }
   },
   'crowdaq.import': ({ file, examId }, { session }) => {
-    const { db } = session.project()
-    const { path } = session.resolveFile(file)
-    const counts = importCrowdaq(db, path, { author: localAuthor(), examId })
-    session.dataChanged()
-    return counts
+    const project = session.project()
+    const resolved = session.resolveFile(file)
+    const job = startCrowdaqImportJob(session, project.path, resolved, {
+      author: localAuthor(),
+      examId,
+    })
+    return { jobId: job.id }
   },
   'crowdaq.previewQuestions': ({ kind, id }, { session }) =>
     previewQuestionSet(session.project().db, kind, id),
@@ -53,13 +54,11 @@ export const crowdaqHandlers: Handlers<keyof typeof crowdaqCalls> = {
       durationSeconds: a.durationSeconds,
     })),
   'crowdaq.report': ({ examId }, { session }) => buildExamReport(session.project().db, examId),
-  'crowdaq.qualify': async ({ examId, dryRun }, { session }) => {
-    const { db } = session.project()
-    requireExam(db, examId)
-    if (dryRun) return bandsDryRun(db, examId)
-    const result = await withActions(session, (ac) => applyBands(ac, examId))
-    session.dataChanged()
-    return result
+  'crowdaq.planQualifications': ({ examId }, { session }) =>
+    bandsDryRun(session.project().db, examId),
+  'crowdaq.qualify': ({ examId }, { session }) => {
+    requireExam(session.project().db, examId)
+    return { jobId: startQualifyJob(session, examId).id }
   },
   'crowdaq.questionSetSpec': ({ kind, id }, { session }) =>
     kind === 'exam' ? examSpec(session.project().db, id) : tutorialSpec(session.project().db, id),

@@ -10,7 +10,7 @@ import {
   setQuestionEnabled,
   specText,
 } from '../db/queries/crowdaqSpecs'
-import { examInput } from '../importers/crowdaq/import'
+import { examInput } from '../importers/crowdaq/items'
 import { formatPath } from '../importers/crowdaq/problems'
 import { validateItem } from '../importers/crowdaq/validate'
 import { notFound } from './preview'

@@ -41,8 +41,9 @@ export function openConnection(session: Session, signal?: AbortSignal): MTurkCon
 export async function withConnection<T>(
   session: Session,
   work: (connection: MTurkConnection) => Promise<T>,
+  signal?: AbortSignal,
 ): Promise<T> {
-  const connection = openConnection(session)
+  const connection = openConnection(session, signal)
   try {
     return await work(connection)
   } finally {
@@ -53,10 +54,13 @@ export async function withConnection<T>(
 export async function withActions<T>(
   session: Session,
   work: (ac: ActionContext) => Promise<T>,
+  signal?: AbortSignal,
 ): Promise<T> {
   const { db } = session.project()
-  return withConnection(session, (ctx) =>
-    work({ db, ctx, endpoint: ctx.url, projectId: projectId(db), author: localAuthor() }),
+  return withConnection(
+    session,
+    (ctx) => work({ db, ctx, endpoint: ctx.url, projectId: projectId(db), author: localAuthor() }),
+    signal,
   )
 }
 

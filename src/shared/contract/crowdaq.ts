@@ -223,10 +223,13 @@ export const examSettingsSchema = z.object({
 
 export const crowdaqCalls = {
   'crowdaq.overview': call(z.object({})).returns<CrowdaqOverview>(),
-  /** Imports a file, an array, a zip or an attempts CSV; all of it or, on any problem, nothing. */
-  'crowdaq.import': call(
-    z.object({ file: fileRefSchema, examId: id.optional() }),
-  ).returns<CrowdaqImportCounts>(),
+  /**
+   * Imports a file, an array, a zip or an attempts CSV as a job (progress in items, cancel): all
+   * of it or, on any problem, nothing. The job's result is the counts.
+   */
+  'crowdaq.import': call(z.object({ file: fileRefSchema, examId: id.optional() })).returns<{
+    jobId: string
+  }>(),
   /** An exam as a worker would see one attempt (a fresh random subset each call), or a tutorial. */
   'crowdaq.previewQuestions': call(
     z.object({ kind: z.enum(['exam', 'tutorial']), id }),
@@ -237,8 +240,13 @@ export const crowdaqCalls = {
   ).returns<ExamSummary>(),
   'crowdaq.grade': call(z.object({ examId: id })).returns<GradedAttemptRow[]>(),
   'crowdaq.report': call(z.object({ examId: id })).returns<ExamReport>(),
-  /** Applies the bands through the worker actions; a dry run sends nothing. */
-  'crowdaq.qualify': call(z.object({ examId: id, dryRun: z.boolean() })).returns<QualifyResult>(),
+  /** What applying the bands would send; nothing is sent. */
+  'crowdaq.planQualifications': call(z.object({ examId: id })).returns<QualifyResult>(),
+  /**
+   * Applies the bands through the worker actions as a job (progress in workers, a cancel that
+   * stops between groups); the job's result is the QualifyResult.
+   */
+  'crowdaq.qualify': call(z.object({ examId: id })).returns<{ jobId: string }>(),
   /** An exam or tutorial as the CROWDAQ JSON it would be imported from, for editing. */
   'crowdaq.questionSetSpec': call(z.object({ kind: z.enum(['exam', 'tutorial']), id })).returns<
     ExamSpec | TutorialSpec

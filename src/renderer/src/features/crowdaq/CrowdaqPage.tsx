@@ -6,6 +6,7 @@ import type {
 } from '../../../../shared/contract/crowdaq'
 import { api, fileFromPage } from '../../api'
 import { plural } from '../../lib/format'
+import { whenFinished } from '../jobs/jobs'
 import { showError, showInfo } from '../messages/messages'
 import { ExamPanel } from './ExamPanel'
 import { QuestionSetEditor } from './QuestionSetEditor'
@@ -28,6 +29,7 @@ export function CrowdaqPage() {
   const [preview, setPreview] = useState<QuestionSetPreview | TaskPreview | null>(null)
   // Each preview is a fresh attempt: its answers start empty.
   const [previewCount, setPreviewCount] = useState(0)
+  const [importing, setImporting] = useState(false)
 
   const refresh = useCallback(async () => {
     try {
@@ -47,23 +49,27 @@ export function CrowdaqPage() {
     }
   }, [])
 
+  // Each file is an import job (progress and Cancel in the job list), one after the other.
   async function importFiles(files: FileList | null) {
+    setImporting(true)
     for (const file of Array.from(files ?? [])) {
       try {
         const picked = await fileFromPage(file)
         if (!picked) continue
-        const counts = await api.crowdaq.import({
+        const { jobId } = await api.crowdaq.import({
           file: picked.ref,
           ...(selected?.kind === 'exam' ? { examId: selected.id } : {}),
         })
-        const parts = Object.entries(counts)
-          .filter(([, n]) => n > 0)
-          .map(([k, n]) => `${n} ${k}`)
-        showInfo(`Imported ${file.name}: ${parts.join(', ') || 'nothing new'}.`)
+        const job = await whenFinished(jobId)
+        if (job.state === 'succeeded') showInfo(job.detail)
+        else if (job.state === 'cancelled')
+          showInfo(`Import of ${file.name} cancelled; nothing was imported.`)
+        else showError(`Importing ${file.name}`, job.error)
       } catch (e) {
         showError(`Importing ${file.name}`, e)
       }
     }
+    setImporting(false)
     await refresh()
   }
 
@@ -89,11 +95,12 @@ export function CrowdaqPage() {
   return (
     <div className="cq-page">
       <aside className="cq-list">
-        <label className="button primary cq-import">
-          Import CROWDAQ files…
+        <label className="button primary cq-import" aria-disabled={importing}>
+          {importing ? 'Importing…' : 'Import CROWDAQ files…'}
           <input
             type="file"
             multiple
+            disabled={importing}
             accept=".json,.zip,.md,.csv"
             data-testid="cq-import-input"
             hidden

@@ -5,7 +5,7 @@ import type { MTurkPullResult } from '../../../../shared/contract/mturk'
 import { api } from '../../api'
 import { plural } from '../../lib/format'
 import { whenFinished } from '../jobs/jobs'
-import { showError } from '../messages/messages'
+import { showError, showInfo } from '../messages/messages'
 import { AttemptSettingsFields } from './AttemptSettingsFields'
 import { pct } from './percent'
 
@@ -125,7 +125,7 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
           onClick={() =>
             void run(
               'Planning qualifications',
-              () => api.crowdaq.qualify({ examId: exam.id, dryRun: true }),
+              () => api.crowdaq.planQualifications({ examId: exam.id }),
               setPlan,
             )
           }
@@ -155,13 +155,7 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
               className="primary"
               data-testid="cq-qualify-confirm"
               disabled={busy}
-              onClick={() =>
-                void run(
-                  'Qualifying workers',
-                  () => api.crowdaq.qualify({ examId: exam.id, dryRun: false }),
-                  setPlan,
-                )
-              }
+              onClick={() => void run('Qualifying workers', () => qualify(exam.id), setPlan)}
             >
               Send on MTurk
             </button>
@@ -171,6 +165,20 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
       {report && <ReportView report={report} />}
     </section>
   )
+}
+
+/**
+ * Applies the bands as a job (progress and Stop in the job list); its result, or what a stop or
+ * failure left, as the plan shows it.
+ */
+async function qualify(examId: string): Promise<QualifyResult> {
+  const { jobId } = await api.crowdaq.qualify({ examId })
+  const job = await whenFinished(jobId)
+  if (job.state === 'succeeded') return job.result as QualifyResult
+  if (job.state === 'cancelled') showInfo(job.error?.message ?? 'Stopped.')
+  else showError('Qualifying workers', job.error)
+  // What was sent before the stop is recorded: the plan now says so.
+  return api.crowdaq.planQualifications({ examId })
 }
 
 /**
