@@ -11,6 +11,7 @@ import {
   bandFor,
   defaultBands,
   gradeAttempts,
+  standingAttempts,
 } from '../../src/shared/crowdaq/grading'
 import type { Group } from '../../src/shared/crowdaq/spec'
 
@@ -88,11 +89,20 @@ describe('grading', () => {
     completedAt: number | null,
     answers: Record<string, string | null>,
     shown = Object.keys(answers),
-  ): AttemptInput => ({ id, workerId, completedAt, order: 0, shown, answers })
+  ): AttemptInput => ({
+    id,
+    workerId,
+    completedAt,
+    startedAt: null,
+    deadline: null,
+    order: 0,
+    shown,
+    answers,
+  })
 
   it('grades over the questions shown, counts unanswered as wrong, numbers by completion time', () => {
     const graded = gradeAttempts(
-      { passingGrade: 1, attemptsAllowed: 2, bands: defaultBands('Q') },
+      { passingGrade: 1, attemptsAllowed: 2, timeLimitSeconds: 600, bands: defaultBands('Q') },
       key,
       [
         at(1, 'W', 200, { q1: 'A', q2: 'B' }),
@@ -107,6 +117,48 @@ describe('grading', () => {
       ['W', 1, 2, 1, []],
       ['W', 3, 3, 1, ['over-limit', 'after-pass']],
     ])
+  })
+
+  it('flags attempts that took longer than the time limit, by duration or else by deadline', () => {
+    const timed = (
+      id: number,
+      startedAt: number | null,
+      completedAt: number | null,
+      deadline: number | null = null,
+    ): AttemptInput => ({
+      ...at(id, `W${id}`, completedAt, { q1: 'A', q2: 'B', q3: 'C' }),
+      startedAt,
+      deadline,
+    })
+    const settings = { passingGrade: 1, attemptsAllowed: 1, timeLimitSeconds: 600, bands: [] }
+    const graded = gradeAttempts(settings, key, [
+      timed(1, 1000, 1600), // exactly the limit
+      timed(2, 1000, 1601),
+      timed(3, null, 1601, 1600), // no start: past the deadline CROWDAQ set
+      timed(4, null, 1599, 1600),
+      timed(5, null, null, 1600), // no end, or no times at all: nothing to check
+      timed(6, null, 5000),
+    ])
+    expect(graded.map((g) => [g.workerId, g.durationSeconds, g.flags, g.passed])).toEqual([
+      ['W1', 600, [], true],
+      ['W2', 601, ['over-time'], true],
+      ['W3', null, ['over-time'], true],
+      ['W4', null, [], true],
+      ['W5', null, [], true],
+      ['W6', null, [], true],
+    ])
+    // The setting decides: a longer limit lets the same attempt stand.
+    const longer = gradeAttempts({ ...settings, timeLimitSeconds: 601 }, key, [
+      timed(2, 1000, 1601),
+    ])
+    expect(longer[0]?.flags).toEqual([])
+    // An over-time pass does not stand, so a later attempt is not after a pass.
+    const again = gradeAttempts({ ...settings, attemptsAllowed: 2 }, key, [
+      { ...timed(7, 0, 700), workerId: 'W' },
+      { ...timed(8, 800, 900), workerId: 'W' },
+    ])
+    expect(again.map((g) => g.flags)).toEqual([['over-time'], []])
+    expect(standingAttempts(again).get('W')?.id).toBe(8)
   })
 
   it('maps grades to bands: 100% main, ≥ 70% warm-up, below none', () => {
@@ -149,12 +201,18 @@ describe('exam report', () => {
         id: w + 1,
         workerId: `W${w}`,
         completedAt: w,
+        startedAt: null,
+        deadline: null,
         order: 0,
         shown: questions.map((q) => q.questionId),
         answers,
       }
     })
-    const graded = gradeAttempts({ passingGrade: 1, attemptsAllowed: 1, bands: [] }, key, attempts)
+    const graded = gradeAttempts(
+      { passingGrade: 1, attemptsAllowed: 1, timeLimitSeconds: 600, bands: [] },
+      key,
+      attempts,
+    )
     const report = examReport(
       questions,
       graded,
@@ -181,7 +239,7 @@ describe('exam report', () => {
       { attemptId: 4, shown: ['q1', 'q2'], answers: { q1: 'B', q2: 'B' } },
     ]
     const graded = gradeAttempts(
-      { passingGrade: 1, attemptsAllowed: 9, bands: [] },
+      { passingGrade: 1, attemptsAllowed: 9, timeLimitSeconds: 600, bands: [] },
       new Map([
         ['q1', 'A'],
         ['q2', 'A'],
@@ -190,6 +248,8 @@ describe('exam report', () => {
         id: a.attemptId,
         workerId: `W${a.attemptId}`,
         completedAt: 0,
+        startedAt: null,
+        deadline: null,
         order: 0,
         ...a,
       })),

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { examRow, setExamSettings } from '../../src/main/db/queries/crowdaqSpecs'
 import { applyBands, bandsDryRun } from '../../src/main/crowdaq/qualify'
 import { taskReview } from '../../src/main/crowdaq/tasks'
 import { importCrowdaq } from '../../src/main/importers/crowdaq/import'
 import type { ActionContext } from '../../src/main/mturk/workerActions'
 import { count, useConnections, useProject } from '../mturk/project-helpers'
 import { useStandin } from '../mturk/standin-helpers'
-import { fixture } from './helpers'
+import { examWithBands, fixture } from './helpers'
 
 const start = useStandin()
 const newProject = useProject()
@@ -19,17 +18,10 @@ describe('qualifying workers by exam band', () => {
     const main = standin.state.addQualificationType({ Name: 'Main task' }).QualificationTypeId
     const warm = standin.state.addQualificationType({ Name: 'Warm-up' }).QualificationTypeId
     const { db } = newProject()
-    for (const f of ['exam.json', 'exam_assignments.json', 'attempts.csv'])
-      importCrowdaq(db, fixture(f), { author })
-    const exam = examRow(db, 'fx_exam')
-    if (!exam) throw new Error('no exam')
-    setExamSettings(db, 'fx_exam', {
-      ...exam.settings,
-      bands: [
-        { name: 'main task', minGrade: 1, qualificationTypeId: main, value: null },
-        { name: 'warm-up', minGrade: 0.7, qualificationTypeId: warm, value: 1 },
-      ],
-    })
+    examWithBands(db, [
+      { name: 'main task', minGrade: 1, qualificationTypeId: main, value: null },
+      { name: 'warm-up', minGrade: 0.7, qualificationTypeId: warm, value: 1 },
+    ])
     const dry = bandsDryRun(db, 'fx_exam')
     expect(dry.planned.map((p) => [p.workerId, p.band, p.value, p.alreadySent])).toEqual([
       ['AWONE', 'main task', 100, false],

@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { htmlFormAnswerXml } from '../../standin/answer-xml'
 import { createStandin } from '../../standin/index'
 import { expect, serve, stop, test } from './fixtures'
 
@@ -40,6 +42,10 @@ test('imports an exam, previews it, imports attempts, applies bands on the stand
     // Attempts, then bands naming the stand-in's qualification types.
     await input.setInputFiles([join(FIXTURES, 'exam_assignments.json')])
     await expect(page.getByTestId('cq-exams')).toContainText('6 attempts')
+    // Each file was an import job, listed with what it did.
+    await expect(page.getByTestId('job-tray')).toContainText(
+      'Imported exam_assignments.json: 6 examAttempts.',
+    )
     await page.getByTestId('cq-band-type-0').fill(main)
     await page.getByTestId('cq-band-type-1').fill(warm)
     await page.getByTestId('cq-save-settings').click()
@@ -57,6 +63,9 @@ test('imports an exam, previews it, imports attempts, applies bands on the stand
     await expect(page.getByTestId('cq-qualify-plan')).toContainText('2 qualifications to send')
     await page.getByTestId('cq-qualify-confirm').click()
     await expect(page.getByTestId('cq-qualify-plan')).toContainText('2 sent, 0 already sent')
+    await expect(page.getByTestId('job-tray')).toContainText(
+      'Qualifying the workers of exam fx_exam',
+    )
     expect(standin.state.qualification(main, 'AWONE')?.IntegerValue).toBe(100)
     expect(standin.state.qualification(warm, 'AWTHREE')?.IntegerValue).toBe(75)
 
@@ -65,6 +74,58 @@ test('imports an exam, previews it, imports attempts, applies bands on the stand
     await expect(questions.locator('tbody tr')).toHaveCount(4)
     await expect(questions.locator('tbody tr').nth(3)).toContainText('A✓ 1 · B 2')
     await expect(page.getByTestId('cq-workers-report')).toContainText('AWTHREE')
+    await expect(page.getByTestId('cq-untimed')).toContainText('the time limit is not checked')
+
+    // An attempt submitted 90 minutes after it was opened, on a one-hour limit: over time, until
+    // the limit is raised.
+    const slow = join(workDir, 'slow_rows.json')
+    writeFileSync(
+      slow,
+      JSON.stringify([
+        {
+          _id: 'slow1',
+          exam_id: 'fx_exam',
+          worker_id: 'AWSLOW',
+          worker_platform: 'mturk',
+          assignment_payload: [{ question_id: 'q1' }, { question_id: 'q2' }, { question_id: 'q3' }],
+          response_payload: { q1: 'A', q2: 'B', q3: 'C' },
+          create_at: '2026-03-01T10:00:00.000Z',
+          deadline: '2026-03-01T11:00:00.000Z',
+          complete_time: '2026-03-01T11:30:00.000Z',
+        },
+      ]),
+    )
+    await input.setInputFiles([slow])
+    await expect(page.getByTestId('cq-exams')).toContainText('7 attempts')
+    await page.getByTestId('cq-report').click()
+    const workers = page.getByTestId('cq-workers-report')
+    await expect(workers.locator('tr', { hasText: 'AWSLOW' })).toContainText('100% (over-time)')
+    await expect(page.getByTestId('cq-untimed')).toContainText('6 of them carry no start time')
+    await page.getByTestId('cq-time-limit').fill('7200')
+    await page.getByTestId('cq-save-settings').click()
+    await page.getByTestId('cq-report').click()
+    await expect(workers.locator('tr', { hasText: 'AWSLOW' })).not.toContainText('over-time')
+    await expect(workers.locator('tr', { hasText: 'AWSLOW' })).toContainText('main task')
+
+    // Attempts from the exam's qualification HIT on MTurk, answers keyed by question id.
+    const qualification = standin.state.addHIT({
+      Title: 'Quantity qualification',
+      HITTypeId: '3TQUALE2E000000000000000000000',
+      MaxAssignments: 2,
+    })
+    standin.state.addAssignment({
+      HITId: qualification.HITId,
+      WorkerId: 'AWFIVE',
+      Answer: htmlFormAnswerXml({ shown: 'q1 q2 q3', q1: 'A', q2: 'B', q3: 'C' }),
+    })
+    await page.getByTestId('cq-pull-hit-types').fill(qualification.HITTypeId)
+    await page.getByTestId('cq-pull').click()
+    await expect(page.getByTestId('cq-pull-outcome')).toContainText(
+      '1 new attempt from 1 assignment of 1 HIT',
+    )
+    await expect(page.getByTestId('cq-exams')).toContainText('8 attempts')
+    await page.getByTestId('cq-report').click()
+    await expect(workers.locator('tr', { hasText: 'AWFIVE' })).toContainText('main task')
   } finally {
     await stop(child)
     await standin.close()

@@ -1,13 +1,14 @@
 import type { crowdaqCalls, ExamSummary } from '../../shared/contract/crowdaq'
 import type { Db } from '../db/connection'
 import { examRows, resourceLists, setExamSettings } from '../db/queries/crowdaqSpecs'
+import { examSpec, saveQuestionSet, tutorialSpec } from '../crowdaq/authoring'
 import { gradeExam, requireExam } from '../crowdaq/grade'
 import { previewQuestionSet, previewTask } from '../crowdaq/preview'
-import { applyBands, bandsDryRun } from '../crowdaq/qualify'
+import { bandsDryRun } from '../crowdaq/qualify'
 import { buildExamReport } from '../crowdaq/report'
 import { taskReview } from '../crowdaq/tasks'
-import { importCrowdaq } from '../importers/crowdaq/import'
-import { withActions } from '../mturk/service'
+import { taskResponseCount } from '../db/queries/crowdaqTasks'
+import { startCrowdaqImportJob, startQualifyJob } from '../jobs/crowdaqJobs'
 import { localAuthor } from '../ratings/author'
 import type { Handlers } from './handlers'
 
@@ -20,14 +21,16 @@ function examSummary(db: Db, examId: string): ExamSummary {
 export const crowdaqHandlers: Handlers<keyof typeof crowdaqCalls> = {
   'crowdaq.overview': (_args, { session }) => {
     const { db } = session.project()
-    return { exams: examRows(db), ...resourceLists(db) }
+    return { exams: examRows(db), ...resourceLists(db), taskResponses: taskResponseCount(db) }
   },
   'crowdaq.import': ({ file, examId }, { session }) => {
-    const { db } = session.project()
-    const { path } = session.resolveFile(file)
-    const counts = importCrowdaq(db, path, { author: localAuthor(), examId })
-    session.dataChanged()
-    return counts
+    const project = session.project()
+    const resolved = session.resolveFile(file)
+    const job = startCrowdaqImportJob(session, project.path, resolved, {
+      author: localAuthor(),
+      examId,
+    })
+    return { jobId: job.id }
   },
   'crowdaq.previewQuestions': ({ kind, id }, { session }) =>
     previewQuestionSet(session.project().db, kind, id),
@@ -48,14 +51,23 @@ export const crowdaqHandlers: Handlers<keyof typeof crowdaqCalls> = {
       shown: a.shown,
       correct: a.correct,
       completedAt: a.completedAt,
+      durationSeconds: a.durationSeconds,
     })),
   'crowdaq.report': ({ examId }, { session }) => buildExamReport(session.project().db, examId),
-  'crowdaq.qualify': async ({ examId, dryRun }, { session }) => {
-    const { db } = session.project()
-    requireExam(db, examId)
-    if (dryRun) return bandsDryRun(db, examId)
-    const result = await withActions(session, (ac) => applyBands(ac, examId))
-    session.dataChanged()
+  'crowdaq.planQualifications': ({ examId }, { session }) =>
+    bandsDryRun(session.project().db, examId),
+  'crowdaq.qualify': ({ examId }, { session }) => {
+    requireExam(session.project().db, examId)
+    return { jobId: startQualifyJob(session, examId).id }
+  },
+  'crowdaq.questionSetSpec': ({ kind, id }, { session }) =>
+    kind === 'exam' ? examSpec(session.project().db, id) : tutorialSpec(session.project().db, id),
+  'crowdaq.saveQuestionSet': ({ kind, spec, create }, { session }) => {
+    const result = saveQuestionSet(session.project().db, kind, spec, {
+      create,
+      author: localAuthor(),
+    })
+    if (result.id !== null) session.dataChanged()
     return result
   },
   'crowdaq.taskReview': ({ taskId, limit }, { session }) =>

@@ -16,6 +16,7 @@ import {
 import { listHITs } from '../mturk/pull'
 import { toListedHit } from '../mturk/pullPlan'
 import { explain, explainAction } from '../mturk/pullRun'
+import { requireExam } from '../crowdaq/grade'
 import {
   balanceOf,
   secretsOf,
@@ -96,10 +97,13 @@ export const mturkHandlers: Handlers<keyof typeof mturkCalls> = {
     }
     return hitRows(db, nowSeconds())
   },
-  'mturk.pull': ({ mode, hitTypeIds, titleContains }, { session }) => {
+  'mturk.pull': ({ mode, hitTypeIds, titleContains, examId }, { session }) => {
+    // An unknown exam is an answer to the click, not a failed job.
+    if (examId) requireExam(session.project().db, examId)
     const selection = {
       ...(hitTypeIds?.length ? { hitTypeIds } : {}),
       ...(titleContains ? { titleContains } : {}),
+      ...(examId ? { examId } : {}),
     }
     return { jobId: startPullJob(session, { mode, selection }).id }
   },

@@ -15,7 +15,7 @@ import { markdownNodes, safeNodes } from './render'
 
 /** What the page needs to show exams, tutorials and tasks as a worker would see them. */
 
-function previewContext(c: Context): PreviewContext {
+export function previewContext(c: Context): PreviewContext {
   const base = { type: c.type, id: c.id ?? null, label: c.label ?? null }
   switch (c.type) {
     case 'text':
@@ -100,7 +100,7 @@ export function previewTask(db: Db, id: string): TaskPreview {
   return { id, contexts: (task.contexts ?? []).map(previewContext), groups: task.annotation_groups }
 }
 
-function notFound(kind: string, id: string): UserError {
+export function notFound(kind: string, id: string): UserError {
   return new UserError({
     type: 'not-found',
     code: `no-${kind}`,

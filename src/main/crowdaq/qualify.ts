@@ -1,6 +1,7 @@
 import type { ActionOutcome } from '../../shared/contract/mturk'
 import type { QualifyResult } from '../../shared/contract/crowdaq'
 import type { Db } from '../db/connection'
+import { CancelledError } from '../jobs/cancel'
 import { qualifiedBefore } from '../db/queries/crowdaqAttempts'
 import { type ActionContext, qualifyWorkers } from '../mturk/workerActions'
 import { type PlannedQualification, gradeExam, plannedQualifications } from './grade'
@@ -22,7 +23,20 @@ export function bandsDryRun(db: Db, examId: string): QualifyResult {
  * type gets it with the band's value or `round(grade × 100)`, through the worker actions (so each
  * request is recorded). What the records show as sent with the same value is not sent again.
  */
-export async function applyBands(ac: ActionContext, examId: string): Promise<QualifyResult> {
+export interface ApplyHooks {
+  /** After each group of requests: workers answered so far, of how many to send. */
+  progress?(done: number, total: number): void
+  /** Polled between groups: true stops sending (what was sent stays recorded). */
+  cancelled?(): boolean
+  /** Workers per group (default 25). */
+  group?: number
+}
+
+export async function applyBands(
+  ac: ActionContext,
+  examId: string,
+  hooks: ApplyHooks = {},
+): Promise<QualifyResult> {
   const planned = planQualifications(ac.db, examId)
   const toSend = planned.filter((p) => !p.alreadySent)
   const result: QualifyResult = {
@@ -41,16 +55,43 @@ export async function applyBands(ac: ActionContext, examId: string): Promise<Qua
     batch.workers.push(p.workerId)
     batches.set(key, batch)
   }
+  const group = hooks.group ?? 25
+  let done = 0
+  hooks.progress?.(0, toSend.length)
   for (const b of batches.values()) {
-    const outcome: ActionOutcome = await qualifyWorkers(ac, {
-      workerIds: b.workers,
-      qualificationTypeId: b.type,
-      value: b.value,
-      notify: true,
-    })
-    result.outcomes.push(outcome)
-    result.sent += outcome.succeeded
-    result.failed += outcome.failed
+    for (let i = 0; i < b.workers.length; i += group) {
+      if (hooks.cancelled?.()) throw stopped()
+      let outcome: ActionOutcome
+      try {
+        outcome = await qualifyWorkers(ac, {
+          workerIds: b.workers.slice(i, i + group),
+          qualificationTypeId: b.type,
+          value: b.value,
+          notify: true,
+        })
+      } catch (error) {
+        // A request cut short by the stop: the ones answered before it are recorded.
+        if (hooks.cancelled?.()) throw stopped()
+        throw error
+      }
+      result.outcomes.push(outcome)
+      result.sent += outcome.succeeded
+      result.failed += outcome.failed
+      done += Math.min(group, b.workers.length - i)
+      hooks.progress?.(done, toSend.length)
+    }
   }
   return result
+}
+
+/** What applying the bands did, in a line. */
+export function describeQualifying(r: QualifyResult): string {
+  return `${r.sent} sent, ${r.skipped} already sent before, ${r.failed} failed.`
+}
+
+/** A stop: every request answered is recorded, so applying the bands again sends the rest. */
+function stopped(): CancelledError {
+  return new CancelledError(
+    'Stopped sending; what was sent is recorded, and applying the bands again sends the rest.',
+  )
 }

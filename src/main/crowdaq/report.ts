@@ -26,6 +26,7 @@ export function buildExamReport(db: Db, examId: string): ExamReport {
         workerId: a.workerId,
         attempts: 0,
         grades: [],
+        flags: [],
         band: null,
         grade: null,
         quality: {},
@@ -35,6 +36,7 @@ export function buildExamReport(db: Db, examId: string): ExamReport {
     }
     row.attempts++
     row.grades.push(a.grade)
+    row.flags.push(a.flags)
   }
   for (const [workerId, a] of g.standing) {
     const row = byWorker.get(workerId)
@@ -56,6 +58,9 @@ export function buildExamReport(db: Db, examId: string): ExamReport {
   return {
     examId,
     attempts: g.graded.length,
+    untimed: g.attempts.filter(
+      (a) => a.completedAt === null || (a.startedAt === null && a.deadline === null),
+    ).length,
     workers: byWorker.size,
     grades: core.grades,
     questions: core.questions,

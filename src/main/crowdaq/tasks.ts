@@ -1,29 +1,28 @@
-import type { CollectorAgreement, TaskReview } from '../../shared/contract/crowdaq'
+import type {
+  CollectorAgreement,
+  ReviewedTask,
+  TaskResponseView,
+  TaskReview,
+} from '../../shared/contract/crowdaq'
 import { majorityShare } from '../../shared/crowdaq/examReport'
 import type { TaskSpec } from '../../shared/crowdaq/spec'
 import type { Db } from '../db/connection'
 import { storedTask } from '../db/queries/crowdaqSpecs'
-import { taskResponses } from '../db/queries/crowdaqTasks'
+import { type TaskResponseRow, taskResponses } from '../db/queries/crowdaqTasks'
+import { previewContext } from './preview'
+import { responseTexts, taskColumns } from './responseText'
 
 const valueKey = (v: unknown): string =>
   Array.isArray(v) ? (v as unknown[]).map(String).sort().join('+') : String(v)
 
-/**
- * Task responses for review, and per `group.collector` (multiple-choice and multi-label) the
- * majority-share agreement across workers, with the tasks they disagree on listed first.
- */
-export function taskReview(db: Db, taskId: string | undefined, limit = 200): TaskReview {
-  const rows = taskResponses(db, taskId)
-  const specs = new Map<string, TaskSpec | undefined>()
-  const spec = (id: string): TaskSpec | undefined => {
-    if (!specs.has(id)) specs.set(id, storedTask(db, id) as TaskSpec | undefined)
-    return specs.get(id)
-  }
-  // key → task → values chosen
-  const values = new Map<
-    string,
-    { type: CollectorAgreement['type']; byTask: Map<string, unknown[]> }
-  >()
+type Values = Map<string, { type: CollectorAgreement['type']; byTask: Map<string, unknown[]> }>
+
+/** Per `group.collector` (multiple-choice and multi-label), per task, the values workers chose. */
+function chosenValues(
+  rows: readonly TaskResponseRow[],
+  spec: (id: string) => TaskSpec | undefined,
+): Values {
+  const values: Values = new Map()
   for (const r of rows) {
     const s = spec(r.taskId)
     if (!s) continue
@@ -44,7 +43,16 @@ export function taskReview(db: Db, taskId: string | undefined, limit = 200): Tas
       }
     }
   }
+  return values
+}
+
+/** Per collector the agreement; per task the share of each collector with two answers or more. */
+function agreementOf(values: Values): {
+  agreement: CollectorAgreement[]
+  byTask: Map<string, Map<string, number>>
+} {
   const agreement: CollectorAgreement[] = []
+  const perTask = new Map<string, Map<string, number>>()
   for (const [key, { type, byTask }] of values) {
     const shares: number[] = []
     const disagreements: CollectorAgreement['disagreements'] = []
@@ -53,6 +61,9 @@ export function taskReview(db: Db, taskId: string | undefined, limit = 200): Tas
       const share = majorityShare(list)
       if (share === null) continue
       shares.push(share)
+      const taskShares = perTask.get(id) ?? new Map<string, number>()
+      taskShares.set(key, share)
+      perTask.set(id, taskShares)
       if (share < 1) {
         const counts: Record<string, number> = {}
         for (const v of list) counts[valueKey(v)] = (counts[valueKey(v)] ?? 0) + 1
@@ -71,24 +82,70 @@ export function taskReview(db: Db, taskId: string | undefined, limit = 200): Tas
   agreement.sort(
     (a, b) => (a.majorityShare ?? 2) - (b.majorityShare ?? 2) || a.key.localeCompare(b.key),
   )
-  // Disagreements first: responses to tasks with the lowest agreement lead the list.
-  const worst = new Map<string, number>()
-  for (const a of agreement) {
-    for (const d of a.disagreements)
-      worst.set(d.taskId, Math.min(worst.get(d.taskId) ?? 1, d.share))
+  return { agreement, byTask: perTask }
+}
+
+/**
+ * Task responses for review, each with its task's contexts and its values in words, and per
+ * `group.collector` (multiple-choice and multi-label) the majority-share agreement across workers.
+ * Tasks workers disagree on come first, the least agreed first.
+ */
+export function taskReview(db: Db, taskId: string | undefined, limit = 200): TaskReview {
+  const rows = taskResponses(db, taskId)
+  const specs = new Map<string, TaskSpec | undefined>()
+  const spec = (id: string): TaskSpec | undefined => {
+    if (!specs.has(id)) specs.set(id, storedTask(db, id) as TaskSpec | undefined)
+    return specs.get(id)
   }
+  const { agreement, byTask } = agreementOf(chosenValues(rows, spec))
+  const lowest = (id: string): number | null => {
+    const shares = byTask.get(id)
+    return shares ? Math.min(...shares.values()) : null
+  }
+  const disputed = (id: string, key: string): boolean => (byTask.get(id)?.get(key) ?? 1) < 1
+
   const ordered = [...rows].sort(
     (a, b) =>
-      (worst.get(a.taskId) ?? 1) - (worst.get(b.taskId) ?? 1) || a.taskId.localeCompare(b.taskId),
+      (lowest(a.taskId) ?? 2) - (lowest(b.taskId) ?? 2) ||
+      a.taskId.localeCompare(b.taskId) ||
+      a.workerId.localeCompare(b.workerId),
   )
-  return {
-    agreement,
-    total: rows.length,
-    responses: ordered.slice(0, limit).map((r) => ({
+  const responses: TaskResponseView[] = ordered.slice(0, limit).map((r) => {
+    const s = spec(r.taskId)
+    const texts = s ? responseTexts(s, r.response) : new Map<string, string>()
+    const cells: TaskResponseView['cells'] = {}
+    for (const [key, text] of texts) cells[key] = { text, disputed: disputed(r.taskId, key) }
+    return {
       taskId: r.taskId,
       workerId: r.workerId,
       completedAt: r.completedAt,
       response: r.response,
-    })),
+      cells,
+    }
+  })
+
+  const perTask = new Map<string, number>()
+  for (const r of rows) perTask.set(r.taskId, (perTask.get(r.taskId) ?? 0) + 1)
+  const filledOf = new Map<string, Set<string>>()
+  for (const r of responses) {
+    const keys = filledOf.get(r.taskId) ?? new Set<string>()
+    for (const key of Object.keys(r.cells)) keys.add(key)
+    filledOf.set(r.taskId, keys)
   }
+  const tasks: ReviewedTask[] = []
+  for (const [id, filled] of filledOf) {
+    const s = spec(id)
+    tasks.push({
+      id,
+      contexts: (s?.contexts ?? []).map(previewContext),
+      columns: s
+        ? taskColumns(s)
+            .filter((c) => filled.has(c.key))
+            .map(({ key, label }) => ({ key, label }))
+        : [],
+      lowestShare: lowest(id),
+      responses: perTask.get(id) ?? 0,
+    })
+  }
+  return { agreement, tasks, responses, total: rows.length }
 }

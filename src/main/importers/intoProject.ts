@@ -2,18 +2,25 @@ import type { ImportResult } from '../../shared/contract/imports'
 import type { ProtoqaImportResult } from '../../shared/protoqa/model'
 import { type OpenOptions, openProject } from '../db/connection'
 import { indexSearchText } from '../search/indexer'
+import type { CrowdaqImportCounts, CrowdaqImportOptions } from './crowdaq/import'
 import { type ProtoqaImportFile, importProtoqaFiles } from './protoqa/run'
 import { type ImportFile, type ImportHooks, type ImportOptions, importFiles } from './run'
 
-/** What an import brings in: GLUCOSE files (then their text is indexed for search), or ProtoQA files. */
+/**
+ * What an import brings in: GLUCOSE files (then their text is indexed for search), ProtoQA files,
+ * or what CROWDAQ has at a path (a file, a zip, a desktop-client export folder).
+ */
 export type ImportWork =
   | { collection?: 'glucose'; files: ImportFile[]; options: ImportOptions }
   | { collection: 'protoqa'; files: ProtoqaImportFile[]; options: { author?: string } }
+  | { collection: 'crowdaq'; path: string; options: CrowdaqImportOptions }
 
 /** What importing `W` returns. */
 export type ImportWorkResult<W extends ImportWork> = W extends { collection: 'protoqa' }
   ? ProtoqaImportResult
-  : ImportResult
+  : W extends { collection: 'crowdaq' }
+    ? CrowdaqImportCounts
+    : ImportResult
 
 export interface ImportWorkHooks extends ImportHooks {
   /**
@@ -28,16 +35,23 @@ export interface ImportWorkHooks extends ImportHooks {
  * nothing), indexes their text for search and closes the project. The one way in for the command
  * line, an import job on the calling thread and the import thread.
  */
-export function importIntoProject<W extends ImportWork>(
+export async function importIntoProject<W extends ImportWork>(
   dbPath: string,
   work: W,
   hooks: ImportWorkHooks = {},
   open: Pick<OpenOptions, 'create' | 'nativeBinding'> = {},
-): ImportWorkResult<W> {
+): Promise<ImportWorkResult<W>> {
+  // CROWDAQ's importer checks with zod schemas: loaded for a CROWDAQ import only, so the import
+  // thread starts without zod for the others.
+  const crowdaq = work.collection === 'crowdaq' ? await import('./crowdaq/import') : null
   const db = openProject(dbPath, { ...open, memoryMap: false })
   try {
     if (work.collection === 'protoqa') {
       return importProtoqaFiles(db, work.files, work.options, hooks) as ImportWorkResult<W>
+    }
+    if (work.collection === 'crowdaq') {
+      if (!crowdaq) throw new Error('the CROWDAQ importer is not loaded')
+      return crowdaq.importCrowdaq(db, work.path, work.options, hooks) as ImportWorkResult<W>
     }
     const result = importFiles(db, work.files, work.options, hooks)
     // The rows are committed; their text goes into the full-text index in small steps.

@@ -18,12 +18,12 @@ export type ImportWorkerMessage =
   | { type: 'failed'; error: ApiErrorInfo }
 
 /** One import on its own connection: the thread that started it stays free. */
-function main(data: ImportWorkerData): void {
+async function main(data: ImportWorkerData): Promise<void> {
   const port = parentPort
   if (!port) throw new Error('import-worker must run as a worker thread')
   const post = (message: ImportWorkerMessage): void => port.postMessage(message)
   try {
-    const result = importIntoProject(
+    const result = await importIntoProject(
       data.dbPath,
       data,
       {
@@ -39,4 +39,4 @@ function main(data: ImportWorkerData): void {
   }
 }
 
-main(workerData as ImportWorkerData)
+void main(workerData as ImportWorkerData)

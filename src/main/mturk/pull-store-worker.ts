@@ -36,6 +36,7 @@ function main(data: PullStoreData): void {
       now: () => at,
       timing,
       ...(data.map ? { map: data.map } : {}),
+      ...(data.exam ? { exam: data.exam } : {}),
       ...(data.commitAssignments !== undefined
         ? { commitAssignments: data.commitAssignments }
         : {}),

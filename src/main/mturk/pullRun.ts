@@ -26,6 +26,9 @@ import { CancelledError } from '../jobs/cancel'
 import { indexSearchText } from '../search/indexer'
 import { type ActionError, toActionError } from './actions'
 import type { MTurkContext } from './call'
+import { requireExam } from '../crowdaq/grade'
+import { examQuestions } from '../db/queries/crowdaqSpecs'
+import type { ExamPullTarget } from './exam-map'
 import type { FieldMap } from './glucose-map'
 import {
   DONE,
@@ -100,6 +103,7 @@ export async function runPull(
   options: RunPullOptions,
 ): Promise<MTurkPullResult> {
   const now = options.now ?? Date.now
+  const exam = request.selection.examId ? examTarget(db, request.selection.examId) : undefined
   const listStart = performance.now()
   // The whole account is listed, not just the selection: a HIT missing from a complete listing
   // has been disposed or deleted.
@@ -153,7 +157,7 @@ export async function runPull(
 
   const hold = holdPull(db, setup.pullId)
   try {
-    return await pullHeld(db, ctx, options, selected, setup)
+    return await pullHeld(db, ctx, { ...options, ...(exam ? { exam } : {}) }, selected, setup)
   } finally {
     hold.release()
   }
@@ -162,7 +166,7 @@ export async function runPull(
 async function pullHeld(
   db: Db,
   ctx: MTurkContext,
-  options: RunPullOptions,
+  options: RunPullOptions & { exam?: ExamPullTarget },
   selected: readonly HIT[],
   setup: {
     pullId: number
@@ -204,7 +208,7 @@ async function pullHeld(
       {
         pullId: setup.pullId,
         author: options.author,
-        ...(options.map ? { map: options.map } : {}),
+        ...(options.exam ? { exam: options.exam } : options.map ? { map: options.map } : {}),
         ...options.commit,
       },
       {
@@ -270,10 +274,20 @@ async function pullHeld(
       total: Math.max(total, result.assignments),
       detail: 'Indexing text for search',
     })
-    indexSearchText(db, { cancelled: () => ctx.signal?.aborted === true })
+    if (!options.exam) indexSearchText(db, { cancelled: () => ctx.signal?.aborted === true })
     if (options.timing) options.timing.indexMs += performance.now() - indexStart
   })
   return result
+}
+
+/** The exam a pull of its qualification HITs stores attempts for; refused when it is unknown. */
+function examTarget(db: Db, examId: string): ExamPullTarget {
+  const exam = requireExam(db, examId)
+  const questionIds = examQuestions(db, examId)
+    .filter((q) => q.enabled)
+    .map((q) => q.questionId)
+  const perAttempt = exam.settings.questionsPerAttempt
+  return { examId, questionIds, asksAll: perAttempt === 0 || perAttempt >= questionIds.length }
 }
 
 function describe(left: number, of: number): string {

@@ -32,6 +32,9 @@ import { UserError } from '../../shared/contract/errors'
 import { showValue } from '../importers/errors'
 import type { StoredSubmission } from '../importers/types'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
+import { addAttempt } from '../db/queries/crowdaqAttempts'
+import { findOrAddWorker } from '../db/queries/crowdaqSpecs'
+import { type ExamPullTarget, type PulledAttempt, toExamAttempt } from './exam-map'
 import { type FieldMap, mapAssignment } from './glucose-map'
 import type { PullBatch } from './pull'
 import { hitSignature } from './pullPlan'
@@ -60,6 +63,11 @@ export interface PullStoreOptions {
   /** Epoch ms. */
   now: () => number
   map?: FieldMap
+  /**
+   * The HITs are an exam's qualification HITs: their assignments become the exam's attempts
+   * (no submissions; `map` is not used).
+   */
+  exam?: ExamPullTarget
   timing?: PullTiming
   /** Commit once this many assignments are queued (default 2,000)… */
   commitAssignments?: number
@@ -81,6 +89,8 @@ interface QueuedPage {
   batch: StorePage
   fresh: Assignment[]
   mapped: StoredSubmission[]
+  /** An exam pull's attempts (its pages have no submissions). */
+  attempts: PulledAttempt[]
   /** Known assignments whose status differs from the project's. */
   changes: { assignmentId: string; status: AssignmentStatus; reviewedAt: number | null }[]
   present: number
@@ -94,7 +104,7 @@ export class PullStore {
    * wrote, and every other writer of submissions opens a change set first.
    */
   private writer: SubmissionWriter | null = null
-  private readonly written = { submissions: 0, annotations: 0 }
+  private readonly written = { submissions: 0, annotations: 0, attempts: 0 }
   private queue: QueuedPage[] = []
   /** Assignment ids on queued pages: a page seen twice (a HIT started over) adds nothing twice. */
   private readonly queuedIds = new Set<string>()
@@ -112,6 +122,18 @@ export class PullStore {
     const { db, options } = this
     const parseStart = performance.now()
     const present = presentAssignments(batch)
+    if (options.exam) {
+      const exam = options.exam
+      // Attempts are not linked as assignments: their source keys keep a second pull from
+      // adding them again.
+      const attempts = present
+        .filter((a) => !this.queuedIds.has(a.AssignmentId ?? ''))
+        .map((a) => toExamAttempt(batch.hit, a, exam))
+      for (const a of present) this.queuedIds.add(a.AssignmentId ?? '')
+      this.enqueue({ batch, fresh: [], mapped: [], attempts, changes: [], present: present.length })
+      if (options.timing) options.timing.parseMs += performance.now() - parseStart
+      return present.length
+    }
     const known = knownAssignments(
       db,
       present.map((a) => a.AssignmentId ?? ''),
@@ -138,11 +160,15 @@ export class PullStore {
         reviewedAt: epochSeconds(a.ApprovalTime ?? a.RejectionTime),
       })
     }
-    if (this.queue.length === 0) this.oldestQueuedAt = performance.now()
-    this.queue.push({ batch, fresh, mapped, changes, present: present.length })
-    this.queuedAssignments += present.length
+    this.enqueue({ batch, fresh, mapped, attempts: [], changes, present: present.length })
     if (options.timing) options.timing.parseMs += performance.now() - parseStart
     return present.length
+  }
+
+  private enqueue(page: QueuedPage): void {
+    if (this.queue.length === 0) this.oldestQueuedAt = performance.now()
+    this.queue.push(page)
+    this.queuedAssignments += page.present
   }
 
   /** True when the queue should be committed now. */
@@ -214,6 +240,10 @@ export class PullStore {
         `Pulled from MTurk: ${plural(this.written.submissions, 'submission')}, ${plural(this.written.annotations, 'annotation')}`,
       )
     }
+    const attempts = pages.flatMap((p) => p.attempts)
+    if (attempts.length > 0) {
+      changeSetId = this.storeAttempts(attempts, result)
+    }
     for (const page of pages) {
       for (const change of page.changes) {
         if (setAssignmentStatus(db, { ...change, at })) result.updated++
@@ -236,6 +266,40 @@ export class PullStore {
     return result
   }
 
+  /** Stores an exam pull's attempts; returns their change set. */
+  private storeAttempts(attempts: readonly PulledAttempt[], result: CommitResult): number {
+    const { db, options } = this
+    const exam = options.exam
+    if (!exam) throw new Error('attempts belong to an exam pull')
+    const changeSet = this.changeSetFor()
+    for (const a of attempts) {
+      const added = addAttempt(
+        db,
+        {
+          examId: exam.examId,
+          workerId: findOrAddWorker(db, a.workerExternalId),
+          platform: 'mturk',
+          source: 'mturk',
+          sourceKey: a.sourceKey,
+          completedAt: a.completedAt,
+          startedAt: a.startedAt,
+          deadline: a.deadline,
+          sourceOrder: 0,
+          answers: a.answers,
+        },
+        changeSet.id,
+      )
+      if (added) result.added++
+    }
+    this.written.attempts += result.added
+    describeChangeSet(
+      db,
+      changeSet.id,
+      `Pulled exam ${exam.examId} from MTurk: ${plural(this.written.attempts, 'attempt')}`,
+    )
+    return changeSet.id
+  }
+
   /**
    * One change set per pull, as long as nothing else was recorded since: a rating made in the
    * middle of a long pull must stay after the pages stored before it and before those after it.
@@ -250,6 +314,7 @@ export class PullStore {
     })
     this.written.submissions = 0
     this.written.annotations = 0
+    this.written.attempts = 0
     return this.changeSet
   }
 

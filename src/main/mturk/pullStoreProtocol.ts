@@ -1,5 +1,6 @@
 import type { MessagePort } from 'node:worker_threads'
 import type { ApiErrorInfo } from '../../shared/contract/errors'
+import type { ExamPullTarget } from './exam-map'
 import type { FieldMap } from './glucose-map'
 import type { CommitResult, PullTiming, StorePage } from './pullStore'
 
@@ -14,6 +15,7 @@ export interface PullStoreData {
   pullId: number
   author: string
   map?: FieldMap
+  exam?: ExamPullTarget
   commitAssignments?: number
   commitAfterMs?: number
   /** The pages, from the pull. */

@@ -27,7 +27,7 @@ export function secretsOf(session: Session): SecretStore {
   return session.options.secrets ?? fallbackSecrets
 }
 
-function openConnection(session: Session, signal?: AbortSignal): MTurkConnection {
+export function openConnection(session: Session, signal?: AbortSignal): MTurkConnection {
   const { db } = session.project()
   const credentials = requireCredentials(secretsOf(session))
   return connect({
@@ -41,8 +41,9 @@ function openConnection(session: Session, signal?: AbortSignal): MTurkConnection
 export async function withConnection<T>(
   session: Session,
   work: (connection: MTurkConnection) => Promise<T>,
+  signal?: AbortSignal,
 ): Promise<T> {
-  const connection = openConnection(session)
+  const connection = openConnection(session, signal)
   try {
     return await work(connection)
   } finally {
@@ -53,10 +54,13 @@ export async function withConnection<T>(
 export async function withActions<T>(
   session: Session,
   work: (ac: ActionContext) => Promise<T>,
+  signal?: AbortSignal,
 ): Promise<T> {
   const { db } = session.project()
-  return withConnection(session, (ctx) =>
-    work({ db, ctx, endpoint: ctx.url, projectId: projectId(db), author: localAuthor() }),
+  return withConnection(
+    session,
+    (ctx) => work({ db, ctx, endpoint: ctx.url, projectId: projectId(db), author: localAuthor() }),
+    signal,
   )
 }
 
@@ -140,7 +144,11 @@ export function startPullJob(session: Session, request: PullRequest): JobProgres
   }
   // Resolve credentials and endpoint now, so a missing key is an answer to the click, not a failed job.
   openConnection(session).close()
-  const what = request.mode === 'new' ? 'new work' : 'assignments'
+  const what = request.selection.examId
+    ? `exam ${request.selection.examId}'s attempts`
+    : request.mode === 'new'
+      ? 'new work'
+      : 'assignments'
   return session.jobs.start<MTurkPullResult>({
     kind: 'pull',
     title: `Pulling ${what} from MTurk`,

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { ExamReportCore } from '../crowdaq/examReport'
 import type { AttemptFlag, ExamSettings } from '../crowdaq/grading'
 import type { SafeNode } from '../crowdaq/safeNodes'
-import type { Group } from '../crowdaq/spec'
+import type { ExamSpec, Group, TutorialSpec } from '../crowdaq/spec'
 import { call } from './define'
 import { fileRefSchema } from './imports'
 import type { ActionOutcome } from './mturk'
@@ -33,6 +33,8 @@ export interface CrowdaqOverview {
   instructions: string[]
   tutorials: string[]
   tasks: string[]
+  /** Task assignments (responses) in the project. */
+  taskResponses: number
 }
 
 /** A context as the page shows it: HTML already sanitised in main; media only as its address. */
@@ -84,12 +86,16 @@ export interface GradedAttemptRow {
   correct: number
   /** Epoch seconds. */
   completedAt: number | null
+  /** Seconds from start to completion; null when the source does not carry both. */
+  durationSeconds: number | null
 }
 
 export interface WorkerExamRow {
   workerId: string
   attempts: number
   grades: number[]
+  /** Each attempt's flags, in the order of `grades`. */
+  flags: AttemptFlag[][]
   /** The standing attempt's grade and band (the last attempt not flagged). */
   grade: number | null
   band: string | null
@@ -101,6 +107,11 @@ export interface WorkerExamRow {
 export interface ExamReport extends ExamReportCore {
   examId: string
   attempts: number
+  /**
+   * Attempts whose duration the time limit cannot be checked against: no start or deadline, or
+   * no completion time (an attempts CSV carries no times).
+   */
+  untimed: number
   workers: number
   workerRows: WorkerExamRow[]
 }
@@ -137,18 +148,52 @@ export interface CollectorAgreement {
   disagreements: { taskId: string; share: number; values: Record<string, number> }[]
 }
 
-interface TaskResponseView {
+export interface TaskResponseView {
   taskId: string
   workerId: string
+  /** Epoch seconds. */
   completedAt: number | null
+  /** The displayed collectors' values as CROWDAQ recorded them. */
   response: Record<string, unknown>
+  /** Per `group.collector` the value in words; workers' text is text, never HTML. */
+  cells: Record<string, { text: string; disputed: boolean }>
+}
+
+/** A task whose responses are listed, with what the review shows of it. */
+export interface ReviewedTask {
+  id: string
+  /** The task's contexts as a worker saw them (HTML sanitised in main). */
+  contexts: PreviewContext[]
+  /** The collectors its listed responses filled, in the order of the spec. */
+  columns: { key: string; label: string }[]
+  /** The lowest majority share of its multiple-choice and multi-label collectors; null: none. */
+  lowestShare: number | null
+  /** Its responses in the project (the list may show fewer). */
+  responses: number
 }
 
 export interface TaskReview {
   agreement: CollectorAgreement[]
+  /** Tasks with disagreements first (lowest share), then by id; their responses in that order. */
+  tasks: ReviewedTask[]
   responses: TaskResponseView[]
+  /** Responses in the project (of the task asked for). */
   total: number
 }
+
+/** A problem of an exam or tutorial written in the app, at its JSON path (`$.question_set[2].answer`). */
+export interface AuthoringProblem {
+  path: string
+  message: string
+}
+
+/** Saved (`id`) or, with problems, nothing saved (`id` null). */
+export interface SaveQuestionSetResult {
+  id: string | null
+  problems: AuthoringProblem[]
+}
+
+export type { ExamSpec, TutorialSpec }
 
 const id = z
   .string()
@@ -178,10 +223,13 @@ const examSettingsSchema = z.object({
 
 export const crowdaqCalls = {
   'crowdaq.overview': call(z.object({})).returns<CrowdaqOverview>(),
-  /** Imports a file, an array, a zip or an attempts CSV; all of it or, on any problem, nothing. */
-  'crowdaq.import': call(
-    z.object({ file: fileRefSchema, examId: id.optional() }),
-  ).returns<CrowdaqImportCounts>(),
+  /**
+   * Imports a file, an array, a zip or an attempts CSV as a job (progress in items, cancel): all
+   * of it or, on any problem, nothing. The job's result is the counts.
+   */
+  'crowdaq.import': call(z.object({ file: fileRefSchema, examId: id.optional() })).returns<{
+    jobId: string
+  }>(),
   /** An exam as a worker would see one attempt (a fresh random subset each call), or a tutorial. */
   'crowdaq.previewQuestions': call(
     z.object({ kind: z.enum(['exam', 'tutorial']), id }),
@@ -192,8 +240,24 @@ export const crowdaqCalls = {
   ).returns<ExamSummary>(),
   'crowdaq.grade': call(z.object({ examId: id })).returns<GradedAttemptRow[]>(),
   'crowdaq.report': call(z.object({ examId: id })).returns<ExamReport>(),
-  /** Applies the bands through the worker actions; a dry run sends nothing. */
-  'crowdaq.qualify': call(z.object({ examId: id, dryRun: z.boolean() })).returns<QualifyResult>(),
+  /** What applying the bands would send; nothing is sent. */
+  'crowdaq.planQualifications': call(z.object({ examId: id })).returns<QualifyResult>(),
+  /**
+   * Applies the bands through the worker actions as a job (progress in workers, a cancel that
+   * stops between groups); the job's result is the QualifyResult.
+   */
+  'crowdaq.qualify': call(z.object({ examId: id })).returns<{ jobId: string }>(),
+  /** An exam or tutorial as the CROWDAQ JSON it would be imported from, for editing. */
+  'crowdaq.questionSetSpec': call(z.object({ kind: z.enum(['exam', 'tutorial']), id })).returns<
+    ExamSpec | TutorialSpec
+  >(),
+  /**
+   * Saves an exam or tutorial written in the app after the checks an import makes; `create`
+   * refuses an id the project has. Problems come back with their JSON paths; nothing is saved then.
+   */
+  'crowdaq.saveQuestionSet': call(
+    z.object({ kind: z.enum(['exam', 'tutorial']), spec: z.unknown(), create: z.boolean() }),
+  ).returns<SaveQuestionSetResult>(),
   'crowdaq.taskReview': call(
     z.object({
       taskId: z.string().min(1).max(200).optional(),

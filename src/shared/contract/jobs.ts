@@ -3,7 +3,16 @@ import { call, event } from './define'
 import type { ApiErrorInfo } from './errors'
 
 export type JobKind =
-  'import' | 'index' | 'synth' | 'pull' | 'rate' | 'revert' | 'recompute' | 'export' | 'policy'
+  | 'import'
+  | 'index'
+  | 'synth'
+  | 'pull'
+  | 'rate'
+  | 'revert'
+  | 'recompute'
+  | 'export'
+  | 'policy'
+  | 'qualify'
 /**
  * Jobs that change ratings in one transaction (bulk rating, revert, recomputation, a policy's
  * apply): cancel undoes them.

@@ -90,7 +90,7 @@ export interface MTurkPullResult {
   hits: number
   /** Assignments fetched. */
   assignments: number
-  /** Assignments added as submissions. */
+  /** Assignments added as submissions (or, pulling an exam's HITs, as its attempts). */
   new: number
   /** Known assignments whose status changed. */
   updated: number
@@ -243,6 +243,15 @@ function oneTarget(
 export const pullSelectionSchema = z.object({
   hitTypeIds: z.array(awsId).max(100).optional(),
   titleContains: z.string().trim().max(200).optional(),
+  /**
+   * The HITs are this CROWDAQ exam's qualification HITs: their assignments are pulled as the
+   * exam's attempts (answers keyed by question id), not as submissions.
+   */
+  examId: z
+    .string()
+    .regex(/^[a-zA-Z0-9_]+$/, 'expected an exam id of letters, digits and _')
+    .max(200)
+    .optional(),
 })
 
 const endpointSchema = z.object({

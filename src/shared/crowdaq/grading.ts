@@ -1,7 +1,8 @@
 /**
  * Exam grading as CROWDAQ defines it: grade = correct ÷ questions shown in that attempt (an
  * unanswered question is wrong); attempts numbered per worker by completion time from 1; attempts
- * beyond the limit and attempts after a pass flagged. Bands map a grade to an MTurk qualification.
+ * beyond the limit, attempts after a pass and attempts that took longer than the time limit
+ * flagged. Bands map a grade to an MTurk qualification.
  */
 
 export interface ExamSettings {
@@ -43,7 +44,11 @@ export function defaultBands(mainQualification: string | null): Band[] {
   ]
 }
 
-export type AttemptFlag = 'over-limit' | 'after-pass'
+/**
+ * `over-limit`: beyond the attempts allowed; `after-pass`: the worker had passed already;
+ * `over-time`: took longer than the time limit.
+ */
+export type AttemptFlag = 'over-limit' | 'after-pass' | 'over-time'
 
 export interface AttemptInput {
   id: number
@@ -52,6 +57,10 @@ export interface AttemptInput {
   completedAt: number | null
   /** The attempt number the source gave (CSV), used when completion times are missing or tied. */
   order: number
+  /** Epoch seconds; null when the source does not say when the attempt began. */
+  startedAt: number | null
+  /** Epoch seconds: the deadline CROWDAQ set when the attempt began; null when unknown. */
+  deadline: number | null
   /** Question ids shown in this attempt. */
   shown: readonly string[]
   /** Chosen option per question id; a missing or null answer is wrong. */
@@ -66,6 +75,8 @@ export interface GradedAttempt {
   shown: number
   correct: number
   grade: number
+  /** Seconds from start to completion; null when either is unknown. */
+  durationSeconds: number | null
   passed: boolean
   band: string | null
   flags: AttemptFlag[]
@@ -78,8 +89,18 @@ export function bandFor(bands: readonly Band[], grade: number): Band | null {
   return sorted.find((b) => grade + 1e-9 >= b.minGrade) ?? null
 }
 
+/**
+ * Whether an attempt took longer than the time limit: by its duration where it has a start and an
+ * end; otherwise by the deadline CROWDAQ set when it began. Unknown (false) without either.
+ */
+export function overTime(a: AttemptInput, timeLimitSeconds: number): boolean {
+  if (a.completedAt === null) return false
+  if (a.startedAt !== null) return a.completedAt - a.startedAt > timeLimitSeconds
+  return a.deadline !== null && a.completedAt > a.deadline
+}
+
 export function gradeAttempts(
-  settings: Pick<ExamSettings, 'passingGrade' | 'attemptsAllowed' | 'bands'>,
+  settings: Pick<ExamSettings, 'passingGrade' | 'attemptsAllowed' | 'timeLimitSeconds' | 'bands'>,
   answerKey: ReadonlyMap<string, string>,
   attempts: readonly AttemptInput[],
 ): GradedAttempt[] {
@@ -110,6 +131,7 @@ export function gradeAttempts(
       const flags: AttemptFlag[] = []
       if (i + 1 > settings.attemptsAllowed) flags.push('over-limit')
       if (passedBefore) flags.push('after-pass')
+      if (overTime(a, settings.timeLimitSeconds)) flags.push('over-time')
       if (passed && flags.length === 0) passedBefore = true
       out.push({
         id: a.id,
@@ -119,6 +141,8 @@ export function gradeAttempts(
         shown,
         correct,
         grade,
+        durationSeconds:
+          a.startedAt !== null && a.completedAt !== null ? a.completedAt - a.startedAt : null,
         passed,
         band: bandFor(settings.bands, grade)?.name ?? null,
         flags,

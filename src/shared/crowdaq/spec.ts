@@ -161,6 +161,9 @@ export const examAssignmentSchema = z.object({
   worker_platform: z.string().optional(),
   assignment_payload: z.array(z.object({ question_id: z.string() }).loose()),
   response_payload: z.record(z.string(), z.string().nullable()),
+  /** When the row was made: the moment the worker opened the attempt. */
+  create_at: z.union([z.string(), z.number()]).optional().nullable(),
+  start_time: z.union([z.string(), z.number()]).optional().nullable(),
   deadline: z.union([z.string(), z.number()]).optional().nullable(),
   complete_time: z.union([z.string(), z.number()]).nullable().optional(),
   grade: z.number().nullable().optional(),

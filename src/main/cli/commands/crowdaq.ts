@@ -1,5 +1,5 @@
-import { openProject } from '../../db/connection'
-import { describeCounts, importCrowdaq } from '../../importers/crowdaq/import'
+import { describeCounts } from '../../importers/crowdaq/import'
+import { importIntoProject } from '../../importers/intoProject'
 import { localAuthor } from '../../ratings/author'
 import { type Command, UsageError, dbOption, optionalString, requireString } from '../command'
 
@@ -14,20 +14,21 @@ export const crowdaqCommand: Command = {
   ].join('\n'),
   positionals: true,
   options: { ...dbOption, exam: { type: 'string' } },
-  run(values, positionals) {
+  async run(values, positionals) {
     const [action, path, ...extra] = positionals
     if (action !== 'import') throw new UsageError('name an action: import')
     if (!path) throw new UsageError('give the PATH to import')
     if (extra.length > 0) throw new UsageError(`unexpected argument: ${extra[0] ?? ''}`)
-    const db = openProject(requireString(values, 'db'), { create: true, memoryMap: false })
-    try {
-      const counts = importCrowdaq(db, path, {
-        author: localAuthor(),
-        examId: optionalString(values, 'exam'),
-      })
-      return { json: counts, text: `Imported ${describeCounts(counts)}.` }
-    } finally {
-      db.close()
-    }
+    const counts = await importIntoProject(
+      requireString(values, 'db'),
+      {
+        collection: 'crowdaq',
+        path,
+        options: { author: localAuthor(), examId: optionalString(values, 'exam') },
+      },
+      {},
+      { create: true },
+    )
+    return { json: counts, text: `Imported ${describeCounts(counts)}.` }
   },
 }

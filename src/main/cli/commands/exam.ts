@@ -1,6 +1,6 @@
 import { openProject } from '../../db/connection'
 import { gradeExam, requireExam } from '../../crowdaq/grade'
-import { applyBands, bandsDryRun } from '../../crowdaq/qualify'
+import { applyBands, bandsDryRun, describeQualifying } from '../../crowdaq/qualify'
 import { buildExamReport } from '../../crowdaq/report'
 import { projectId } from '../../mturk/settings'
 import { localAuthor } from '../../ratings/author'
@@ -54,7 +54,7 @@ export const examCommand: Command = {
               },
               examId,
             )
-            const text = `${describePlan(r.planned, false)}\n${r.sent} sent, ${r.skipped} already sent before, ${r.failed} failed.`
+            const text = `${describePlan(r.planned, false)}\n${describeQualifying(r)}`
             return { json: r, text }
           } finally {
             connection.close()
@@ -85,6 +85,9 @@ export const examCommand: Command = {
       const report = buildExamReport(db, examId)
       const text = [
         `${report.attempts} attempts by ${report.workers} workers`,
+        ...(report.untimed > 0
+          ? [`${report.untimed} attempts carry no start time: not checked against the time limit`]
+          : []),
         `grades: ${Object.entries(report.grades)
           .sort(([a], [b]) => Number(a) - Number(b))
           .map(([g, n]) => `${g}%: ${n}`)

@@ -26,7 +26,7 @@ export const importCommand: Command = {
   usage: `winnow import FILE... --db P [--format ${glucoseFormats.join('|')}] [--year Y] [--json]`,
   positionals: true,
   options: { ...dbOption, format: { type: 'string' }, year: { type: 'string' } },
-  run(values, files, io) {
+  async run(values, files, io) {
     const dbPath = requireString(values, 'db')
     if (files.length === 0) throw new UsageError('name at least one FILE to import')
     const format = optionalString(values, 'format')
@@ -56,7 +56,7 @@ export const importCommand: Command = {
       }
     }
     const progress = io.interactive ? importProgress(io) : undefined
-    const result = importIntoProject(
+    const result = await importIntoProject(
       dbPath,
       {
         files: files.map((f) => ({ path: resolve(f) })),

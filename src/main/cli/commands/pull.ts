@@ -18,10 +18,12 @@ export const pullCommand: Command = {
   name: 'pull',
   summary: 'Pull MTurk assignments into a project (resumable; --new fetches only what changed)',
   usage: [
-    'winnow pull (--all | --hit-type ID... | --title TEXT) [--new] [--mapping FILE]',
+    'winnow pull (--all | --hit-type ID... | --title TEXT) [--new] [--mapping FILE | --exam ID]',
     `       ${MTURK_USAGE_TAIL}`,
     '  --mapping FILE: JSON {"form field": "release column"} for HITs whose fields are named otherwise',
     '    (without it, the mapping chosen for the project in the app, if any; else the column names)',
+    "  --exam ID: the HITs are this CROWDAQ exam's qualification HITs (answers keyed by question id):",
+    '    their assignments become its attempts',
     '  credentials: AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY, or --profile NAME (~/.aws/credentials)',
     '  an interrupted pull with the same selection continues where it stopped',
   ].join('\n'),
@@ -32,6 +34,7 @@ export const pullCommand: Command = {
     'hit-type': { type: 'string', multiple: true },
     title: { type: 'string' },
     mapping: { type: 'string' },
+    exam: { type: 'string' },
   },
   async run(values, _positionals, io) {
     const dbPath = requireString(values, 'db')
@@ -42,12 +45,16 @@ export const pullCommand: Command = {
       throw new UsageError('--all cannot be combined with --hit-type or --title')
     if (values.all !== true && !filtered)
       throw new UsageError('name what to pull: --all, --hit-type ID or --title TEXT')
+    const examId = optionalString(values, 'exam')
     const selection = parseWith(pullSelectionSchema, {
       ...(hitTypeIds.length ? { hitTypeIds } : {}),
       ...(titleContains !== undefined ? { titleContains } : {}),
+      ...(examId !== undefined ? { examId } : {}),
     })
     const mode = values.new === true ? 'new' : 'all'
     const mappingFile = optionalString(values, 'mapping')
+    if (mappingFile !== undefined && examId !== undefined)
+      throw new UsageError('--mapping reads submissions, --exam reads attempts: give one')
     const given = mappingFile === undefined ? undefined : mappingFrom(mappingFile)
     return cancellable(async (signal) => {
       const connection = cliConnection(values, signal)
@@ -70,7 +77,9 @@ export const pullCommand: Command = {
         const { hits, assignments, updated } = result
         const text = [
           `${result.resumed ? 'Resumed an interrupted pull. ' : ''}${hits} HITs, ${assignments} assignments fetched: ` +
-            `${result.new} new, ${updated} with a changed status.`,
+            (examId !== undefined
+              ? `${result.new} new attempts of exam ${examId}.`
+              : `${result.new} new, ${updated} with a changed status.`),
           ...(result.skipped
             ? [`${result.skipped} HITs unchanged since their last pull (not fetched).`]
             : []),

@@ -12,6 +12,7 @@ import m009 from './009-pull-runner'
 import m010 from './010-triage'
 import m011 from './011-crowdaq'
 import m012 from './012-policies'
+import m013 from './013-crowdaq-attempt-times'
 
 /** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
 export const APPLICATION_ID = 0x574e4e57
@@ -35,6 +36,7 @@ export const migrations: readonly Migration[] = [
   m010,
   m011,
   m012,
+  m013,
 ]
 
 export const LATEST_VERSION = migrations.length

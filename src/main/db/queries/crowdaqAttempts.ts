@@ -12,22 +12,37 @@ export interface NewAttempt {
   source: 'crowdaq' | 'csv' | 'mturk'
   sourceKey: string
   completedAt: number | null
+  /** Epoch seconds; null when the source does not say. */
+  startedAt: number | null
+  deadline: number | null
   sourceOrder: number
   /** Question id → chosen option (null: unanswered), for the questions shown. */
   answers: ReadonlyMap<string, string | null>
 }
 
-/** Adds an attempt; false when the same source row was imported before (nothing changes). */
+/**
+ * Adds an attempt; false when the same source row was imported before. Such a row only learns
+ * the start and deadline it lacked (kept before the project recorded them): nothing else changes.
+ */
 export function addAttempt(db: Db, a: NewAttempt, changeSetId: number): boolean {
   const inserted = run(
     db,
     sql`INSERT INTO crowdaq_exam_attempts (exam_id, worker_id, platform, source, source_key,
-          completed_at, source_order, change_set_id)
+          completed_at, started_at, deadline, source_order, change_set_id)
         VALUES (${a.examId}, ${a.workerId}, ${a.platform}, ${a.source}, ${a.sourceKey},
-          ${a.completedAt}, ${a.sourceOrder}, ${changeSetId})
+          ${a.completedAt}, ${a.startedAt}, ${a.deadline}, ${a.sourceOrder}, ${changeSetId})
         ON CONFLICT (source_key) DO NOTHING`,
   )
-  if (inserted.changes === 0) return false
+  if (inserted.changes === 0) {
+    if (a.startedAt !== null || a.deadline !== null) {
+      run(
+        db,
+        sql`UPDATE crowdaq_exam_attempts SET started_at = ${a.startedAt}, deadline = ${a.deadline}
+            WHERE source_key = ${a.sourceKey} AND started_at IS NULL AND deadline IS NULL`,
+      )
+    }
+    return false
+  }
   const id = Number(inserted.lastInsertRowid)
   for (const [questionId, answer] of a.answers) {
     run(
@@ -45,13 +60,15 @@ export function examAttempts(db: Db, examId: string): AttemptInput[] {
     id: number
     workerId: string
     completedAt: number | null
+    startedAt: number | null
+    deadline: number | null
     sourceOrder: number
     questionId: string | null
     answer: string | null
   }>(
     db,
     sql`SELECT a.id, w.external_id AS workerId, a.completed_at AS completedAt,
-          a.source_order AS sourceOrder, x.question_id AS questionId, x.answer
+          a.started_at AS startedAt, a.deadline, a.source_order AS sourceOrder, x.question_id AS questionId, x.answer
         FROM crowdaq_exam_attempts a
         JOIN workers w ON w.id = a.worker_id
         LEFT JOIN crowdaq_attempt_answers x ON x.attempt_id = a.id
@@ -67,6 +84,8 @@ export function examAttempts(db: Db, examId: string): AttemptInput[] {
         id: r.id,
         workerId: r.workerId,
         completedAt: r.completedAt,
+        startedAt: r.startedAt,
+        deadline: r.deadline,
         order: r.sourceOrder,
         shown: [],
         answers: {},

@@ -215,3 +215,17 @@ export function storedTask(db: Db, id: string): unknown {
   const text = pluck<string>(db, sql`SELECT spec FROM crowdaq_tasks WHERE id = ${id}`)
   return text === undefined ? undefined : (JSON.parse(text) as unknown)
 }
+
+export function setQuestionEnabled(
+  db: Db,
+  examId: string,
+  questionId: string,
+  enabled: boolean,
+): boolean {
+  return (
+    run(
+      db,
+      sql`UPDATE crowdaq_questions SET enabled = ${enabled} WHERE exam_id = ${examId} AND question_id = ${questionId}`,
+    ).changes > 0
+  )
+}

@@ -1,5 +1,5 @@
 import type { Db } from '../connection'
-import { all, run } from '../connection'
+import { all, pluck, run } from '../connection'
 import { sql } from '../sql'
 
 /** Task assignments: one completed response per (task, worker). */
@@ -45,4 +45,8 @@ export function taskResponses(db: Db, taskId?: string): TaskResponseRow[] {
         ${taskId === undefined ? sql.empty : sql`WHERE t.task_id = ${taskId}`}
         ORDER BY t.task_id, w.external_id`,
   ).map((r) => ({ ...r, response: JSON.parse(r.response) as Record<string, unknown> }))
+}
+
+export function taskResponseCount(db: Db): number {
+  return pluck<number>(db, sql`SELECT count(*) FROM crowdaq_task_assignments`) ?? 0
 }

@@ -32,6 +32,7 @@ function selectionKey(selection: PullSelection): string {
   return JSON.stringify({
     ...(types.length ? { hitTypeIds: types } : {}),
     ...(title ? { titleContains: title } : {}),
+    ...(selection.examId ? { examId: selection.examId } : {}),
   })
 }
 

@@ -1,7 +1,5 @@
 import { basename } from 'node:path'
-import { type ExamSettings, DEFAULT_SETTINGS, defaultBands } from '../../../shared/crowdaq/grading'
-import { filterValues } from '../../../shared/crowdaq/conditions'
-import type { ExamSpec, TaskSpec } from '../../../shared/crowdaq/spec'
+import type { TaskSpec } from '../../../shared/crowdaq/spec'
 import type { Db } from '../../db/connection'
 import { createChangeSet, describeChangeSet } from '../../db/queries/changeSets'
 import { addAttempt } from '../../db/queries/crowdaqAttempts'
@@ -16,10 +14,21 @@ import {
   storedTask,
 } from '../../db/queries/crowdaqSpecs'
 import { addTaskAssignment } from '../../db/queries/crowdaqTasks'
+import { CancelledError } from '../../jobs/cancel'
+import { plural } from '../../../shared/text'
+import type { ImportHooks } from '../run'
 import { type CsvAttemptRow, parseAttemptsCsv } from './attemptsCsv'
 import { type FoundItem, findItems } from './read'
 import { CrowdaqInputError, type CrowdaqProblem, type JsonPath, formatPath } from './problems'
 import { type ItemValue, validateItem } from './validate'
+import {
+  type Valid,
+  attemptsOfRows,
+  examInput,
+  mergePages,
+  normaliseResponse,
+  toSeconds,
+} from './items'
 
 /** What `winnow crowdaq import` counts, by kind; a second import of the same files adds no rows. */
 export interface CrowdaqImportCounts {
@@ -37,20 +46,6 @@ export interface CrowdaqImportOptions {
   examId?: string | undefined
 }
 
-interface Valid<K extends FoundItem['kind']> {
-  value: ItemValue<K>
-  item: FoundItem
-}
-
-/** Epoch seconds from CROWDAQ's times (ISO strings or epoch ms / s). */
-function toSeconds(v: string | number | null | undefined): number | null {
-  if (v === null || v === undefined || v === '') return null
-  if (typeof v === 'number') return Math.floor(v > 1e11 ? v / 1000 : v)
-  if (/^\d+$/.test(v)) return toSeconds(Number(v))
-  const ms = Date.parse(v)
-  return Number.isNaN(ms) ? null : Math.floor(ms / 1000)
-}
-
 /**
  * Imports everything found at `path` in one transaction: every problem of every file is reported
  * together (with file, line, column and JSON path) and then nothing is written.
@@ -59,7 +54,10 @@ export function importCrowdaq(
   db: Db,
   path: string,
   options: CrowdaqImportOptions,
+  hooks: ImportHooks = {},
 ): CrowdaqImportCounts {
+  const steps = itemSteps(hooks)
+  steps.begin('Reading files', 0)
   const found = findItems(path)
   const problems: CrowdaqProblem[] = [...found.problems]
   const at = (item: FoundItem, rest: JsonPath, message: string): void => {
@@ -78,7 +76,9 @@ export function importCrowdaq(
     examAttempt: [] as Valid<'examAttempt'>[],
     taskAssignment: [] as Valid<'taskAssignment'>[],
   }
+  steps.begin(`Checking ${plural(found.items.length, 'item')}`, found.items.length)
   for (const item of found.items) {
+    steps.tick()
     const checked = validateItem(item.kind, item.value)
     if (checked.value === null) {
       for (const p of checked.problems) at(item, p.path, p.message)
@@ -86,6 +86,8 @@ export function importCrowdaq(
     }
     ;(valid[item.kind] as Valid<typeof item.kind>[]).push({ value: checked.value, item })
   }
+
+  valid.exam = mergePages(valid.exam, at)
 
   // Exams of this import and of the project: their question ids, for attempts.
   const examQuestionIds = new Map<string, Set<string>>()
@@ -198,9 +200,19 @@ export function importCrowdaq(
     }
   }
   if (problems.length > 0) throw new CrowdaqInputError(problems)
+  const csvAttempts = attemptsOfRows(csvExam ? csvRows.flatMap((c) => c.rows) : [])
+  const writes =
+    found.instructions.length +
+    valid.tutorial.length +
+    valid.exam.length +
+    taskIds.size +
+    valid.examAttempt.length +
+    csvAttempts.size +
+    responses.length
 
   return db
     .transaction((): CrowdaqImportCounts => {
+      steps.begin(`Writing ${plural(writes, 'item')}`, writes)
       const counts: CrowdaqImportCounts = {
         exams: 0,
         tutorials: 0,
@@ -224,10 +236,12 @@ export function importCrowdaq(
         return w
       }
       for (const i of found.instructions) {
+        steps.tick()
         putInstruction(db, i.id, i.markdown, changeSet)
         counts.instructions++
       }
       for (const { value } of valid.tutorial) {
+        steps.tick()
         putTutorial(
           db,
           { id: value.tutorial_id, instructionId: value.instruction_id ?? null, spec: value },
@@ -236,14 +250,17 @@ export function importCrowdaq(
         counts.tutorials++
       }
       for (const { value } of valid.exam) {
+        steps.tick()
         putExam(db, examInput(value), changeSet)
         counts.exams++
       }
       for (const [id, spec] of taskIds) {
+        steps.tick()
         putTask(db, id, spec, changeSet)
         counts.tasks++
       }
       for (const { value } of valid.examAttempt) {
+        steps.tick()
         const completedAt = toSeconds(value.complete_time)
         const shown = new Map<string, string | null>()
         for (const q of value.assignment_payload)
@@ -259,6 +276,9 @@ export function importCrowdaq(
             source: 'crowdaq',
             sourceKey: `crowdaq:${key}`,
             completedAt,
+            // CROWDAQ creates the row when the worker opens the exam.
+            startedAt: toSeconds(value.start_time ?? value.create_at),
+            deadline: toSeconds(value.deadline),
             sourceOrder: 0,
             answers: shown,
           },
@@ -267,22 +287,8 @@ export function importCrowdaq(
         if (added) counts.examAttempts++
       }
       if (csvExam) {
-        const attempts = new Map<
-          string,
-          { workerId: string; attempt: number; answers: Map<string, string | null> }
-        >()
-        for (const { rows } of csvRows) {
-          for (const r of rows) {
-            const k = `${r.workerId}|${r.attempt}`
-            let a = attempts.get(k)
-            if (!a) {
-              a = { workerId: r.workerId, attempt: r.attempt, answers: new Map() }
-              attempts.set(k, a)
-            }
-            if (r.shown) a.answers.set(r.questionId, r.answer)
-          }
-        }
-        for (const [k, a] of attempts) {
+        for (const [k, a] of csvAttempts) {
+          steps.tick()
           const added = addAttempt(
             db,
             {
@@ -292,6 +298,8 @@ export function importCrowdaq(
               source: 'csv',
               sourceKey: `csv:${csvExam}|${k}`,
               completedAt: null,
+              startedAt: null,
+              deadline: null,
               sourceOrder: a.attempt,
               answers: a.answers,
             },
@@ -301,6 +309,7 @@ export function importCrowdaq(
         }
       }
       for (const { value, response } of responses) {
+        steps.tick()
         const added = addTaskAssignment(
           db,
           {
@@ -325,56 +334,40 @@ export function importCrowdaq(
     .immediate()
 }
 
+/** Items between progress reports and cancel checks. */
+const ITEMS_PER_TICK = 200
+
+/**
+ * An import's progress in items, step by step (reading, checking, writing), with a cancel check
+ * at each report: cancelling while checking writes nothing, while writing rolls back. The items
+ * travel in ImportProgress's byte counts: a CROWDAQ import job counts items.
+ */
+function itemSteps(hooks: ImportHooks): { begin(step: string, total: number): void; tick(): void } {
+  let done = 0
+  let total = 0
+  let step = ''
+  const stopIfCancelled = (): void => {
+    if (hooks.cancelled?.()) throw new CancelledError('Import cancelled; nothing was imported.')
+  }
+  return {
+    begin(next, of) {
+      stopIfCancelled()
+      step = next
+      done = 0
+      total = of
+      hooks.progress?.({ bytes: 0, totalBytes: total, records: 0, file: '', step })
+    },
+    tick() {
+      if (++done % ITEMS_PER_TICK !== 0) return
+      stopIfCancelled()
+      hooks.progress?.({ bytes: done, totalBytes: total, records: done, file: step })
+    },
+  }
+}
+
 export function describeCounts(c: CrowdaqImportCounts): string {
   const parts = Object.entries(c)
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${n} ${k}`)
   return parts.length > 0 ? parts.join(', ') : 'nothing new'
-}
-
-function examInput(e: ExamSpec) {
-  const settings: Partial<ExamSettings> = {
-    ...(e.num_of_questions !== undefined ? { questionsPerAttempt: e.num_of_questions } : {}),
-    ...(e.passing_grade !== undefined ? { passingGrade: e.passing_grade } : {}),
-    ...(e.max_attempts !== undefined ? { attemptsAllowed: e.max_attempts } : {}),
-    ...(e.time_limit_in_seconds !== undefined ? { timeLimitSeconds: e.time_limit_in_seconds } : {}),
-    ...(e.qualification_id !== undefined ? { qualificationTypeId: e.qualification_id } : {}),
-  }
-  const qualification = e.qualification_id ?? null
-  return {
-    id: e.exam_id,
-    instructionId: e.instruction_id ?? null,
-    tutorialId: e.tutorial_id ?? null,
-    settings,
-    defaults: {
-      ...DEFAULT_SETTINGS,
-      qualificationTypeId: qualification,
-      bands: defaultBands(qualification),
-    },
-    questions: e.question_set,
-  }
-}
-
-/**
- * The displayed values of a response. New responses carry `filteredResult`; old ones are the bare
- * result, filtered here with the task's conditions.
- */
-function normaliseResponse(spec: TaskSpec, raw: unknown): Record<string, unknown> {
-  const r = (raw ?? {}) as Record<string, unknown>
-  if (r.filteredResult && typeof r.filteredResult === 'object')
-    return r.filteredResult as Record<string, unknown>
-  const source = (r.result && typeof r.result === 'object' ? r.result : r) as Record<
-    string,
-    unknown
-  >
-  const out: Record<string, unknown> = {}
-  for (const group of spec.annotation_groups) {
-    const v = source[group.id]
-    if (Array.isArray(v)) {
-      out[group.id] = v.map((entry) => filterValues(group, (entry ?? {}) as Record<string, never>))
-    } else if (v && typeof v === 'object') {
-      out[group.id] = filterValues(group, v as Record<string, never>)
-    }
-  }
-  return out
 }

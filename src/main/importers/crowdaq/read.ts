@@ -35,9 +35,27 @@ export interface Found {
   instructions: FoundInstruction[]
   csv: FoundCsv[]
   problems: CrowdaqProblem[]
-  /** The exam id of an export folder's `examConfig.json`, for its questions pages. */
-  examId?: string
 }
+
+/**
+ * An exam folder of a desktop export: its `examConfig.json` names the exam and holds its settings,
+ * which its questions pages (`{question_set, meta}`) leave out.
+ */
+interface ExamFolder {
+  examId: string
+  settings: Record<string, unknown>
+}
+
+/** The exam settings of a CROWDAQ exam config row, as an exam JSON names them. */
+const EXAM_SETTINGS = [
+  'num_of_questions',
+  'max_attempts',
+  'passing_grade',
+  'time_limit_in_seconds',
+  'instruction_id',
+  'tutorial_id',
+  'qualification_id',
+] as const
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -63,19 +81,16 @@ export function findItems(path: string): Found {
   return found
 }
 
-function readFolder(root: string, dir: string, found: Found): void {
+function readFolder(root: string, dir: string, found: Found, outer?: ExamFolder): void {
   const names = readdirSync(dir).sort()
+  const exam = names.includes('examConfig.json')
+    ? examFolder(root, join(dir, 'examConfig.json'), dir, found)
+    : outer
   for (const name of names) {
     const full = join(dir, name)
     if (statSync(full).isDirectory()) {
-      if (name !== 'hits') readFolder(root, full, found)
+      if (name !== 'hits') readFolder(root, full, found, exam)
       continue
-    }
-    if (name === 'examConfig.json') {
-      const config = parseJson(name, readFileSync(full, 'utf8'))
-      const v = 'doc' in config ? config.doc.value : null
-      const id = isRecord(v) ? (v.exam_id ?? v._id) : undefined
-      found.examId = typeof id === 'string' ? id : basename(dir)
     }
     if (SKIPPED.test(name)) continue
     // A task set's rows repeat the definitions of tasks-sharable/ as strings: read one of them.
@@ -83,11 +98,44 @@ function readFolder(root: string, dir: string, found: Found): void {
       const sharable = join(dir, '..', 'tasks-sharable')
       if (exists(sharable)) continue
     }
-    // `<id>.json` beside `<id>-sharable.json`: the sharable one is the re-uploadable definition.
-    if (name.endsWith('.json') && !name.endsWith('-sharable.json')) {
+    // `<x>.json` beside `<x>-sharable.json`: the sharable one is the re-uploadable definition,
+    // but an instruction's is its bare Markdown, so there the row (which names it) is read.
+    if (name.endsWith('-sharable.json')) {
+      if (isInstructionRow(join(dir, name.replace(/-sharable\.json$/, '.json')))) continue
+    } else if (name.endsWith('.json') && !isInstructionRow(full)) {
       if (exists(join(dir, name.replace(/\.json$/, '-sharable.json')))) continue
     }
-    readEntry(relative(root, full) || name, readFileSync(full), found)
+    readEntry(relative(root, full) || name, readFileSync(full), found, exam)
+  }
+}
+
+/** Reads an exam folder's `examConfig.json`: the exam's id (else the folder's name) and settings. */
+function examFolder(root: string, path: string, dir: string, found: Found): ExamFolder {
+  const parsed = parseJson(relative(root, path) || basename(path), readFileSync(path, 'utf8'))
+  if ('problem' in parsed) {
+    found.problems.push(parsed.problem)
+    return { examId: basename(dir), settings: {} }
+  }
+  const v = parsed.doc.value
+  const config = isRecord(v) ? v : {}
+  const settings: Record<string, unknown> = {}
+  for (const key of EXAM_SETTINGS) {
+    // CROWDAQ stores a setting left unset as null.
+    if (config[key] !== null && config[key] !== undefined) settings[key] = config[key]
+  }
+  return {
+    examId: typeof config.exam_id === 'string' ? config.exam_id : basename(dir),
+    settings,
+  }
+}
+
+function isInstructionRow(path: string): boolean {
+  if (!exists(path)) return false
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8')) as unknown
+    return isRecord(v) && typeof v.instruction_id === 'string'
+  } catch {
+    return false
   }
 }
 
@@ -100,7 +148,7 @@ function exists(path: string): boolean {
   }
 }
 
-function readEntry(file: string, bytes: Uint8Array, found: Found): void {
+function readEntry(file: string, bytes: Uint8Array, found: Found, exam?: ExamFolder): void {
   const ext = extname(file).toLowerCase()
   if (ext === '.zip') {
     let entries: Record<string, Uint8Array>
@@ -155,12 +203,18 @@ function readEntry(file: string, bytes: Uint8Array, found: Found): void {
     found.problems.push(parsed.problem)
     return
   }
-  collect(parsed.doc, parsed.doc.value, [], found)
+  collect(parsed.doc, parsed.doc.value, [], found, exam)
 }
 
-function collect(doc: JsonDocument, value: unknown, path: JsonPath, found: Found): void {
+function collect(
+  doc: JsonDocument,
+  value: unknown,
+  path: JsonPath,
+  found: Found,
+  exam?: ExamFolder,
+): void {
   if (Array.isArray(value)) {
-    value.forEach((v, i) => collect(doc, v, [...path, i], found))
+    value.forEach((v, i) => collect(doc, v, [...path, i], found, exam))
     return
   }
   const problem = (message: string): void => {
@@ -172,8 +226,16 @@ function collect(doc: JsonDocument, value: unknown, path: JsonPath, found: Found
   }
   // An API list page, or an exam's questions page of a desktop export.
   if (Array.isArray(value.payload) && !kindOf(value)) {
-    collect(doc, value.payload, [...path, 'payload'], found)
+    collect(doc, value.payload, [...path, 'payload'], found, exam)
     return
+  }
+  // An instruction row: its definition is the Markdown.
+  if (typeof value.instruction_id === 'string') {
+    const markdown = [value.content, value.definition].find((m) => typeof m === 'string')
+    if (typeof markdown === 'string') {
+      found.instructions.push({ id: value.instruction_id, markdown, file: doc.file })
+      return
+    }
   }
   // A task set row: the definition is a JSON string.
   if (typeof value.definition === 'string' && !kindOf(value)) {
@@ -192,12 +254,21 @@ function collect(doc: JsonDocument, value: unknown, path: JsonPath, found: Found
     }
     return
   }
-  if (typeof value.instruction_id === 'string' && typeof value.content === 'string') {
-    found.instructions.push({ id: value.instruction_id, markdown: value.content, file: doc.file })
+  // A tutorial row as the API returns it: the definition is the tutorial.
+  if (isRecord(value.definition) && typeof value.tutorial_id === 'string' && !kindOf(value)) {
+    value.definition.tutorial_id ??= value.tutorial_id
+    collect(doc, value.definition, [...path, 'definition'], found)
     return
   }
-  if (Array.isArray(value.question_set) && !('exam_id' in value) && !('tutorial_id' in value)) {
-    if (found.examId) value.exam_id = found.examId
+  // A questions page of an exam folder: the exam and its settings are in its config.
+  if (
+    exam &&
+    Array.isArray(value.question_set) &&
+    !('exam_id' in value) &&
+    !('tutorial_id' in value)
+  ) {
+    Object.assign(value, exam.settings, { exam_id: exam.examId })
+    markDisabled(value.question_set, value.meta)
   }
   const kind = kindOf(value)
   if (!kind) {
@@ -210,3 +281,14 @@ function collect(doc: JsonDocument, value: unknown, path: JsonPath, found: Found
 }
 
 const formatted = (path: JsonPath): string => (path.length === 0 ? '' : formatPath(path))
+
+/** A questions page's `meta` rows say which questions are disabled; the question set does not. */
+function markDisabled(questions: unknown[], meta: unknown): void {
+  if (!Array.isArray(meta)) return
+  const disabled = new Set(
+    meta.flatMap((m) => (isRecord(m) && m.disabled === true ? [m.question_id] : [])),
+  )
+  for (const q of questions) {
+    if (isRecord(q) && disabled.has(q.question_id)) q.disabled = true
+  }
+}

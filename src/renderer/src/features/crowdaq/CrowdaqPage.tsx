@@ -5,14 +5,22 @@ import type {
   TaskPreview,
 } from '../../../../shared/contract/crowdaq'
 import { api, fileFromPage } from '../../api'
+import { plural } from '../../lib/format'
+import { whenFinished } from '../jobs/jobs'
 import { showError, showInfo } from '../messages/messages'
 import { ExamPanel } from './ExamPanel'
+import { QuestionSetEditor } from './QuestionSetEditor'
 import { QuestionSetView } from './QuestionSetView'
+import { TaskReviewPanel } from './TaskReviewPanel'
 import { TaskView } from './TaskView'
 import './crowdaq.css'
 
 type Selection =
-  { kind: 'exam'; id: string } | { kind: 'tutorial'; id: string } | { kind: 'task'; id: string }
+  | { kind: 'exam'; id: string }
+  | { kind: 'tutorial'; id: string }
+  | { kind: 'task'; id: string }
+  | { kind: 'responses' }
+  | { kind: 'author'; target: 'exam' | 'tutorial'; id: string | null }
 
 /** CROWDAQ: import exams, tutorials, instructions and tasks; preview, grade, report, qualify. */
 export function CrowdaqPage() {
@@ -21,6 +29,7 @@ export function CrowdaqPage() {
   const [preview, setPreview] = useState<QuestionSetPreview | TaskPreview | null>(null)
   // Each preview is a fresh attempt: its answers start empty.
   const [previewCount, setPreviewCount] = useState(0)
+  const [importing, setImporting] = useState(false)
 
   const refresh = useCallback(async () => {
     try {
@@ -40,23 +49,27 @@ export function CrowdaqPage() {
     }
   }, [])
 
+  // Each file is an import job (progress and Cancel in the job list), one after the other.
   async function importFiles(files: FileList | null) {
+    setImporting(true)
     for (const file of Array.from(files ?? [])) {
       try {
         const picked = await fileFromPage(file)
         if (!picked) continue
-        const counts = await api.crowdaq.import({
+        const { jobId } = await api.crowdaq.import({
           file: picked.ref,
           ...(selected?.kind === 'exam' ? { examId: selected.id } : {}),
         })
-        const parts = Object.entries(counts)
-          .filter(([, n]) => n > 0)
-          .map(([k, n]) => `${n} ${k}`)
-        showInfo(`Imported ${file.name}: ${parts.join(', ') || 'nothing new'}.`)
+        const job = await whenFinished(jobId)
+        if (job.state === 'succeeded') showInfo(job.detail)
+        else if (job.state === 'cancelled')
+          showInfo(`Import of ${file.name} cancelled; nothing was imported.`)
+        else showError(`Importing ${file.name}`, job.error)
       } catch (e) {
         showError(`Importing ${file.name}`, e)
       }
     }
+    setImporting(false)
     await refresh()
   }
 
@@ -64,6 +77,7 @@ export function CrowdaqPage() {
     setSelected(s)
     setPreview(null)
     setPreviewCount((n) => n + 1)
+    if (s.kind === 'responses' || s.kind === 'author') return
     try {
       setPreview(
         s.kind === 'task'
@@ -76,14 +90,17 @@ export function CrowdaqPage() {
   }
 
   const exam = selected?.kind === 'exam' ? overview?.exams.find((e) => e.id === selected.id) : null
+  // A new import of responses reads the review again.
+  const responses = overview?.taskResponses ?? 0
   return (
     <div className="cq-page">
       <aside className="cq-list">
-        <label className="button primary cq-import">
-          Import CROWDAQ files…
+        <label className="button primary cq-import" aria-disabled={importing}>
+          {importing ? 'Importing…' : 'Import CROWDAQ files…'}
           <input
             type="file"
             multiple
+            disabled={importing}
             accept=".json,.zip,.md,.csv"
             data-testid="cq-import-input"
             hidden
@@ -93,6 +110,22 @@ export function CrowdaqPage() {
             }}
           />
         </label>
+        <p className="cq-new">
+          <button
+            className="small"
+            data-testid="cq-new-exam"
+            onClick={() => void open({ kind: 'author', target: 'exam', id: null })}
+          >
+            New exam
+          </button>{' '}
+          <button
+            className="small"
+            data-testid="cq-new-tutorial"
+            onClick={() => void open({ kind: 'author', target: 'tutorial', id: null })}
+          >
+            New tutorial
+          </button>
+        </p>
         <h3>Exams</h3>
         <ul data-testid="cq-exams">
           {overview?.exams.map((e) => (
@@ -117,7 +150,16 @@ export function CrowdaqPage() {
           ))}
         </ul>
         <h3>Tasks</h3>
-        <ul>
+        {overview && overview.taskResponses > 0 && (
+          <button
+            className="link"
+            data-testid="cq-all-responses"
+            onClick={() => void open({ kind: 'responses' })}
+          >
+            Review all {plural(overview.taskResponses, 'response')}
+          </button>
+        )}
+        <ul data-testid="cq-tasks">
           {overview?.tasks.map((id) => (
             <li key={id}>
               <button className="link" onClick={() => void open({ kind: 'task', id })}>
@@ -134,7 +176,32 @@ export function CrowdaqPage() {
         {!selected && (
           <p className="note">Import CROWDAQ files, then pick an exam, tutorial or task.</p>
         )}
-        {selected && <h2>{selected.id}</h2>}
+        {selected && <h2>{heading(selected)}</h2>}
+        {selected?.kind === 'author' && (
+          <QuestionSetEditor
+            key={`${selected.target}-${selected.id ?? ''}`}
+            kind={selected.target}
+            id={selected.id}
+            onCancel={() =>
+              void (selected.id === null
+                ? setSelected(null)
+                : open({ kind: selected.target, id: selected.id }))
+            }
+            onSaved={(id) => {
+              showInfo(`Saved ${selected.target} ${id}.`)
+              void refresh().then(() => open({ kind: selected.target, id }))
+            }}
+          />
+        )}
+        {(selected?.kind === 'exam' || selected?.kind === 'tutorial') && (
+          <button
+            className="small"
+            data-testid="cq-edit"
+            onClick={() => void open({ kind: 'author', target: selected.kind, id: selected.id })}
+          >
+            Edit {selected.kind}
+          </button>
+        )}
         {exam && <ExamPanel exam={exam} onChanged={() => void refresh()} />}
         {selected?.kind === 'exam' && (
           <button
@@ -149,7 +216,20 @@ export function CrowdaqPage() {
           <QuestionSetView key={previewCount} preview={preview} />
         )}
         {preview && 'groups' in preview && <TaskView task={preview} />}
+        {selected?.kind === 'task' && (
+          <>
+            <h3>Responses to this task</h3>
+            <TaskReviewPanel key={`${selected.id}-${responses}`} taskId={selected.id} />
+          </>
+        )}
+        {selected?.kind === 'responses' && <TaskReviewPanel key={responses} />}
       </main>
     </div>
   )
+}
+
+function heading(s: Selection): string {
+  if (s.kind === 'responses') return 'Task responses'
+  if (s.kind === 'author') return s.id === null ? `New ${s.target}` : `Editing ${s.target} ${s.id}`
+  return s.id
 }

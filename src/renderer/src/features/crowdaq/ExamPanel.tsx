@@ -1,10 +1,13 @@
 import { useState } from 'react'
 import type { ExamReport, ExamSummary, QualifyResult } from '../../../../shared/contract/crowdaq'
 import type { Band, ExamSettings } from '../../../../shared/crowdaq/grading'
+import type { MTurkPullResult } from '../../../../shared/contract/mturk'
 import { api } from '../../api'
-import { showError } from '../messages/messages'
-
-const pct = (x: number | null): string => (x === null ? '–' : `${Math.round(x * 100)}%`)
+import { plural } from '../../lib/format'
+import { whenFinished } from '../jobs/jobs'
+import { showError, showInfo } from '../messages/messages'
+import { AttemptSettingsFields } from './AttemptSettingsFields'
+import { pct } from './percent'
 
 /** An exam's settings and bands, its report, and applying its bands on MTurk. */
 export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: () => void }) {
@@ -43,43 +46,16 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
           )
         }}
       >
-        <label>
-          Questions per attempt (0 = all)
-          <input
-            type="number"
-            min={0}
-            value={settings.questionsPerAttempt}
-            onChange={(e) => setSettings({ ...settings, questionsPerAttempt: num(e.target.value) })}
-          />
-        </label>
-        <label>
-          Passing grade %
-          <input
-            type="number"
-            min={0}
-            max={100}
-            value={Math.round(settings.passingGrade * 100)}
-            onChange={(e) => setSettings({ ...settings, passingGrade: num(e.target.value) / 100 })}
-          />
-        </label>
-        <label>
-          Attempts allowed
-          <input
-            type="number"
-            min={1}
-            value={settings.attemptsAllowed}
-            onChange={(e) => setSettings({ ...settings, attemptsAllowed: num(e.target.value) })}
-          />
-        </label>
-        <label>
-          Time limit (s)
-          <input
-            type="number"
-            min={1}
-            value={settings.timeLimitSeconds}
-            onChange={(e) => setSettings({ ...settings, timeLimitSeconds: num(e.target.value) })}
-          />
-        </label>
+        <AttemptSettingsFields
+          value={{ ...settings, passingPercent: Math.round(settings.passingGrade * 100) }}
+          onChange={({ passingPercent, ...patch }) =>
+            setSettings({
+              ...settings,
+              ...patch,
+              ...(passingPercent !== undefined ? { passingGrade: passingPercent / 100 } : {}),
+            })
+          }
+        />
         <table className="table compact">
           <thead>
             <tr>
@@ -149,7 +125,7 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
           onClick={() =>
             void run(
               'Planning qualifications',
-              () => api.crowdaq.qualify({ examId: exam.id, dryRun: true }),
+              () => api.crowdaq.planQualifications({ examId: exam.id }),
               setPlan,
             )
           }
@@ -157,6 +133,7 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
           Apply bands…
         </button>
       </p>
+      <PullAttempts examId={exam.id} onPulled={onChanged} />
       {plan && (
         <div className="cq-plan" data-testid="cq-qualify-plan">
           <p>
@@ -178,13 +155,7 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
               className="primary"
               data-testid="cq-qualify-confirm"
               disabled={busy}
-              onClick={() =>
-                void run(
-                  'Qualifying workers',
-                  () => api.crowdaq.qualify({ examId: exam.id, dryRun: false }),
-                  setPlan,
-                )
-              }
+              onClick={() => void run('Qualifying workers', () => qualify(exam.id), setPlan)}
             >
               Send on MTurk
             </button>
@@ -196,6 +167,80 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
   )
 }
 
+/**
+ * Applies the bands as a job (progress and Stop in the job list); its result, or what a stop or
+ * failure left, as the plan shows it.
+ */
+async function qualify(examId: string): Promise<QualifyResult> {
+  const { jobId } = await api.crowdaq.qualify({ examId })
+  const job = await whenFinished(jobId)
+  if (job.state === 'succeeded') return job.result as QualifyResult
+  if (job.state === 'cancelled') showInfo(job.error?.message ?? 'Stopped.')
+  else showError('Qualifying workers', job.error)
+  // What was sent before the stop is recorded: the plan now says so.
+  return api.crowdaq.planQualifications({ examId })
+}
+
+/**
+ * Attempts from the exam's MTurk qualification HITs, through the project's pull: answers keyed by
+ * question id. The pull runs as a job (progress and Cancel in the job list).
+ */
+function PullAttempts({ examId, onPulled }: { examId: string; onPulled: () => void }) {
+  const [hitTypes, setHitTypes] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [outcome, setOutcome] = useState<string | null>(null)
+  const ids = hitTypes.split(/[\s,]+/).filter((id) => id !== '')
+
+  async function pull() {
+    setBusy(true)
+    setOutcome(null)
+    try {
+      const { jobId } = await api.mturk.pull({ mode: 'all', hitTypeIds: ids, examId })
+      const job = await whenFinished(jobId)
+      if (job.state === 'succeeded') {
+        const r = job.result as MTurkPullResult
+        setOutcome(
+          `${plural(r.new, 'new attempt')} from ${plural(r.assignments, 'assignment')} of ${plural(r.hits, 'HIT')}.`,
+        )
+      } else if (job.state === 'cancelled') setOutcome('Cancelled; what was pulled is kept.')
+      else showError('Pulling attempts from MTurk', job.error)
+      onPulled()
+    } catch (e) {
+      showError('Pulling attempts from MTurk', e)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form
+      className="cq-pull"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void pull()
+      }}
+    >
+      <label>
+        Qualification HIT types (attempts from MTurk, answers keyed by question id)
+        <input
+          data-testid="cq-pull-hit-types"
+          value={hitTypes}
+          placeholder="HIT type id, …"
+          onChange={(e) => setHitTypes(e.target.value)}
+        />
+      </label>{' '}
+      <button type="submit" data-testid="cq-pull" disabled={busy || ids.length === 0}>
+        Pull attempts
+      </button>{' '}
+      {outcome && (
+        <span className="note" data-testid="cq-pull-outcome">
+          {outcome}
+        </span>
+      )}
+    </form>
+  )
+}
+
 function ReportView({ report }: { report: ExamReport }) {
   const grades = Object.entries(report.grades).sort(([a], [b]) => Number(a) - Number(b))
   const most = Math.max(1, ...grades.map(([, n]) => n))
@@ -203,6 +248,14 @@ function ReportView({ report }: { report: ExamReport }) {
     <div className="cq-report" data-testid="cq-report-view">
       <p>
         {report.attempts} attempts by {report.workers} workers.
+        {report.untimed > 0 && (
+          <span data-testid="cq-untimed">
+            {' '}
+            {report.untimed === report.attempts
+              ? 'None of them carries a start time or deadline (an attempts CSV has none), so the time limit is not checked.'
+              : `${report.untimed} of them carry no start time or deadline: the time limit is not checked for those.`}
+          </span>
+        )}
       </p>
       <div className="cq-histogram" aria-label="Grades">
         {grades.map(([g, n]) => (
@@ -255,7 +308,14 @@ function ReportView({ report }: { report: ExamReport }) {
             <tr key={w.workerId}>
               <td className="mono">{w.workerId}</td>
               <td>{w.attempts}</td>
-              <td>{w.grades.map(pct).join(', ')}</td>
+              <td>
+                {w.grades
+                  .map((g, i) => {
+                    const flags = w.flags[i] ?? []
+                    return flags.length > 0 ? `${pct(g)} (${flags.join(', ')})` : pct(g)
+                  })
+                  .join(', ')}
+              </td>
               <td>{w.band ?? '–'}</td>
               <td>
                 {w.annotations === 0
