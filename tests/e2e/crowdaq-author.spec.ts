@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { expect, serve, stop, test } from './fixtures'
+import { expect, openCollection, serve, stop, test } from './fixtures'
 
 test('writes an exam and a tutorial in the app, checked as an import is, and edits the exam', async ({
   page,
@@ -15,7 +15,7 @@ test('writes an exam and a tutorial in the app, checked as an import is, and edi
   }
   try {
     await page.goto(served.url)
-    await page.getByTestId('page-tab-crowdaq').click()
+    await openCollection(page, 'crowdaq')
     await page.getByTestId('cq-new-exam').click()
     const form = page.getByTestId('cq-author')
     await firstQuestion('units exam')

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { expect, serve, stop, test } from './fixtures'
+import { expect, openCollection, serve, stop, test } from './fixtures'
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/crowdaq', import.meta.url))
 
@@ -40,7 +40,7 @@ test('task responses join the review: contexts, agreement per question, disagree
   const { served, child } = await serve(['--db', join(workDir, 'review.winnow')], workDir)
   try {
     await page.goto(served.url)
-    await page.getByTestId('page-tab-crowdaq').click()
+    await openCollection(page, 'crowdaq')
     const input = page.getByTestId('cq-import-input')
     await input.setInputFiles([join(FIXTURES, 'task.json')])
 

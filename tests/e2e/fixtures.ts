@@ -57,6 +57,21 @@ export async function gridTotal(page: Page): Promise<number> {
   return Number(await page.getByTestId('grid-total').getAttribute('data-total'))
 }
 
+/** Opens a collection's page: its tab, or More collections while the project holds none of it. */
+export async function openCollection(page: Page, id: 'protoqa' | 'crowdaq'): Promise<void> {
+  await page
+    .getByTestId('more-collections')
+    .or(page.getByTestId(`page-tab-${id}`))
+    .first()
+    .waitFor()
+  if ((await page.getByTestId(`page-tab-${id}`).count()) > 0) {
+    await page.getByTestId(`page-tab-${id}`).click()
+    return
+  }
+  await page.getByTestId('more-collections').click()
+  await page.getByTestId(`more-collections-${id}`).click()
+}
+
 type Fixtures = { workDir: string; demo: Served }
 
 export const test = base.extend<Fixtures>({
