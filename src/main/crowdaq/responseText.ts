@@ -1,4 +1,5 @@
 import type { Collector, TaskSpec } from '../../shared/crowdaq/spec'
+import { spanLabel } from '../../shared/crowdaq/spans'
 
 /**
  * A task response as text for the review: each displayed collector's value in words (option keys
@@ -42,7 +43,11 @@ export function valueText(c: Collector, v: unknown): string | null {
   if (isRecord(v) && typeof v.start === 'number' && typeof v.end === 'number') {
     // CROWDAQ records a span left unset as −1/−1.
     if (v.start < 0) return null
-    return `“${typeof v.surface === 'string' ? v.surface : ''}” (${v.start}–${v.end})`
+    return spanLabel({
+      start: v.start,
+      end: v.end,
+      surface: typeof v.surface === 'string' ? v.surface : '',
+    })
   }
   if (isRecord(v) && typeof v.value === 'string') {
     return typeof v.granularity === 'string' ? `${v.value} (${v.granularity})` : v.value

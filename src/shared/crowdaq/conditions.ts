@@ -1,10 +1,12 @@
 import type { Collector, Condition, Constraint, Group } from './spec'
+import type { SpanValue } from './spans'
 
 /** A collector's value as CROWDAQ records it (see FORMATS.md §5.3). */
 type CollectorValue =
   | string
   | string[]
-  | { start: number; end: number; surface: string }
+  | SpanValue
+  | SpanValue[]
   | { value: string; granularity: string }
   | unknown[]
   | null

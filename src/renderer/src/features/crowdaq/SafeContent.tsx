@@ -42,7 +42,11 @@ export function ContextView({ context }: { context: PreviewContext }) {
     <figure className="cq-context" data-testid="cq-context">
       {context.label && <figcaption className="cq-context-label">{context.label}</figcaption>}
       {context.type === 'text' && (
-        <HighlightedText text={context.text ?? ''} spans={context.highlight} />
+        <HighlightedText
+          text={context.text ?? ''}
+          spans={context.highlight}
+          contextId={context.id}
+        />
       )}
       {context.type === 'html' && (
         <div className="cq-context-html">
@@ -62,9 +66,12 @@ export function ContextView({ context }: { context: PreviewContext }) {
 function HighlightedText({
   text,
   spans,
+  contextId,
 }: {
   text: string
   spans: { start: number; end: number }[]
+  /** Named on the element so a span collector can find the text its selection is in. */
+  contextId: string | null
 }) {
   const sorted = [...spans].filter((s) => s.end > s.start).sort((a, b) => a.start - b.start)
   const parts: ReactNode[] = []
@@ -76,5 +83,9 @@ function HighlightedText({
     at = s.end
   })
   parts.push(text.slice(at))
-  return <p className="cq-context-text">{parts}</p>
+  return (
+    <p className="cq-context-text" data-context-id={contextId ?? undefined}>
+      {parts}
+    </p>
+  )
 }

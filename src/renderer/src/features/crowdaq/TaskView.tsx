@@ -1,28 +1,52 @@
-import { useState } from 'react'
-import type { TaskPreview } from '../../../../shared/contract/crowdaq'
+import { useRef, useState } from 'react'
+import type { PreviewContext, TaskPreview } from '../../../../shared/contract/crowdaq'
 import {
   type GroupValues,
   displayedCollectors,
   groupProblems,
 } from '../../../../shared/crowdaq/conditions'
 import type { Collector, Group } from '../../../../shared/crowdaq/spec'
+import { type SpanValue, spanOf } from '../../../../shared/crowdaq/spans'
 import { ContextView } from './SafeContent'
+import { SpanPicker } from './SpanPicker'
+import { selectedOffsets } from './textSelection'
+
+/** The task's text contexts, and the span selected in one of them. */
+interface TextContexts {
+  name: (contextId: string) => string
+  pick: (contextId: string) => SpanValue | null
+}
 
 /** A task as a worker sees it: conditions evaluated as options are chosen, constraints checked. */
 export function TaskView({ task }: { task: TaskPreview }) {
+  const root = useRef<HTMLDivElement>(null)
+  const textContext = (id: string): PreviewContext | undefined =>
+    task.contexts.find((c) => c.type === 'text' && c.id === id)
+  const texts: TextContexts = {
+    name: (id) => textContext(id)?.label ?? id,
+    pick: (id) => {
+      const context = textContext(id)
+      const element = Array.from(
+        root.current?.querySelectorAll<HTMLElement>('[data-context-id]') ?? [],
+      ).find((e) => e.dataset.contextId === id)
+      if (!context || !element) return null
+      const offsets = selectedOffsets(element, window.getSelection())
+      return offsets && spanOf(context.text ?? '', offsets[0], offsets[1])
+    },
+  }
   return (
-    <div className="cq-preview" data-testid="cq-task">
+    <div className="cq-preview" data-testid="cq-task" ref={root}>
       {task.contexts.map((c, i) => (
         <ContextView key={i} context={c} />
       ))}
       {task.groups.map((g) => (
-        <GroupView key={g.id} group={g} />
+        <GroupView key={g.id} group={g} texts={texts} />
       ))}
     </div>
   )
 }
 
-function GroupView({ group }: { group: Group }) {
+function GroupView({ group, texts }: { group: Group; texts: TextContexts }) {
   const [entries, setEntries] = useState<GroupValues[]>(() =>
     Array.from({ length: group.repeated ? Math.max(1, group.min ?? 1) : 1 }, () => ({})),
   )
@@ -44,6 +68,7 @@ function GroupView({ group }: { group: Group }) {
                   collector={c}
                   value={values[c.id]}
                   problems={problems[c.id] ?? []}
+                  texts={texts}
                   onChange={(v) => set(i, c.id, v)}
                 />
               ))}
@@ -71,11 +96,13 @@ function CollectorInput({
   collector: c,
   value,
   problems,
+  texts,
   onChange,
 }: {
   collector: Collector
   value: GroupValues[string]
   problems: string[]
+  texts: TextContexts
   onChange: (v: GroupValues[string]) => void
 }) {
   return (
@@ -116,7 +143,15 @@ function CollectorInput({
           onChange={(e) => onChange(e.target.value)}
         />
       )}
-      {c.type === 'span-from-text' && <p className="note">Select a span of “{c.from_context}”.</p>}
+      {c.type === 'span-from-text' && (
+        <SpanPicker
+          collector={c}
+          contextName={texts.name(c.from_context)}
+          value={value}
+          pick={() => texts.pick(c.from_context)}
+          onChange={onChange}
+        />
+      )}
       {problems.map((p) => (
         <p key={p} className="cq-problem" data-testid="cq-problem">
           {p}
