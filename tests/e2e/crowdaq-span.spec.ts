@@ -11,7 +11,11 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/crowdaq', import.meta.url))
  */
 async function select(page: Page, word: string): Promise<void> {
   await page.evaluate(`(() => {
-    const node = document.querySelector('[data-testid="cq-task"] .cq-context-text').firstChild
+    // Picked spans are marked in the text, so the word may sit in any of its text nodes.
+    const text = document.querySelector('[data-testid="cq-task"] .cq-context-text')
+    const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT)
+    let node = walker.nextNode()
+    while (node && node.data.indexOf(${JSON.stringify(word)}) < 0) node = walker.nextNode()
     const start = node.data.indexOf(${JSON.stringify(word)})
     const range = document.createRange()
     range.setStart(node, start)
@@ -54,6 +58,10 @@ test('a span collector takes the text selected in its context, checks it and cou
     await people.getByRole('button', { name: 'Use selection' }).focus()
     await page.keyboard.press('Enter')
     await expect(people.getByTestId('cq-span-value')).toContainText('“staff” (26–31)')
+    // The picked span is marked in the context, apart from the requester's highlights.
+    await expect(page.getByTestId('cq-task').locator('.cq-context-text mark.cq-picked')).toHaveText(
+      ['staff'],
+    )
     await expect(people.getByTestId('cq-problem')).toHaveCount(0)
     await select(page, 'kind')
     await people.getByRole('button', { name: 'Use selection' }).click()
@@ -62,6 +70,9 @@ test('a span collector takes the text selected in its context, checks it and cou
     await expect(people.getByRole('button', { name: 'Use selection' })).toBeDisabled()
     await people.getByRole('button', { name: 'Remove' }).first().click()
     await expect(people.getByTestId('cq-span-value')).toContainText('“kind” (37–41)')
+    await expect(page.getByTestId('cq-task').locator('.cq-context-text mark.cq-picked')).toHaveText(
+      ['kind'],
+    )
     await expect(people.getByRole('button', { name: 'Use selection' })).toBeEnabled()
   } finally {
     await stop(child)

@@ -215,7 +215,7 @@ export function CrowdaqPage() {
         {preview && 'questions' in preview && (
           <QuestionSetView key={previewCount} preview={preview} />
         )}
-        {preview && 'groups' in preview && <TaskView task={preview} />}
+        {preview && 'groups' in preview && <TaskView key={preview.id} task={preview} />}
         {selected?.kind === 'task' && (
           <>
             <h3>Responses to this task</h3>

@@ -37,7 +37,14 @@ function render(node: SafeNode, key: number): ReactNode {
 }
 
 /** A task or question context: text as text (with its highlights), HTML sanitised, media by address. */
-export function ContextView({ context }: { context: PreviewContext }) {
+export function ContextView({
+  context,
+  chosen = [],
+}: {
+  context: PreviewContext
+  /** Spans a worker has picked in this text, marked apart from the requester's highlights. */
+  chosen?: readonly SpanRange[]
+}) {
   return (
     <figure className="cq-context" data-testid="cq-context">
       {context.label && <figcaption className="cq-context-label">{context.label}</figcaption>}
@@ -45,6 +52,7 @@ export function ContextView({ context }: { context: PreviewContext }) {
         <HighlightedText
           text={context.text ?? ''}
           spans={context.highlight}
+          chosen={chosen}
           contextId={context.id}
         />
       )}
@@ -63,23 +71,40 @@ export function ContextView({ context }: { context: PreviewContext }) {
   )
 }
 
+interface SpanRange {
+  start: number
+  end: number
+}
+
 function HighlightedText({
   text,
   spans,
+  chosen,
   contextId,
 }: {
   text: string
-  spans: { start: number; end: number }[]
+  spans: readonly SpanRange[]
+  chosen: readonly SpanRange[]
   /** Named on the element so a span collector can find the text its selection is in. */
   contextId: string | null
 }) {
-  const sorted = [...spans].filter((s) => s.end > s.start).sort((a, b) => a.start - b.start)
+  // Picked spans first: where one overlaps a requester highlight, the worker's choice shows.
+  const marks = [
+    ...chosen.map((s) => ({ ...s, picked: true })),
+    ...spans.map((s) => ({ ...s, picked: false })),
+  ]
+    .filter((s) => s.end > s.start)
+    .sort((a, b) => a.start - b.start || Number(b.picked) - Number(a.picked))
   const parts: ReactNode[] = []
   let at = 0
-  sorted.forEach((s, i) => {
+  marks.forEach((s, i) => {
     if (s.start < at) return
     parts.push(text.slice(at, s.start))
-    parts.push(<mark key={i}>{text.slice(s.start, s.end)}</mark>)
+    parts.push(
+      <mark key={i} className={s.picked ? 'cq-picked' : undefined}>
+        {text.slice(s.start, s.end)}
+      </mark>,
+    )
     at = s.end
   })
   parts.push(text.slice(at))

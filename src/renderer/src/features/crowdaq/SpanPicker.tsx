@@ -1,3 +1,4 @@
+import { plural } from '../../../../shared/text'
 import { useState } from 'react'
 import type { GroupValues } from '../../../../shared/crowdaq/conditions'
 import type { Collector } from '../../../../shared/crowdaq/spec'
@@ -9,7 +10,7 @@ const isSpan = (v: unknown): v is SpanValue =>
   typeof v === 'object' && v !== null && 'start' in v && 'end' in v && 'surface' in v
 
 /** The spans a value holds, leaving out an unset one. */
-function chosenSpans(value: GroupValues[string]): SpanValue[] {
+export function chosenSpans(value: GroupValues[string]): SpanValue[] {
   const list: unknown[] = Array.isArray(value) ? value : [value]
   return list.filter(isSpan).filter((s) => s.start >= 0)
 }
@@ -78,7 +79,8 @@ export function SpanPicker({
         {c.repeated && (
           <span className="note">
             {' '}
-            {spans.length} spans{c.min !== undefined ? `, at least ${c.min}` : ''}
+            {plural(spans.length, 'span')}
+            {c.min !== undefined ? `, at least ${c.min}` : ''}
             {c.max !== undefined ? `, at most ${c.max}` : ''}
           </span>
         )}

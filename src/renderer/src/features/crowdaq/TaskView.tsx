@@ -1,3 +1,4 @@
+import { plural } from '../../../../shared/text'
 import { useRef, useState } from 'react'
 import type { PreviewContext, TaskPreview } from '../../../../shared/contract/crowdaq'
 import {
@@ -8,7 +9,7 @@ import {
 import type { Collector, Group } from '../../../../shared/crowdaq/spec'
 import { type SpanValue, spanOf } from '../../../../shared/crowdaq/spans'
 import { ContextView } from './SafeContent'
-import { SpanPicker } from './SpanPicker'
+import { SpanPicker, chosenSpans } from './SpanPicker'
 import { selectedOffsets } from './textSelection'
 
 /** The task's text contexts, and the span selected in one of them. */
@@ -20,6 +21,14 @@ interface TextContexts {
 /** A task as a worker sees it: conditions evaluated as options are chosen, constraints checked. */
 export function TaskView({ task }: { task: TaskPreview }) {
   const root = useRef<HTMLDivElement>(null)
+  const [entries, setEntries] = useState<Record<string, GroupValues[]>>(() =>
+    Object.fromEntries(
+      task.groups.map((g) => [
+        g.id,
+        Array.from({ length: g.repeated ? Math.max(1, g.min ?? 1) : 1 }, () => ({})),
+      ]),
+    ),
+  )
   const textContext = (id: string): PreviewContext | undefined =>
     task.contexts.find((c) => c.type === 'text' && c.id === id)
   const texts: TextContexts = {
@@ -34,24 +43,58 @@ export function TaskView({ task }: { task: TaskPreview }) {
       return offsets && spanOf(context.text ?? '', offsets[0], offsets[1])
     },
   }
+  const chosen = chosenByContext(task.groups, entries)
   return (
     <div className="cq-preview" data-testid="cq-task" ref={root}>
       {task.contexts.map((c, i) => (
-        <ContextView key={i} context={c} />
+        <ContextView key={i} context={c} chosen={c.id === null ? [] : (chosen.get(c.id) ?? [])} />
       ))}
       {task.groups.map((g) => (
-        <GroupView key={g.id} group={g} texts={texts} />
+        <GroupView
+          key={g.id}
+          group={g}
+          entries={entries[g.id] ?? [{}]}
+          onEntries={(list) => setEntries((all) => ({ ...all, [g.id]: list }))}
+          texts={texts}
+        />
       ))}
     </div>
   )
 }
 
-function GroupView({ group, texts }: { group: Group; texts: TextContexts }) {
-  const [entries, setEntries] = useState<GroupValues[]>(() =>
-    Array.from({ length: group.repeated ? Math.max(1, group.min ?? 1) : 1 }, () => ({})),
-  )
+/** The spans the displayed span collectors hold, by the text context they are taken from. */
+function chosenByContext(
+  groups: readonly Group[],
+  entries: Readonly<Record<string, GroupValues[]>>,
+): Map<string, SpanValue[]> {
+  const out = new Map<string, SpanValue[]>()
+  for (const group of groups) {
+    for (const values of entries[group.id] ?? []) {
+      const shown = displayedCollectors(group, values)
+      for (const c of group.annotations) {
+        if (c.type !== 'span-from-text' || !shown.has(c.id)) continue
+        const list = out.get(c.from_context) ?? []
+        list.push(...chosenSpans(values[c.id]))
+        out.set(c.from_context, list)
+      }
+    }
+  }
+  return out
+}
+
+function GroupView({
+  group,
+  entries,
+  onEntries,
+  texts,
+}: {
+  group: Group
+  entries: GroupValues[]
+  onEntries: (entries: GroupValues[]) => void
+  texts: TextContexts
+}) {
   const set = (i: number, id: string, value: GroupValues[string]): void =>
-    setEntries(entries.map((e, k) => (k === i ? { ...e, [id]: value } : e)))
+    onEntries(entries.map((e, k) => (k === i ? { ...e, [id]: value } : e)))
   return (
     <fieldset className="cq-group" data-testid={`cq-group-${group.id}`}>
       <legend>{group.title ?? group.id}</legend>
@@ -77,12 +120,13 @@ function GroupView({ group, texts }: { group: Group; texts: TextContexts }) {
       })}
       {group.repeated && (
         <p className="note">
-          {entries.length} entries{group.min !== undefined ? `, at least ${group.min}` : ''}
+          {plural(entries.length, 'entry', 'entries')}
+          {group.min !== undefined ? `, at least ${group.min}` : ''}
           {group.max !== undefined ? `, at most ${group.max}` : ''}{' '}
           <button
             className="small"
             disabled={group.max !== undefined && entries.length >= group.max}
-            onClick={() => setEntries([...entries, {}])}
+            onClick={() => onEntries([...entries, {}])}
           >
             Add
           </button>
