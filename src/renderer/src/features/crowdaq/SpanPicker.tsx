@@ -1,8 +1,8 @@
-import { plural } from '../../../../shared/text'
 import { useState } from 'react'
 import type { GroupValues } from '../../../../shared/crowdaq/conditions'
 import type { Collector } from '../../../../shared/crowdaq/spec'
 import { type SpanValue, UNSET_SPAN, spanLabel } from '../../../../shared/crowdaq/spans'
+import { plural } from '../../../../shared/text'
 
 type SpanCollector = Extract<Collector, { type: 'span-from-text' }>
 

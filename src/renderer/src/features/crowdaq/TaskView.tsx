@@ -1,4 +1,3 @@
-import { plural } from '../../../../shared/text'
 import { useRef, useState } from 'react'
 import type { PreviewContext, TaskPreview } from '../../../../shared/contract/crowdaq'
 import {
@@ -8,6 +7,7 @@ import {
 } from '../../../../shared/crowdaq/conditions'
 import type { Collector, Group } from '../../../../shared/crowdaq/spec'
 import { type SpanValue, spanOf } from '../../../../shared/crowdaq/spans'
+import { plural } from '../../../../shared/text'
 import { ContextView } from './SafeContent'
 import { SpanPicker, chosenSpans } from './SpanPicker'
 import { selectedOffsets } from './textSelection'
