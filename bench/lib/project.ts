@@ -1,11 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { openProject } from '../../src/main/db/connection'
-import { createChangeSet } from '../../src/main/db/queries/changeSets'
-import { withIndexesRebuiltAfter } from '../../src/main/db/queries/bulk'
-import { SubmissionWriter } from '../../src/main/db/queries/submissions'
-import { reconstructImportedRatings } from '../../src/main/ratings/importTimelines'
-import { indexSearchText } from '../../src/main/search/indexer'
-import { generateSubmissions } from '../../src/main/synth/glucose'
+import { writeSynthetic } from '../../src/main/importers/synthetic'
 import { dataDir } from './data'
 
 /** Words every statement or rule carries (connectors, variables, function words): not searches. */
@@ -21,7 +16,8 @@ function ms(start: bigint): number {
 
 /**
  * A review project of `submissions` generated submissions (seed 65521; ≈ 4.7 annotations each),
- * built once the way an import writes (indexes rebuilt after the bulk write), then cached.
+ * written as `winnow synth` writes it (indexes rebuilt after the bulk write, ratings reconstructed
+ * into worker timelines), then cached.
  */
 export function ensureProject(path: string, submissions: number): void {
   if (existsSync(path)) return
@@ -31,21 +27,7 @@ export function ensureProject(path: string, submissions: number): void {
   const db = openProject(partial, { create: true })
   console.log(`building ${submissions} generated submissions (cached for later runs)…`)
   const start = process.hrtime.bigint()
-  db.transaction(() => {
-    const changeSet = createChangeSet(db, {
-      kind: 'import',
-      author: 'bench',
-      description: 'synthetic',
-    })
-    const writer = new SubmissionWriter(db, changeSet.id, null)
-    withIndexesRebuiltAfter(db, submissions * 5, () => {
-      for (const s of generateSubmissions({ count: submissions, seed: 65521 })) writer.write(s)
-      writer.finish()
-    })
-    // Like an import: the generated ratings become worker timelines, nothing left pending.
-    reconstructImportedRatings(db, changeSet, 'bench')
-  })()
-  indexSearchText(db)
+  writeSynthetic(db, { submissions, seed: 65521, description: 'synthetic' })
   console.log(`  built in ${(ms(start) / 1000).toFixed(0)} s`)
   db.pragma('wal_checkpoint(TRUNCATE)')
   db.close()

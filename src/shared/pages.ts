@@ -3,10 +3,6 @@ export const COLLECTIONS = ['protoqa', 'crowdaq'] as const
 
 export type CollectionId = (typeof COLLECTIONS)[number]
 
-export function isCollectionId(value: unknown): value is CollectionId {
-  return COLLECTIONS.some((c) => c === value)
-}
-
 /**
  * The app's pages, in the order of their tabs and of their keys (Ctrl+1 … from the desktop app's
  * Go menu, Alt+1 … anywhere). Main builds the Go menu from this list and the page its tabs, so
@@ -48,7 +44,7 @@ export type Page = (typeof PAGES)[number]
 export type PageId = Page['id']
 
 /** The collection a page belongs to; null for the project's own pages, always shown. */
-export function pageCollection(page: Page): CollectionId | null {
+function pageCollection(page: Page): CollectionId | null {
   return 'collection' in page ? page.collection : null
 }
 

@@ -1,5 +1,6 @@
 import type { Collector, TaskSpec } from '../../shared/crowdaq/spec'
 import { spanLabel } from '../../shared/crowdaq/spans'
+import { isRecord } from '../../shared/crowdaq/record'
 
 /**
  * A task response as text for the review: each displayed collector's value in words (option keys
@@ -7,14 +8,11 @@ import { spanLabel } from '../../shared/crowdaq/spans'
  * as HTML.
  */
 
-export interface ResponseColumn {
+interface ResponseColumn {
   /** `group.collector`. */
   key: string
   label: string
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** The collectors of a task in the order of its spec. */
 export function taskColumns(spec: TaskSpec): (ResponseColumn & { collector: Collector })[] {
@@ -34,7 +32,7 @@ function option(c: Collector, key: unknown): string {
 }
 
 /** One value of one collector, in words; null when there is none. */
-export function valueText(c: Collector, v: unknown): string | null {
+function valueText(c: Collector, v: unknown): string | null {
   if (v === undefined || v === null || v === '') return null
   if (c.type === 'multiple-choice') return option(c, v)
   if (c.type === 'multi-label' && Array.isArray(v)) {

@@ -98,10 +98,11 @@ export function taskReview(db: Db, taskId: string | undefined, limit = 200): Tas
     return specs.get(id)
   }
   const { agreement, byTask } = agreementOf(chosenValues(rows, spec))
-  const lowest = (id: string): number | null => {
-    const shares = byTask.get(id)
-    return shares ? Math.min(...shares.values()) : null
-  }
+  // Each task's lowest share, once: the sort below asks for it on every comparison.
+  const lowestByTask = new Map(
+    [...byTask].map(([id, shares]) => [id, Math.min(...shares.values())]),
+  )
+  const lowest = (id: string): number | null => lowestByTask.get(id) ?? null
   const disputed = (id: string, key: string): boolean => (byTask.get(id)?.get(key) ?? 1) < 1
 
   const ordered = [...rows].sort(

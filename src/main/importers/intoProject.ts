@@ -41,16 +41,15 @@ export async function importIntoProject<W extends ImportWork>(
   hooks: ImportWorkHooks = {},
   open: Pick<OpenOptions, 'create' | 'nativeBinding'> = {},
 ): Promise<ImportWorkResult<W>> {
-  // CROWDAQ's importer checks with zod schemas: loaded for a CROWDAQ import only, so the import
-  // thread starts without zod for the others.
-  const crowdaq = work.collection === 'crowdaq' ? await import('./crowdaq/import') : null
   const db = openProject(dbPath, { ...open, memoryMap: false })
   try {
     if (work.collection === 'protoqa') {
       return importProtoqaFiles(db, work.files, work.options, hooks) as ImportWorkResult<W>
     }
     if (work.collection === 'crowdaq') {
-      if (!crowdaq) throw new Error('the CROWDAQ importer is not loaded')
+      // CROWDAQ's importer checks with zod schemas: loaded for a CROWDAQ import only, so the
+      // import thread starts without zod for the others.
+      const crowdaq = await import('./crowdaq/import')
       return crowdaq.importCrowdaq(db, work.path, work.options, hooks) as ImportWorkResult<W>
     }
     const result = importFiles(db, work.files, work.options, hooks)

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection'
+import { withIndexesRebuiltAfter } from '../db/queries/bulk'
 import { createChangeSet } from '../db/queries/changeSets'
 import { SubmissionWriter, type WriteCounts } from '../db/queries/submissions'
 import { CancelledError } from '../jobs/cancel'
@@ -25,18 +26,21 @@ export function writeSynthetic(
         `Synthetic data: ${options.submissions} submissions, seed ${options.seed}`
       const changeSet = createChangeSet(db, { kind: 'import', author: 'synth', description })
       const writer = new SubmissionWriter(db, changeSet.id, null)
-      let done = 0
-      for (const submission of generateSubmissions({
-        count: options.submissions,
-        seed: options.seed,
-      })) {
-        writer.write(submission)
-        if (++done % 2000 === 0) {
-          if (hooks.cancelled?.()) throw new CancelledError()
-          hooks.progress?.(done)
+      // A large run writes like a large import: secondary indexes rebuilt once at the end.
+      withIndexesRebuiltAfter(db, options.submissions * 5, () => {
+        let done = 0
+        for (const submission of generateSubmissions({
+          count: options.submissions,
+          seed: options.seed,
+        })) {
+          writer.write(submission)
+          if (++done % 2000 === 0) {
+            if (hooks.cancelled?.()) throw new CancelledError()
+            hooks.progress?.(done)
+          }
         }
-      }
-      writer.finish()
+        writer.finish()
+      })
       // Like an import: the generated ratings become worker timelines.
       reconstructImportedRatings(db, changeSet, 'synth')
       return writer.counts

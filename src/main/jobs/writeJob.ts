@@ -90,6 +90,8 @@ function writeOnWorker<K extends WriteKind>(
     Atomics.store(cancelFlag, 0, 1)
   }
   context.signal.addEventListener('abort', onAbort)
+  // A cancel that came before the listener: the thread stops at its first check.
+  if (context.signal.aborted) onAbort()
   return new Promise<WriteResult<K>>((resolve, reject) => {
     worker.on('message', (message: WriteWorkerMessage) => {
       if (message.type === 'progress') {

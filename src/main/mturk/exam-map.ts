@@ -11,6 +11,7 @@
  */
 import type { Assignment, HIT } from '@aws-sdk/client-mturk'
 import { isHtmlEscapedQuestion, parseAnswer } from './answers'
+import { epochSeconds } from './glucose-map'
 
 /** The exam a pull stores attempts for: its enabled questions, and whether it asks them all. */
 export interface ExamPullTarget {
@@ -34,7 +35,7 @@ export interface PulledAttempt {
 }
 
 /** The form field a HIT posts with the question ids it showed, when it draws its own subset. */
-export const SHOWN_FIELD = 'shown'
+const SHOWN_FIELD = 'shown'
 
 export function toExamAttempt(
   hit: Pick<HIT, 'Question'>,
@@ -65,8 +66,4 @@ export function toExamAttempt(
     deadline: epochSeconds(assignment.Deadline),
     answers: new Map(shown.map((id) => [id, chosen.get(id) ?? null])),
   }
-}
-
-function epochSeconds(d: Date | undefined): number | null {
-  return d === undefined ? null : Math.floor(d.getTime() / 1000)
 }

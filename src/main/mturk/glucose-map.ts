@@ -170,6 +170,7 @@ function numberOrNull(v: string | undefined): number | null {
   return Number.isFinite(n) ? n : null
 }
 
-function epochSeconds(d: Date | undefined): number | null {
+/** An SDK date as epoch seconds (how the project stores times). */
+export function epochSeconds(d: Date | undefined): number | null {
   return d === undefined ? null : Math.floor(d.getTime() / 1000)
 }

@@ -268,13 +268,15 @@ async function pullHeld(
     finishPull(db, setup.pullId, 'done', now())
     // The text becomes searchable in a few large steps after the pull; a full-text query before
     // then indexes what is still waiting first.
+    // An exam's attempts hold no annotation text to index.
+    if (options.exam) return
     const indexStart = performance.now()
     options.progress?.({
       done: result.assignments,
       total: Math.max(total, result.assignments),
       detail: 'Indexing text for search',
     })
-    if (!options.exam) indexSearchText(db, { cancelled: () => ctx.signal?.aborted === true })
+    indexSearchText(db, { cancelled: () => ctx.signal?.aborted === true })
     if (options.timing) options.timing.indexMs += performance.now() - indexStart
   })
   return result

@@ -35,7 +35,7 @@ import { reconstructImportedRatings } from '../ratings/importTimelines'
 import { addAttempt } from '../db/queries/crowdaqAttempts'
 import { findOrAddWorker } from '../db/queries/crowdaqSpecs'
 import { type ExamPullTarget, type PulledAttempt, toExamAttempt } from './exam-map'
-import { type FieldMap, mapAssignment } from './glucose-map'
+import { type FieldMap, epochSeconds, mapAssignment } from './glucose-map'
 import type { PullBatch } from './pull'
 import { hitSignature } from './pullPlan'
 import { plural } from '../../shared/text'
@@ -372,8 +372,4 @@ function link(hitId: string, a: Assignment, sourceKey: string): AssignmentLink {
     autoApprovalAt: epochSeconds(a.AutoApprovalTime),
     reviewedAt: epochSeconds(a.ApprovalTime ?? a.RejectionTime),
   }
-}
-
-function epochSeconds(d: Date | undefined): number | null {
-  return d === undefined ? null : Math.floor(d.getTime() / 1000)
 }

@@ -14,8 +14,10 @@ const built = new WeakMap<Db, { stamp: string; relation: SqlFragment }>()
  * the view is rebuilt only when `asOf` or the data changed.
  */
 export function pastAnnotations(db: Db, asOf?: number | null): SqlFragment | null {
-  if (asOf === undefined || asOf === null || asOf >= lastRatingActivity(db)) return null
-  const stamp = `${asOf}|${pastRatingsStamp(db)}`
+  if (asOf === undefined || asOf === null) return null
+  const last = lastRatingActivity(db)
+  if (asOf >= last) return null
+  const stamp = `${asOf}|${pastRatingsStamp(db, last)}`
   const known = built.get(db)
   if (known?.stamp === stamp) return known.relation
   const workers = selectRatedAfter(db, asOf)

@@ -1,7 +1,6 @@
 import type { Db } from '../connection'
 import { all, pluck, pluckAll } from '../connection'
 import { type SqlFragment, sql } from '../sql'
-import { lastRatingActivity } from './ratingRows'
 import {
   addToSelection,
   computeTargets,
@@ -25,11 +24,14 @@ import type { Segment } from './ratingSegments'
 
 const AS_OF = sql.raw('temp.annotations_as_of')
 
-/** What a past view was built from besides T: it is stale once any of these moved. */
-export function pastRatingsStamp(db: Db): string {
+/**
+ * What a past view was built from besides T: it is stale once any of these moved. `lastActivity`
+ * is `lastRatingActivity`, which the caller has read already.
+ */
+export function pastRatingsStamp(db: Db, lastActivity: number): string {
   const changeSet = pluck<number>(db, sql`SELECT max(id) FROM change_sets`) ?? 0
   const annotation = pluck<number>(db, sql`SELECT max(id) FROM annotations`) ?? 0
-  return `${changeSet}|${annotation}|${lastRatingActivity(db)}`
+  return `${changeSet}|${annotation}|${lastActivity}`
 }
 
 /**

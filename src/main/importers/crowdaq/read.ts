@@ -4,6 +4,7 @@ import { unzipSync } from 'fflate'
 import { type JsonDocument, parseJson } from './json'
 import { type CrowdaqProblem, type JsonPath, formatPath } from './problems'
 import type { ItemKind } from './validate'
+import { isRecord } from '../../../shared/crowdaq/record'
 
 /**
  * Finds the CROWDAQ items in what the user picked: a JSON file (one item, an array of items, an
@@ -57,9 +58,6 @@ const EXAM_SETTINGS = [
   'qualification_id',
 ] as const
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
-
 /** What an object is, by the fields only that kind has; null when it is none of them. */
 function kindOf(v: Record<string, unknown>): ItemKind | null {
   if ('response_payload' in v || 'assignment_payload' in v) return 'examAttempt'
@@ -102,8 +100,10 @@ function readFolder(root: string, dir: string, found: Found, outer?: ExamFolder)
     // but an instruction's is its bare Markdown, so there the row (which names it) is read.
     if (name.endsWith('-sharable.json')) {
       if (isInstructionRow(join(dir, name.replace(/-sharable\.json$/, '.json')))) continue
-    } else if (name.endsWith('.json') && !isInstructionRow(full)) {
-      if (exists(join(dir, name.replace(/\.json$/, '-sharable.json')))) continue
+    } else if (name.endsWith('.json')) {
+      // Only a file with a sharable twin is parsed to tell: the others are read once, below.
+      const twin = join(dir, name.replace(/\.json$/, '-sharable.json'))
+      if (exists(twin) && !isInstructionRow(full)) continue
     }
     readEntry(relative(root, full) || name, readFileSync(full), found, exam)
   }

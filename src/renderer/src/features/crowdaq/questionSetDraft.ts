@@ -71,7 +71,7 @@ export function newQuestion(draft: Pick<QuestionSetDraft, 'questions'>): Questio
   }
 }
 
-/** The next option key after the last one (A, B, … Z, then AA). */
+/** The first option key not taken: A, B, … Z, then O27, O28, …. */
 export function nextKey(options: readonly OptionDraft[]): string {
   const keys = new Set(options.map((o) => o.key))
   for (let i = 0; ; i++) {

@@ -40,13 +40,13 @@ export function ScorePanel({
     api.protoqa
       .scoreSet({ set, similarity })
       .then((rows) => {
-        if (live) setMeans({ key: `${set}:${similarity}`, rows })
+        if (live) setMeans({ key: meansKey, rows })
       })
       .catch((e: unknown) => showError('Scoring predictions', e))
     return () => {
       live = false
     }
-  }, [set, similarity])
+  }, [set, similarity, meansKey])
   useEffect(() => {
     if (set === null || question === null) return
     let live = true
