@@ -44,6 +44,7 @@ import {
   removeLeftoverPartials,
   removeReplaced,
 } from './partial'
+import { WorkerPseudonyms, pseudonymousFacts } from './pseudonyms'
 import { type DimensionText, type ReleaseRecord, releaseDate } from './record'
 import { tierLookup, tierMap, releaseCard } from './settings'
 import { drawStorySplit } from './split'
@@ -277,7 +278,7 @@ export function exportRelease(
     writers.length = 0
     written.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 
-    const facts: ReleaseFacts = {
+    const recorded: ReleaseFacts = {
       winnowVersion: version,
       projectName: basename(projectPath).replace(/\.winnow$/, ''),
       createdAt: Date.now(),
@@ -300,6 +301,9 @@ export function exportRelease(
           ? describeFilter(options.filter)
           : 'every annotation of the project',
     }
+    const facts = pseudonyms
+      ? pseudonymousFacts(recorded, new WorkerPseudonyms(workerNames, pseudonyms))
+      : recorded
     const datasheet = buildDatasheet(facts)
     const documents: DocumentFile[] = []
     const writeDocument = (path: string, text: string): void => {
