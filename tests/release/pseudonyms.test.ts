@@ -11,9 +11,11 @@ import { rateWorker } from '../../src/main/ratings/rate'
 import { rateFilter } from '../../src/main/ratings/rateTargets'
 import { saveReleaseSettings } from '../../src/main/release/settings'
 import { WorkerPseudonyms } from '../../src/main/release/pseudonyms'
+import { generateTestSet } from '../../src/main/synth/glucose'
 import { mturkWorkerId } from '../../src/main/synth/workers'
+import { joinReferences } from '../../src/shared/glucose/references'
 import { cli } from '../helpers/cli'
-import { writeReleaseCsv } from '../helpers/csv-writers'
+import { writeReleaseCsv, writeTestCsv } from '../helpers/csv-writers'
 import { useTempDir } from '../helpers/tmp'
 import { day } from '../ratings/helpers'
 import { releaseSubmissions } from './helpers'
@@ -73,10 +75,22 @@ describe('a pseudonymised release', () => {
           // The source file's name names a worker too.
           const csv = join(dir, `batch-${a}.csv`)
           writeReleaseCsv(csv, subs, { workerStyle: 'mturk', ratingStyle: 'int' })
+          // Test-set rows name their workers in a list, one of them not a worker of the project.
+          const stranger = mturkWorkerId('999999')
+          const testSet = join(dir, 'test_set_answer_key.csv')
+          writeTestCsv(
+            testSet,
+            [...generateTestSet({ count: 4, seed })].map((t) => ({
+              ...t,
+              workerRef: joinReferences([a, stranger, b]),
+            })),
+            { answers: true, crlf: true },
+          )
           const dbPath = join(dir, 'p.winnow')
           const db = openProject(dbPath, { create: true })
           try {
-            importFiles(db, [{ path: csv }], {})
+            importFiles(db, [{ path: csv }, { path: testSet }], {})
+            rateFilter(db, { ratings: ['unrated'] }, { value: 3, author: 'lead' })
             const workerA = db
               .prepare('SELECT id FROM workers WHERE external_id = ?')
               .pluck()
@@ -145,7 +159,10 @@ export default definePolicy({
           expect(files.reduce((n, f) => n + f.rows, 0)).toBeGreaterThan(0)
 
           const project = openProject(dbPath)
-          const ids = project.prepare('SELECT external_id FROM workers').pluck().all() as string[]
+          const ids = [
+            ...(project.prepare('SELECT external_id FROM workers').pluck().all() as string[]),
+            stranger,
+          ]
           const pseudonymOfA = project
             .prepare(
               'SELECT pseudonym FROM worker_pseudonyms JOIN workers ON id = worker_id WHERE external_id = ?',
@@ -162,6 +179,7 @@ export default definePolicy({
           }
           // The worker's change set is still there, under the worker's pseudonym.
           expect(texts.get('datasheet.md')).toContain(`Worker ${pseudonymOfA} rated 2`)
+          if (!scoped) expect(texts.get('data/tier-3-train.csv')).toMatch(/,\d+\*{4}\?\*{4}\d+,/)
         },
       ),
       { numRuns: 5 },

@@ -10,6 +10,7 @@ import type {
   ReleaseResult,
 } from '../../shared/contract/release'
 import { describeFilter, isEmptyFilter } from '../../shared/filter'
+import { joinReferences, splitReferences } from '../../shared/glucose/references'
 import { ratingKey } from '../../shared/ratings/key'
 import type { Db } from '../db/connection'
 import {
@@ -123,8 +124,10 @@ export function exportRelease(
     const stories = split
       ? drawStorySplit(candidates, split)
       : { test: new Set<string>(), dev: new Set<string>() }
-    const pseudonyms = options.pseudonymize ? workerPseudonyms(db) : null
     const workerNames = workerIdsById(db)
+    const pseudonyms = options.pseudonymize
+      ? new WorkerPseudonyms(workerNames, workerPseudonyms(db))
+      : null
     const storyTexts = storiesById(db)
 
     const parts = (tier: number): ReleasePart[] => {
@@ -161,9 +164,12 @@ export function exportRelease(
 
     const tally = new ReleaseTally()
     const workerLabel = (workerId: number | null, workerRef: string | null): string => {
-      if (workerId === null) return workerRef ?? ''
-      if (pseudonyms) return String(pseudonyms.get(workerId) ?? '')
-      return workerNames.get(workerId) ?? workerRef ?? ''
+      if (!pseudonyms)
+        return (workerId === null ? null : workerNames.get(workerId)) ?? workerRef ?? ''
+      if (workerId !== null) return pseudonyms.ofWorker(workerId)
+      // A test-set row names its workers in a list; one not in the project has no pseudonym.
+      if (workerRef === null) return ''
+      return joinReferences(splitReferences(workerRef).map((w) => pseudonyms.of(w) ?? '?'))
     }
 
     // The annotations of the submission being read, by tier.
@@ -301,9 +307,7 @@ export function exportRelease(
           ? describeFilter(options.filter)
           : 'every annotation of the project',
     }
-    const facts = pseudonyms
-      ? pseudonymousFacts(recorded, new WorkerPseudonyms(workerNames, pseudonyms))
-      : recorded
+    const facts = pseudonyms ? pseudonymousFacts(recorded, pseudonyms) : recorded
     const datasheet = buildDatasheet(facts)
     const documents: DocumentFile[] = []
     const writeDocument = (path: string, text: string): void => {

@@ -23,7 +23,10 @@ export class WorkerPseudonyms {
   /** The lengths of the ids, longest first (the longest id found at a place wins). */
   private readonly lengths: number[]
 
-  constructor(externalIds: ReadonlyMap<number, string>, pseudonyms: ReadonlyMap<number, number>) {
+  constructor(
+    externalIds: ReadonlyMap<number, string>,
+    private readonly pseudonyms: ReadonlyMap<number, number>,
+  ) {
     for (const [id, external] of externalIds) {
       const pseudonym = pseudonyms.get(id)
       if (pseudonym === undefined || external === '') continue
@@ -36,6 +39,11 @@ export class WorkerPseudonyms {
       this.byId.set(lowerAscii(external), { pseudonym: String(pseudonym), rule })
     }
     this.lengths = [...new Set([...this.byId.keys()].map((k) => k.length))].sort((a, b) => b - a)
+  }
+
+  /** The pseudonym of a worker of the project (by row id), as the data files print it. */
+  ofWorker(workerId: number): string {
+    return String(this.pseudonyms.get(workerId) ?? '')
   }
 
   /** The pseudonym of a worker id as the files write it; null for an id not in the project. */
