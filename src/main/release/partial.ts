@@ -84,15 +84,28 @@ export function createPartial(out: string): PartialRelease {
   }
 }
 
+const IN_THE_WAY = new Set(['ENOTEMPTY', 'EEXIST', 'ENOTDIR', 'EPERM', 'EACCES'])
+
 /** Renames `from` onto `to`; false when something (not an empty folder) is at `to`. */
 function renamedOnto(from: string, to: string): boolean {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      renameSync(from, to)
+      return true
+    } catch (error) {
+      if (!IN_THE_WAY.has(errorCode(error) ?? '') || !existsSync(to)) throw error
+      // Windows will not rename onto even an empty folder; rmdir removes nothing but one.
+      if (attempt > 0 || !removedIfEmpty(to)) return false
+    }
+  }
+}
+
+function removedIfEmpty(dir: string): boolean {
   try {
-    renameSync(from, to)
+    rmdirSync(dir)
     return true
-  } catch (error) {
-    const code = errorCode(error)
-    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') return false
-    throw error
+  } catch {
+    return false
   }
 }
 
