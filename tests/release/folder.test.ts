@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
@@ -95,6 +95,13 @@ describe('what an export may replace', () => {
     const notFolder = await cli('export', '--db', db, '--out', file, '--force')
     expect(notFolder.stderr).toContain(`${file} exists and is not a folder.`)
     expect(readFileSync(file, 'utf8')).toBe('x')
+
+    // A link is not followed: the folder it names is given by its own path.
+    const link = join(dir, 'link')
+    symlinkSync(release, link)
+    const linked = await cli('export', '--db', db, '--out', link, '--force')
+    expect(linked.stderr).toContain(`${link} is a symbolic link; name the folder itself.`)
+    expect(readFileSync(join(release, 'notes.txt'), 'utf8')).toBe('mine')
 
     const clean = join(dir, 'clean')
     exportNow(db, { out: clean, tiers: [3] })

@@ -131,6 +131,11 @@ export function releaseFolderProblem(dir: string, projectPath: string, shown = d
   return null
 }
 
+/** The refusal of a folder that is not a release and nothing else. */
+export function notReplaced(problem: string): string {
+  return `${problem} An export replaces only a folder that holds an earlier release and nothing else; choose an empty or new folder.`
+}
+
 /** The release folder must be an absolute path in a folder that exists. */
 export function checkReleasePlace(out: string): void {
   if (!isAbsolute(out))
@@ -167,10 +172,6 @@ export function checkOutputFolder(out: string, force: boolean, projectPath: stri
     )
   }
   if (problem !== null) {
-    refuse(
-      out,
-      'not-a-release-folder',
-      `${problem} An export replaces only a folder that holds an earlier release and nothing else; choose an empty or new folder.`,
-    )
+    refuse(out, 'not-a-release-folder', notReplaced(problem))
   }
 }

@@ -15,7 +15,7 @@ import { basename, dirname, join } from 'node:path'
 import { UserError } from '../../shared/contract/errors'
 import { isRecord } from '../../shared/crowdaq/record'
 import { processAlive } from '../jobs/processAlive'
-import { releaseFolderProblem } from './folder'
+import { notReplaced, releaseFolderProblem } from './folder'
 
 /**
  * The moments at which putting a release in place changes what is on disk, in order: the
@@ -157,12 +157,7 @@ export function placeRelease(
         removeMarker(partial.dir)
         refuse(out, `${problem ?? appeared} What was there is kept in ${aside}.`)
       }
-      refuse(
-        out,
-        problem === null
-          ? appeared
-          : `${problem} An export replaces only a folder that holds an earlier release and nothing else; choose an empty or new folder.`,
-      )
+      refuse(out, problem === null ? appeared : notReplaced(problem))
     }
   }
   reached('in place')
