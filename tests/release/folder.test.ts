@@ -14,10 +14,10 @@ import {
 
 const tempDir = useTempDir()
 
-/** A project in `<dir>/work/p.winnow` beside a file of the user's; the project's row counts. */
+/** A project in `<dir>/project/p.winnow` beside a file of the user's; the project's row counts. */
 function projectInWork(): { dir: string; work: string; db: string; counts: () => number[] } {
   const dir = tempDir()
-  const work = join(dir, 'work')
+  const work = join(dir, 'project')
   mkdirSync(work)
   const { db } = releaseProject(work, releaseSubmissions(30, 4))
   writeFileSync(join(work, 'notes.txt'), 'mine')
@@ -54,7 +54,7 @@ describe('what an export may replace', () => {
     const listing = readdirSync(work).sort()
     for (const [out, shown] of [
       [work, 'p.winnow'],
-      [dir, 'work/p.winnow'],
+      [dir, 'project/p.winnow'],
     ] as const) {
       const run = await cli('export', '--db', db, '--out', out, '--force')
       expect(run.code).toBe(1)
