@@ -27,7 +27,7 @@ export function savePng(
   canvas.toBlob((blob) => blob && download(blob, name), 'image/png')
 }
 
-/** An SVG document drawn as PNG, at the screen's pixel density. */
+/** An SVG document drawn as PNG at its own size, at the screen's pixel density. */
 export function saveSvgAsPng(svg: string, name: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const image = new Image()
@@ -46,4 +46,10 @@ export function fileName(title: string, extension: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')}.${extension}`
+}
+
+/** A chart's figure saved as `format`: the SVG document itself, or the same picture as PNG. */
+export async function saveFigure(svg: string, title: string, format: 'png' | 'svg'): Promise<void> {
+  if (format === 'svg') download(new Blob([svg], { type: 'image/svg+xml' }), fileName(title, 'svg'))
+  else await saveSvgAsPng(svg, fileName(title, 'png'))
 }
