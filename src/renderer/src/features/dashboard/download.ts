@@ -1,5 +1,5 @@
 /** Saves a blob as a file through a temporary link (no remote content, no inline script). */
-export function download(blob: Blob, name: string): void {
+function download(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob)
   const a = document.createElement('a')
   a.href = url
@@ -10,8 +10,8 @@ export function download(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
-/** A picture on a white background (the chart's own canvas is transparent), as PNG. */
-export function savePng(
+/** A picture as PNG, `scale` times its size, on white. */
+function savePng(
   source: CanvasImageSource & { width: number; height: number },
   name: string,
   scale = 1,
@@ -28,7 +28,7 @@ export function savePng(
 }
 
 /** An SVG document drawn as PNG at its own size, at the screen's pixel density. */
-export function saveSvgAsPng(svg: string, name: string): Promise<void> {
+function saveSvgAsPng(svg: string, name: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const image = new Image()
     image.onload = () => {
@@ -41,7 +41,7 @@ export function saveSvgAsPng(svg: string, name: string): Promise<void> {
   })
 }
 
-export function fileName(title: string, extension: string): string {
+function fileName(title: string, extension: string): string {
   return `${title
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

@@ -8,7 +8,7 @@ const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Ar
 const TEXT = '#1d2125'
 const MUTED = '#626b75'
 /** A saved chart has at least this many times the pixels it has on screen. */
-export const SLIDE_SCALE = 2
+const SLIDE_SCALE = 2
 
 const PAD = 16
 const TITLE_SIZE = 16
@@ -36,13 +36,14 @@ export interface Figure {
 let measurer: CanvasRenderingContext2D | null = null
 
 /** Text width in CSS pixels at `size` in the figure's font. */
-export function textWidth(text: string, size: number, weight = 'normal'): number {
+export function textWidth(text: string, size: number): number {
   measurer ??= document.createElement('canvas').getContext('2d')
   if (!measurer) return text.length * size * 0.6
-  measurer.font = `${weight} ${size}px ${FONT}`
+  measurer.font = `${size}px ${FONT}`
   return measurer.measureText(text).width
 }
 
+/** An SVG element with its attributes. */
 export function svgElement(name: string, attributes: Record<string, string | number>): Element {
   const el = document.createElementNS(SVG_NS, name)
   for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, String(v))
