@@ -39,15 +39,26 @@ export class BarLabels {
       draw: (u) => {
         const ctx = u.ctx
         const px = uPlot.pxRatio
+        const labels = [...(this.drawn.get(u)?.values() ?? [])].flatMap((bar) => {
+          const value = u.data[bar.seriesIdx]?.[bar.idx]
+          if (!u.series[bar.seriesIdx]?.show || value === null || value === undefined) return []
+          return [{ bar, text: this.label(value) }]
+        })
         ctx.save()
-        ctx.font = `${Math.round(11 * px)}px system-ui, sans-serif`
+        // One size for every label, small enough that the widest fits over its bar (the bars
+        // of a rating stand side by side), but not below 8 px.
+        const font = (size: number) => `${size * px}px system-ui, sans-serif`
+        ctx.font = font(11)
+        const overflow = Math.max(
+          1,
+          ...labels.map((l) => ctx.measureText(l.text).width / (l.bar.width - 3 * px)),
+        )
+        ctx.font = font(Math.max(8, Math.floor(11 / overflow)))
         ctx.fillStyle = '#1d2125'
         ctx.textAlign = 'center'
         ctx.textBaseline = 'bottom'
-        for (const bar of this.drawn.get(u)?.values() ?? []) {
-          const value = u.data[bar.seriesIdx]?.[bar.idx]
-          if (!u.series[bar.seriesIdx]?.show || value === null || value === undefined) continue
-          ctx.fillText(this.label(value), bar.left + bar.width / 2, bar.top - 2 * px)
+        for (const { bar, text } of labels) {
+          ctx.fillText(text, bar.left + bar.width / 2, bar.top - 2 * px)
         }
         ctx.restore()
       },
