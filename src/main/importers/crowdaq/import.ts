@@ -29,6 +29,7 @@ import {
   normaliseResponse,
   toSeconds,
 } from './items'
+import { append } from '../../../shared/lists'
 
 /** What `winnow crowdaq import` counts, by kind; a second import of the same files adds no rows. */
 export interface CrowdaqImportCounts {
@@ -158,7 +159,7 @@ export function importCrowdaq(
   const csvRows: { file: string; rows: CsvAttemptRow[] }[] = []
   for (const csv of found.csv) {
     const parsed = parseAttemptsCsv(csv.file, csv.text)
-    problems.push(...parsed.problems)
+    append(problems, parsed.problems)
     csvRows.push({ file: csv.file, rows: parsed.rows })
   }
   let csvExam: string | undefined

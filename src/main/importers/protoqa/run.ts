@@ -25,6 +25,7 @@ import { readAnswerList, type AnswerList } from './answerLists'
 import { readPredictions } from './predictions'
 import { type ProtoqaRecord, readProtoqaQuestions } from './questions'
 import { readTextFile, textLines } from './text'
+import { append } from '../../../shared/lists'
 
 export interface ProtoqaImportFile {
   path: string
@@ -147,7 +148,7 @@ export function importProtoqaFiles(
       let fileRecords = 0
       const warnings: string[] = []
       if (data.format === 'protoqa-questions') {
-        warnings.push(...data.warnings)
+        append(warnings, data.warnings)
         data.records.forEach((record, i) => {
           writeQuestion(
             db,
