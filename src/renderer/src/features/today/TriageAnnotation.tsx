@@ -18,8 +18,11 @@ interface TriageAnnotationProps {
   current: boolean
   onPick: () => void
   onMark: (mark: TriageMark) => void
+  /** The note of its mark, or the one written for the mark it has yet to get. */
   note: string
   onNote: (note: string) => void
+  /** The note field was left: a marked annotation's note is saved. */
+  onNoteDone: () => void
   noteRef: RefObject<HTMLInputElement | null>
 }
 
@@ -35,6 +38,7 @@ export function TriageAnnotation({
   onMark,
   note,
   onNote,
+  onNoteDone,
   noteRef,
 }: TriageAnnotationProps) {
   return (
@@ -75,13 +79,19 @@ export function TriageAnnotation({
             <input
               ref={noteRef}
               className="triage-note"
-              placeholder="note (optional) N"
+              placeholder={mark ? 'note on this mark (N)' : 'note for its mark (N)'}
+              title={
+                mark
+                  ? 'The note of this mark, saved when you leave the field (Enter or Esc)'
+                  : 'Saved with the mark this annotation gets next (g / w / b)'
+              }
               value={note}
               aria-label="Note for the mark"
               data-testid="triage-note"
               onChange={(e) => onNote(e.target.value)}
+              onBlur={onNoteDone}
               onKeyDown={(e) => {
-                // Back to the queue's keys: the next g / w / b takes the note along.
+                // Back to the queue's keys; the note is saved on leaving (onBlur).
                 if (e.key === 'Enter' || e.key === 'Escape') {
                   e.preventDefault()
                   e.stopPropagation()
