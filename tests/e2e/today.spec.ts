@@ -63,3 +63,38 @@ test('triage marks land on the annotation picked, and a note on the mark it was 
   await expect(annotations.nth(2)).toHaveAttribute('data-mark', 'bad')
   await expect(annotations.nth(2)).not.toContainText('vague')
 })
+
+test('Rate worker… from a queue defaults the commit date to the day being triaged, and says what it means', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-today').click()
+  await expect(page.getByTestId('today-row').first()).toBeVisible()
+  const day = await page.getByTestId('today-from').inputValue()
+  await expect(page.getByTestId('today-to')).toHaveValue(day)
+  await startQueue(page)
+
+  await page.keyboard.press('r')
+  const dialog = page.getByTestId('rate-worker-dialog')
+  await expect(page.getByTestId('rate-worker-from')).toHaveValue(day)
+  const meaning = page.getByTestId('rate-worker-from-meaning')
+  await expect(meaning).toContainText(
+    `applies to this worker’s submissions of ${day} (the day being triaged) and after, until their next commit date`,
+  )
+  // From that day the rating reaches the work being triaged; from today (the demo is of 2019), none.
+  await page.getByTestId('rate-worker-value').selectOption('-2')
+  await expect(page.getByTestId('rating-preview-count')).toContainText(
+    /^[1-9][\d,]* annotations? of this worker will change effective rating/,
+  )
+  await dialog.getByTestId('rate-worker-day').filter({ hasText: 'today' }).click()
+  await expect(meaning).toContainText('(today) and after')
+  await expect(page.getByTestId('rating-preview-count')).toContainText(/^0 annotations of/)
+  await dialog.getByTestId('rate-worker-day').filter({ hasText: 'being triaged' }).click()
+  await expect(page.getByTestId('rate-worker-from')).toHaveValue(day)
+  await page.getByTestId('rate-worker-save').click()
+  await expect(dialog).toHaveCount(0)
+  await expect(
+    page.getByRole('status').filter({ hasText: new RegExp(`rated −2 .*from ${day}:`) }),
+  ).toHaveCount(1)
+})

@@ -9,7 +9,7 @@ import { useLatest } from '../../lib/useLatest'
 import { rateTarget, ratingForKey } from '../grid/actions'
 import { explainUnkeyedDigit } from '../grid/ratingKeys'
 import { showError } from '../messages/messages'
-import { RateWorkerDialog } from '../ratings/RateWorkerDialog'
+import { type CommitDay, RateWorkerDialog } from '../ratings/RateWorkerDialog'
 import { ratingsVersion, undoKey } from '../ratings/ratingState'
 import { StoryText } from '../story/StoryView'
 import { FeedbackSender } from './FeedbackSender'
@@ -150,6 +150,17 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
         .catch((e: unknown) => showError('Saving the queue', e))
     } else setPosition(next)
   }
+
+  // A worker rated from the queue takes effect from the days being triaged, not from today.
+  const commitDays: CommitDay[] = [
+    {
+      day: queue.from,
+      label: queue.from === queue.to ? 'the day being triaged' : 'the first day being triaged',
+    },
+    ...(story
+      ? [{ day: formatDay(story.submission.submittedAt), label: 'this submission’s day' }]
+      : []),
+  ]
 
   const rateWorker = () => {
     const workerId = item?.workerId
@@ -315,7 +326,9 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
           </div>
         </article>
       )}
-      {rating && <RateWorkerDialog worker={rating} onClose={() => setRating(null)} />}
+      {rating && (
+        <RateWorkerDialog worker={rating} days={commitDays} onClose={() => setRating(null)} />
+      )}
     </section>
   )
 }
