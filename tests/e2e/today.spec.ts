@@ -1,5 +1,8 @@
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { expect, openDemo, test } from './fixtures'
+import { releaseCsv } from '../helpers/glucose'
+import { expect, openDemo, serve, stop, test } from './fixtures'
 
 /** Starts a triage queue on Today's default days and waits for its first item's story. */
 async function startQueue(page: Page): Promise<void> {
@@ -97,4 +100,63 @@ test('Rate worker… from a queue defaults the commit date to the day being tria
   await expect(
     page.getByRole('status').filter({ hasText: new RegExp(`rated −2 .*from ${day}:`) }),
   ).toHaveCount(1)
+})
+
+test('one worker’s one submission: words in the singular, Median time “–” with why, and the queue’s end page sums up its marks', async ({
+  page,
+  workDir,
+}) => {
+  const dbPath = join(workDir, 'one.winnow')
+  execFileSync(process.execPath, [
+    'out/main/cli.js',
+    'import',
+    releaseCsv(workDir, 'one.csv', 1, 5),
+    '--db',
+    dbPath,
+  ])
+  const { served, child } = await serve(['--db', dbPath], workDir)
+  await page.goto(served.url)
+  const counts = page.getByTestId('status-counts')
+  await expect(counts).toContainText(/^1 submission · [\d,]+ annotations? · 1 worker · 1 story$/)
+
+  // Release files carry no MTurk times: the median reads “–” and the page says what that means.
+  await page.getByTestId('page-tab-today').click()
+  await expect(page.getByTestId('today-row')).toHaveCount(1)
+  await expect(page.getByTestId('today-median')).toHaveText('–')
+  await expect(page.getByTestId('today-untimed')).toContainText(
+    'these submissions carry no MTurk accept and submit times',
+  )
+  await expect(page.getByTestId('today-untimed')).toContainText(
+    '“rushing” rests on the share of minimal submissions alone (at least 50% with ≤ 2 dimensions)',
+  )
+
+  // The queue: its one submission marked good, with feedback; the end page sums the marks up.
+  await page.getByTestId('triage-start').click()
+  const item = page.getByTestId('triage-item')
+  await expect(item.getByTestId('story-sentence-highlight')).toBeVisible()
+  const annotations = await item.getByTestId('triage-annotation').count()
+  await page.keyboard.press('g')
+  await expect(item.getByTestId('triage-annotation').first()).toHaveAttribute('data-mark', 'good')
+  await page.keyboard.press('f')
+  await page.keyboard.type('Thank you.')
+  await page.keyboard.press('Escape')
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('triage-done')).toContainText('Queue finished')
+  await expect(page.getByTestId('triage-summary-total')).toHaveText(
+    `1 good · 0 needs work · 0 bad · ${annotations - 1} unmarked, of ${annotations === 1 ? '1 annotation' : `${annotations} annotations`} in 1 submission (1 reviewed).`,
+  )
+  const worker = page.getByTestId('triage-summary-worker')
+  await expect(worker).toHaveCount(1)
+  await expect(worker.locator('[data-mark=good]')).toHaveText('1')
+  await expect(worker.locator('[data-mark=bad]')).toHaveText('0')
+  await expect(page.getByTestId('feedback-sender')).toContainText('Send through MTurk (1 worker)')
+
+  // The command line says the same in the singular.
+  const triage = execFileSync(process.execPath, ['out/main/cli.js', 'triage', '--db', dbPath], {
+    encoding: 'utf8',
+  })
+  expect(triage).toMatch(/: 1 worker\n/)
+  expect(triage).toMatch(/\t1 submission\t/)
+  expect(triage).toContain('– : no MTurk accept and submit times in the files')
+  await stop(child)
 })

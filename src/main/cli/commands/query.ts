@@ -24,6 +24,7 @@ import {
   stringList,
 } from '../command'
 import { parseAsOfOption } from './rate'
+import { formatCount, plural } from '../../../shared/text'
 
 /** The filter options of `winnow query` (the same vocabulary as the grid). */
 export const filterOptionSpec: OptionSpec = {
@@ -181,7 +182,10 @@ export const queryCommand: Command = {
         after = page.next
       }
       const tsv = rowsToTsv(rows)
-      const text = values.tsv === true ? tsv : `${tsv}${rows.length} of ${first.total} annotations`
+      const text =
+        values.tsv === true
+          ? tsv
+          : `${tsv}${formatCount(rows.length)} of ${plural(first.total, 'annotation')}`
       return { json: { total: first.total, rows: rows.map(cliRow) }, text }
     } finally {
       db.close()

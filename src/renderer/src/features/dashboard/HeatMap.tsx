@@ -3,6 +3,7 @@ import { showInReview } from '../shell/navigation'
 import { showError } from '../messages/messages'
 import { ChartCard, type ImageFormat } from './Chart'
 import { download, fileName, saveSvgAsPng } from './download'
+import { plural } from '../../lib/format'
 
 const TITLE = 'Worker × dimension'
 
@@ -94,7 +95,7 @@ export function HeatMap({ map }: { map: WorkerDimensionMap }) {
             </tr>
             {map.workers.map((w) => (
               <tr key={w.workerId}>
-                <th scope="row" className="mono" title={`${w.annotations} annotations`}>
+                <th scope="row" className="mono" title={plural(w.annotations, 'annotation')}>
                   {w.workerId}
                 </th>
                 {w.shares.map((s, d) => (

@@ -6,7 +6,7 @@ import { ratingSource } from '../grid/cells'
 import { RateKeys } from '../ratings/RateKeys'
 import { RatingBadge } from '../ratings/RatingBadge'
 
-const MARK_LABEL: Record<TriageMark, string> = {
+export const MARK_LABEL: Record<TriageMark, string> = {
   good: 'good',
   'needs-work': 'needs work',
   bad: 'bad',

@@ -14,6 +14,7 @@ import { ratingsVersion, undoKey } from '../ratings/ratingState'
 import { StoryText } from '../story/StoryView'
 import { FeedbackSender } from './FeedbackSender'
 import { TriageAnnotation } from './TriageAnnotation'
+import { TriageSummary } from './TriageSummary'
 
 const MARK_KEYS: Record<string, TriageMark | null> = {
   g: 'good',
@@ -261,6 +262,7 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
               ? 'Queue finished: every sampled submission is reviewed.'
               : 'End of the queue.'}
           </p>
+          <TriageSummary queue={queue} />
           <FeedbackSender queue={queue} />
           <button onClick={() => setPosition(1)}>Back to the first item</button>
         </div>
