@@ -135,7 +135,26 @@ export function RateWorkerDialog({ worker, onClose, days = [] }: RateWorkerDialo
           />
         </label>
       </div>
-      <p className="note commit-days" data-testid="rate-worker-from-meaning">
+      {offered.length > 1 && (
+        <p className="commit-days">
+          In force from:{' '}
+          {offered.map((d, i) => (
+            <span key={d.day}>
+              {i > 0 && ' · '}
+              <button
+                type="button"
+                className="link-button"
+                aria-pressed={d.day === from}
+                data-testid="rate-worker-day"
+                onClick={() => setFrom(d.day)}
+              >
+                {d.label} ({d.day})
+              </button>
+            </span>
+          ))}
+        </p>
+      )}
+      <p className="note" data-testid="rate-worker-from-meaning">
         {DAY.test(from) ? (
           <>
             The rating applies to this worker’s submissions of {from}
@@ -144,26 +163,6 @@ export function RateWorkerDialog({ worker, onClose, days = [] }: RateWorkerDialo
           </>
         ) : (
           'Pick the day from which the rating applies.'
-        )}
-        {offered.length > 1 && (
-          <span className="commit-day-choices">
-            {' '}
-            From:{' '}
-            {offered.map((d, i) => (
-              <span key={d.day}>
-                {i > 0 && ' · '}
-                <button
-                  type="button"
-                  className="link-button"
-                  aria-pressed={d.day === from}
-                  data-testid="rate-worker-day"
-                  onClick={() => setFrom(d.day)}
-                >
-                  {d.label} ({d.day})
-                </button>
-              </span>
-            ))}
-          </span>
         )}
       </p>
       <label className="field">

@@ -175,11 +175,11 @@ function UntimedNote({ report }: { report: TriageReport }) {
   const all = untimed === report.workers.length
   return (
     <p className="note today-untimed" data-testid="today-untimed">
-      Median time {NO_TIME}
-      {all ? '' : ` for ${plural(untimed, 'worker')}`}: {all ? 'these' : 'their'} submissions carry
-      no MTurk accept and submit times (release files do not; a pull from MTurk does), so “rushing”
-      rests on the share of minimal submissions alone (at least{' '}
-      {Math.round(report.settings.rushMinimalShare * 100)}% with ≤ {MINIMAL_DIMENSIONS} dimensions)
+      Median time “{NO_TIME}”{all ? '' : ` for ${plural(untimed, 'worker')}`}:{' '}
+      {all ? 'these' : 'their'} submissions carry no MTurk accept and submit times (release files do
+      not; a pull from MTurk does), so “rushing” rests on the share of minimal submissions alone (at
+      least {Math.round(report.settings.rushMinimalShare * 100)}% with ≤ {MINIMAL_DIMENSIONS}{' '}
+      dimensions)
       {all ? '' : ' for them'}.
     </p>
   )

@@ -67,13 +67,25 @@ export function TriageAnnotation({
       {current && cells.annotationId !== null && (
         <>
           <div className="triage-mark-actions">
-            <button data-testid="mark-good" onClick={() => onMark('good')}>
+            <button
+              data-testid="mark-good"
+              aria-pressed={mark?.mark === 'good'}
+              onClick={() => onMark('good')}
+            >
               Good <kbd>G</kbd>
             </button>
-            <button data-testid="mark-needs-work" onClick={() => onMark('needs-work')}>
+            <button
+              data-testid="mark-needs-work"
+              aria-pressed={mark?.mark === 'needs-work'}
+              onClick={() => onMark('needs-work')}
+            >
               Needs work <kbd>W</kbd>
             </button>
-            <button data-testid="mark-bad" onClick={() => onMark('bad')}>
+            <button
+              data-testid="mark-bad"
+              aria-pressed={mark?.mark === 'bad'}
+              onClick={() => onMark('bad')}
+            >
               Bad <kbd>B</kbd>
             </button>
             <input
