@@ -73,7 +73,7 @@ function run(command: string, args: string[]): void {
     execFileSync(file, argv, { stdio: 'pipe' })
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? ''
-    throw new Error(`${command} failed: ${stderr || String(error)}`)
+    throw new Error(`${command} failed: ${stderr || String(error)}`, { cause: error })
   }
 }
 

@@ -1,0 +1,296 @@
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import pg from 'pg'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openProject } from '../../src/main/db/connection'
+import { cli } from '../helpers/cli'
+import { releaseCsv } from '../helpers/glucose'
+import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
+import { useTempDir } from '../helpers/tmp'
+
+/**
+ * Team mode against a real PostgreSQL server started for these tests: publishing, joining,
+ * pushing and pulling change sets, roles enforced by the server, passwords, versions.
+ */
+describe.skipIf(noPostgres !== null)('team mode', () => {
+  let server: PgServer
+  const tempDir = useTempDir()
+  let databases = 0
+  const savedEnv = { PGPASSFILE: process.env.PGPASSFILE, PGPASSWORD: process.env.PGPASSWORD }
+
+  beforeAll(async () => {
+    server = await startPostgres()
+  }, 120_000)
+  afterAll(async () => {
+    await server?.destroy()
+  })
+  afterEach(() => {
+    for (const [key, value] of Object.entries(savedEnv)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  })
+
+  /** A fresh team database with its lead, passwords in a pgpass file the members use. */
+  async function team(dir: string): Promise<{
+    db: string
+    lead: string
+    leadPassword: string
+    url: (user: string, password?: string) => string
+    remember: (user: string, password: string) => void
+  }> {
+    const db = `team${++databases}`
+    const lead = `lead${databases}`
+    const leadPassword = `pw-${lead}-${Math.random().toString(36).slice(2)}`
+    await server.createTeamDatabase(db, { user: lead, password: leadPassword })
+    const pgpass = join(dir, 'pgpass')
+    writeFileSync(pgpass, '', { mode: 0o600 })
+    process.env.PGPASSFILE = pgpass
+    delete process.env.PGPASSWORD
+    const remember = (user: string, password: string): void =>
+      appendFileSync(pgpass, `127.0.0.1:${server.port}:${db}:${user}:${password}\n`)
+    remember(lead, leadPassword)
+    return {
+      db,
+      lead,
+      leadPassword,
+      url: (user, password) => server.url(db, user, password),
+      remember,
+    }
+  }
+
+  async function importedProject(dir: string, name: string, count = 40): Promise<string> {
+    const path = join(dir, name)
+    const csv = releaseCsv(dir, `${name}.csv`, count, 7)
+    const result = await cli('import', csv, '--db', path, '--json')
+    expect(result.code, result.stderr).toBe(0)
+    return path
+  }
+
+  function ratings(path: string): { id: number; rating: number | null }[] {
+    const db = openProject(path, { readonly: true })
+    try {
+      return db.prepare('SELECT id, rating FROM annotations ORDER BY id').all() as {
+        id: number
+        rating: number | null
+      }[]
+    } finally {
+      db.close()
+    }
+  }
+
+  async function ok(...argv: string[]): Promise<Record<string, unknown>> {
+    const result = await cli(...argv, '--json')
+    expect(result.code, result.stderr).toBe(0)
+    return result.json as Record<string, unknown>
+  }
+
+  async function addMember(
+    t: Awaited<ReturnType<typeof team>>,
+    lead: string,
+    name: string,
+    role: string,
+  ): Promise<string> {
+    const added = await ok('team', 'member', 'add', name, '--role', role, '--db', lead)
+    expect(added).toMatchObject({ member: name, role })
+    const password = added.password as string
+    t.remember(name, password)
+    return password
+  }
+
+  it('publishes a project, joins a replica, and carries ratings and reverts both ways', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow')
+    const published = await ok(
+      'team',
+      'init',
+      '--db',
+      lead,
+      '--server',
+      t.url(t.lead),
+      '--name',
+      t.lead,
+    )
+    expect(published).toEqual({
+      server: t.url(t.lead),
+      member: t.lead,
+      role: 'lead',
+      changeSets: 1,
+      submissions: 40,
+    })
+
+    await addMember(t, lead, 'rev1', 'reviewer')
+    const replica = join(dir, 'rev1.winnow')
+    const joined = await ok(
+      'team',
+      'join',
+      '--server',
+      t.url('rev1'),
+      '--db',
+      replica,
+      '--name',
+      'rev1',
+    )
+    expect(joined).toMatchObject({ changeSets: 1, seq: 1, submissions: 40 })
+    expect(joined.annotations).toBeGreaterThan(40)
+    const before = ratings(lead)
+    expect(ratings(replica)).toEqual(before)
+
+    const submission = String(Math.floor((before[0]?.id ?? 0) / 16))
+    await ok('rate', '--db', replica, '--submission', submission, '--rating', '-2')
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({
+      member: 'rev1',
+      role: 'reviewer',
+      pending: 1,
+      seq: 1,
+      serverSeq: 1,
+    })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 1, pulled: 0, seq: 2 })
+    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 0, pulled: 1, seq: 2 })
+    expect(ratings(lead)).toEqual(ratings(replica))
+    expect(ratings(lead)).not.toEqual(before)
+
+    // The lead reverts the reviewer's rating; the revert travels back.
+    const history = await ok('history', '--db', lead)
+    const reviewerChange = (history.changeSets as { id: number; kind: string }[]).find(
+      (c) => c.kind === 'manual',
+    )
+    expect(reviewerChange).toBeDefined()
+    await ok('revert', String(reviewerChange?.id), '--db', lead)
+    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 1, pulled: 0, seq: 3 })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 0, pulled: 1, seq: 3 })
+    expect(ratings(replica)).toEqual(before)
+    expect(ratings(lead)).toEqual(before)
+  }, 60_000)
+
+  it('orders two ratings of one annotation by their place in the log on every replica', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow')
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev2', 'reviewer')
+    const replica = join(dir, 'rev2.winnow')
+    await ok('team', 'join', '--server', t.url('rev2'), '--db', replica, '--name', 'rev2')
+    const annotation = String(ratings(lead)[0]?.id)
+
+    // Both rate offline; the lead's rating is made first but pushed last, so it stands.
+    await ok('rate', '--db', lead, '--annotation', annotation, '--rating', '1')
+    await ok('rate', '--db', replica, '--annotation', annotation, '--rating', '2')
+    await ok('team', 'sync', '--db', replica)
+    await ok('team', 'sync', '--db', lead)
+    await ok('team', 'sync', '--db', replica)
+    const onLead = ratings(lead)
+    expect(onLead.find((r) => String(r.id) === annotation)?.rating).toBe(1)
+    expect(ratings(replica)).toEqual(onLead)
+  }, 60_000)
+
+  it("refuses a viewer's change set in the server itself, and a reviewer's policy run", async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 5)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const viewerPassword = await addMember(t, lead, 'view1', 'viewer')
+    const reviewerPassword = await addMember(t, lead, 'rev3', 'reviewer')
+
+    async function insertAs(user: string, password: string, kind: string): Promise<unknown> {
+      const client = new pg.Client({ connectionString: t.url(user, password) })
+      await client.connect()
+      try {
+        await client.query(
+          `INSERT INTO winnow.change_sets (uid, kind, author, created_at, description, payload)
+           VALUES (gen_random_uuid(), $1, 'x', 0, 'forged', '{}')`,
+          [kind],
+        )
+        return null
+      } catch (error) {
+        return error
+      } finally {
+        await client.end()
+      }
+    }
+    const viewer = await insertAs('view1', viewerPassword, 'manual')
+    expect(viewer).toMatchObject({ code: '42501' })
+    expect(String(viewer)).toMatch(/permission denied for table change_sets/)
+    const reviewerPolicy = await insertAs('rev3', reviewerPassword, 'policy')
+    expect(reviewerPolicy).toMatchObject({ code: '42501' })
+    expect(String(reviewerPolicy)).toMatch(/row-level security/)
+    // A reviewer's rating goes in, under the reviewer's own name whatever the client says.
+    expect(await insertAs('rev3', reviewerPassword, 'manual')).toBeNull()
+    const members = await server.admin$(
+      `SELECT member FROM winnow.change_sets WHERE description = 'forged'`,
+      t.db,
+    )
+    expect(members.rows).toEqual([{ member: 'rev3' }])
+  }, 60_000)
+
+  it('keeps the password out of every file it writes', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    writeFileSync(process.env.PGPASSFILE as string, '')
+    const lead = await importedProject(dir, 'lead.winnow')
+    const withPassword = t.url(t.lead, t.leadPassword)
+    const published = await cli(
+      'team',
+      'init',
+      '--db',
+      lead,
+      '--server',
+      withPassword,
+      '--name',
+      t.lead,
+      '--json',
+    )
+    expect(published.code, published.stderr).toBe(0)
+    expect(published.stdout).not.toContain(t.leadPassword)
+    process.env.PGPASSWORD = t.leadPassword
+    const added = await ok('team', 'member', 'add', 'rev4', '--role', 'reviewer', '--db', lead)
+    delete process.env.PGPASSWORD
+    const replica = join(dir, 'rev4.winnow')
+    const joinUrl = t.url('rev4', added.password as string)
+    await ok('team', 'join', '--server', joinUrl, '--db', replica, '--name', 'rev4')
+    await ok(
+      'rate',
+      '--db',
+      replica,
+      '--annotation',
+      String(ratings(replica)[0]?.id),
+      '--rating',
+      '1',
+    )
+    const refused = await cli('team', 'sync', '--db', replica, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/No password for .*: set PGPASSWORD, or add a line/)
+    for (const secret of [t.leadPassword, added.password as string]) {
+      expect(refused.stderr).not.toContain(secret)
+      for (const name of readdirSync(dir)) {
+        if (name === 'pgpass') continue
+        expect(readFileSync(join(dir, name)).includes(secret), `${name} holds a password`).toBe(
+          false,
+        )
+      }
+    }
+  }, 60_000)
+
+  it('refuses a server set up by a newer Winnow and pushes nothing', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 5)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await ok('rate', '--db', lead, '--annotation', String(ratings(lead)[0]?.id), '--rating', '1')
+    await server.admin$('UPDATE winnow.schema_version SET version = 99', t.db)
+    const refused = await cli('team', 'sync', '--db', lead, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/newer Winnow \(server schema 99; this version knows 1\)/)
+    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    expect(logged.rows).toEqual([{ n: 1 }])
+    expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })
+  }, 60_000)
+})
+
+describe.runIf(noPostgres !== null)('team mode without a PostgreSQL server', () => {
+  it('is skipped here', () => {
+    console.warn(`team mode tests skipped: ${noPostgres}`)
+    expect(noPostgres).not.toBeNull()
+  })
+})
