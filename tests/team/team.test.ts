@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -12,6 +13,8 @@ import { useTempDir } from '../helpers/tmp'
  * Team mode against a real PostgreSQL server started for these tests: publishing, joining,
  * pushing and pulling change sets, roles enforced by the server, passwords, versions.
  */
+const root = join(import.meta.dirname, '..', '..')
+
 describe.skipIf(noPostgres !== null)('team mode', () => {
   let server: PgServer
   const tempDir = useTempDir()
@@ -271,6 +274,96 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
       }
     }
   }, 60_000)
+
+  it('keeps working offline and converges when the server is back', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev5', 'reviewer')
+    const replica = join(dir, 'rev5.winnow')
+    await ok('team', 'join', '--server', t.url('rev5'), '--db', replica, '--name', 'rev5')
+    const annotation = String(ratings(replica)[0]?.id)
+
+    await server.stop()
+    try {
+      await ok('rate', '--db', replica, '--annotation', annotation, '--rating', '-2')
+      expect(await ok('team', 'status', '--db', replica)).toMatchObject({
+        pending: 1,
+        seq: 1,
+        serverSeq: null,
+      })
+      const offline = await cli('team', 'sync', '--db', replica, '--json')
+      expect(offline.code).toBe(1)
+      expect(offline.stderr).toMatch(/cannot be reached/)
+    } finally {
+      await server.start()
+    }
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 1, serverSeq: 1 })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 1, pulled: 0, seq: 2 })
+    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 0, pulled: 1, seq: 2 })
+    expect(ratings(lead)).toEqual(ratings(replica))
+    expect(ratings(lead).find((r) => String(r.id) === annotation)?.rating).toBe(-2)
+  }, 60_000)
+
+  it('loses and doubles nothing when a member is killed in the middle of a push', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev6', 'reviewer')
+    const replica = join(dir, 'rev6.winnow')
+    await ok('team', 'join', '--server', t.url('rev6'), '--db', replica, '--name', 'rev6')
+    const ids = ratings(replica).map((r) => String(r.id))
+    await ok('rate', '--db', replica, '--annotation', ids[0] as string, '--rating', '-2')
+    await ok('rate', '--db', replica, '--annotation', ids[1] as string, '--rating', '-1')
+
+    // Another transaction holds the log's head, so the push waits inside its transaction,
+    // after sending its change sets: it is killed there.
+    const blocker = new pg.Client({
+      connectionString: server.url(t.db, server.admin.user, server.admin.password),
+    })
+    blocker.on('error', () => undefined)
+    await blocker.connect()
+    await blocker.query('BEGIN')
+    await blocker.query('SELECT * FROM winnow.log_head FOR UPDATE')
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'src/main/cli/main.ts'), 'team', 'sync', '--db', replica],
+      { cwd: root, stdio: 'ignore', env: process.env },
+    )
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    for (;;) {
+      // Asked on another connection: a transaction sees one snapshot of pg_stat_activity.
+      const waiting = await server.admin$(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = 'rev6' AND wait_event_type = 'Lock'`,
+      )
+      if ((waiting.rows[0] as { n: number }).n > 0) break
+      expect(child.exitCode).toBeNull()
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    child.kill('SIGKILL')
+    await exited
+    await blocker.query('ROLLBACK')
+    await blocker.end()
+
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 2 })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 2, pulled: 0, seq: 3 })
+
+    // Killed after the server committed but before the project recorded the places: the next
+    // push sends the same global ids, and the log keeps one of each.
+    const db = openProject(replica)
+    db.exec(
+      'UPDATE team_change_sets SET seq = NULL, member = NULL WHERE seq > 1; UPDATE team_state SET seq = 1',
+    )
+    db.close()
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 2, seq: 1 })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 2, pulled: 0, seq: 3 })
+    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    expect(logged.rows).toEqual([{ n: 3 }])
+    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 0, pulled: 2, seq: 3 })
+    expect(ratings(lead)).toEqual(ratings(replica))
+  }, 90_000)
 
   it('refuses a server set up by a newer Winnow and pushes nothing', async () => {
     const dir = tempDir()
