@@ -188,6 +188,32 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(ratings(replica)).toEqual(onLead)
   }, 60_000)
 
+  it("carries a lead's policy run, with its script, to a replica", async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 60)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev7', 'reviewer')
+    const replica = join(dir, 'rev7.winnow')
+    await ok('team', 'join', '--server', t.url('rev7'), '--db', replica, '--name', 'rev7')
+    const before = ratings(lead)
+    await ok('policy', 'run', join(root, 'policies', 'glucose-cleanup.ts'), '--db', lead)
+    expect(ratings(lead)).not.toEqual(before)
+    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 1, pulled: 0, seq: 2 })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 0, pulled: 1, seq: 2 })
+    expect(ratings(replica)).toEqual(ratings(lead))
+    const runs = (path: string): unknown[] => {
+      const db = openProject(path, { readonly: true })
+      try {
+        return db.prepare('SELECT name, sha256, params FROM policy_runs').all()
+      } finally {
+        db.close()
+      }
+    }
+    expect(runs(replica)).toEqual(runs(lead))
+    expect(runs(replica)).toHaveLength(1)
+  }, 60_000)
+
   it("refuses a viewer's change set in the server itself, and a reviewer's policy run", async () => {
     const dir = tempDir()
     const t = await team(dir)
