@@ -82,6 +82,42 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     }
   }
 
+  /** The rating history as every replica must hold it: rows and times, without local ids. */
+  function ratingHistory(path: string): unknown[][] {
+    const db = openProject(path, { readonly: true })
+    try {
+      return [
+        db
+          .prepare(
+            `SELECT worker_id, value, effective_from, recorded_at, note FROM worker_ratings
+             ORDER BY recorded_at, worker_id, effective_from`,
+          )
+          .all(),
+        db
+          .prepare(
+            `SELECT annotation_id, value, recorded_at, note FROM item_ratings
+             ORDER BY recorded_at, annotation_id`,
+          )
+          .all(),
+        db
+          .prepare(
+            `SELECT r.target, r.retracted, r.recorded_at, coalesce(w.worker_id, i.annotation_id) AS what,
+               coalesce(w.recorded_at, i.recorded_at) AS rated_at
+             FROM rating_retractions r
+             LEFT JOIN worker_ratings w ON r.target = 'worker' AND w.id = r.rating_id
+             LEFT JOIN item_ratings i ON r.target = 'item' AND i.id = r.rating_id
+             ORDER BY r.recorded_at, what, rated_at`,
+          )
+          .all(),
+        db
+          .prepare('SELECT kind, created_at, description FROM change_sets ORDER BY created_at')
+          .all(),
+      ]
+    } finally {
+      db.close()
+    }
+  }
+
   async function ok(...argv: string[]): Promise<Record<string, unknown>> {
     const result = await cli(...argv, '--json')
     expect(result.code, result.stderr).toBe(0)
@@ -165,6 +201,43 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 0, pulled: 1, seq: 3 })
     expect(ratings(replica)).toEqual(before)
     expect(ratings(lead)).toEqual(before)
+    expect(ratingHistory(replica)).toEqual(ratingHistory(lead))
+  }, 60_000)
+
+  it('replays a history of worker ratings, reverts and reverts of reverts on a joining replica', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow')
+    const first = String(ratings(lead)[0]?.id)
+    const db = openProject(lead, { readonly: true })
+    const worker = db
+      .prepare('SELECT external_id FROM workers ORDER BY id LIMIT 1')
+      .pluck()
+      .get() as string
+    db.close()
+    await ok('rate', '--db', lead, '--worker', worker, '--rating', '-2', '--from', '2000-01-01')
+    await ok(
+      'rate',
+      '--db',
+      lead,
+      '--submission',
+      String(Math.floor(Number(first) / 16)),
+      '--rating',
+      '-1',
+    )
+    const history = (await ok('history', '--db', lead)).changeSets as { id: number }[]
+    const [newest] = history
+    await ok('revert', String(newest?.id), '--db', lead)
+    await ok('revert', String((newest?.id ?? 0) + 1), '--db', lead)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev8', 'reviewer')
+    const replica = join(dir, 'rev8.winnow')
+    expect(
+      await ok('team', 'join', '--server', t.url('rev8'), '--db', replica, '--name', 'rev8'),
+    ).toMatchObject({ changeSets: 5, seq: 5 })
+    expect(ratings(replica)).toEqual(ratings(lead))
+    expect(ratingHistory(replica)).toEqual(ratingHistory(lead))
+    expect(ratings(replica).find((r) => String(r.id) === first)?.rating).toBe(-1)
   }, 60_000)
 
   it('orders two ratings of one annotation by their place in the log on every replica', async () => {
