@@ -240,6 +240,52 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(ratings(replica).find((r) => String(r.id) === first)?.rating).toBe(-1)
   }, 60_000)
 
+  it('brings three members rating the same annotations at once to one state', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const members = ['m1', 'm2', 'm3']
+    const replicas: string[] = []
+    for (const name of members) {
+      await addMember(t, lead, name, 'reviewer')
+      const replica = join(dir, `${name}.winnow`)
+      await ok('team', 'join', '--server', t.url(name), '--db', replica, '--name', name)
+      replicas.push(replica)
+    }
+    // Few annotations, so the members often rate the same one.
+    const targets = ratings(lead)
+      .slice(0, 6)
+      .map((r) => String(r.id))
+    const rounds = 8
+    const codes = await Promise.all(
+      replicas.map((replica, i) => {
+        const child = spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            join(root, 'tests/team/memberLoop.ts'),
+            replica,
+            String(rounds),
+            String(i + 1),
+            ...targets,
+          ],
+          { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: process.env },
+        )
+        return new Promise((resolve) => child.once('exit', resolve))
+      }),
+    )
+    expect(codes).toEqual([0, 0, 0])
+    for (const replica of [...replicas, lead]) await ok('team', 'sync', '--db', replica)
+    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    expect(logged.rows).toEqual([{ n: 1 + members.length * rounds }])
+    for (const replica of replicas) {
+      expect(ratings(replica)).toEqual(ratings(lead))
+      expect(ratingHistory(replica)).toEqual(ratingHistory(lead))
+    }
+  }, 180_000)
+
   it('orders two ratings of one annotation by their place in the log on every replica', async () => {
     const dir = tempDir()
     const t = await team(dir)

@@ -1,4 +1,6 @@
 import pg from 'pg'
+import { parseIntoClientConfig } from 'pg-connection-string'
+import pgpass from 'pgpass'
 import { UserError } from '../../../shared/contract/errors'
 
 /**
@@ -66,12 +68,13 @@ export async function connectServer(
   address: ServerAddress,
   password: string | null = null,
 ): Promise<ServerClient> {
-  // node-postgres lets the URL's fields override separate ones, so a password given apart goes
-  // into the URL it connects with (never into `address`, which is what gets shown or kept).
+  // The URL's fields (sslmode and the rest) as node-postgres reads them; the password given apart,
+  // or found by libpq's conventions. (With `connectionString`, the URL would override it.)
   const url = new URL(address.url)
-  if (password !== null) url.password = encodeURIComponent(password)
   const client = new pg.Client({
-    connectionString: url.href,
+    ...parseIntoClientConfig(url.href),
+    // No password found is `undefined`, which node-postgres takes for none (its types say string).
+    password: password ?? (() => conventionalPassword(url) as Promise<string>),
     application_name: 'winnow',
     connectionTimeoutMillis: 10_000,
   })
@@ -84,6 +87,20 @@ export async function connectServer(
     throw offline(address, error, password)
   }
   return client
+}
+
+/** libpq's conventions: PGPASSWORD, else the matching line of ~/.pgpass (or PGPASSFILE). */
+async function conventionalPassword(url: URL): Promise<string | undefined> {
+  if (process.env.PGPASSWORD !== undefined) return process.env.PGPASSWORD
+  const connection = {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1') || process.env.PGHOST || 'localhost',
+    port: Number(url.port || process.env.PGPORT || 5432),
+    database: decodeURIComponent(url.pathname.replace(/^\//, '')),
+    user: decodeURIComponent(url.username),
+  }
+  return await new Promise((resolve) => {
+    pgpass(connection, resolve)
+  })
 }
 
 /** A failure to reach or use the server, worded without the password. */
