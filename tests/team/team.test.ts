@@ -510,6 +510,65 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(ratings(lead)).toEqual(ratings(replica))
   }, 90_000)
 
+  it('lists and removes members; a removed member is refused', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 5)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev9', 'reviewer')
+    const replica = join(dir, 'rev9.winnow')
+    await ok('team', 'join', '--server', t.url('rev9'), '--db', replica, '--name', 'rev9')
+    expect(await ok('team', 'member', 'list', '--db', lead)).toEqual([
+      { name: t.lead, role: 'lead' },
+      { name: 'rev9', role: 'reviewer' },
+    ])
+    expect(await ok('team', 'member', 'remove', 'rev9', '--db', lead)).toEqual({
+      member: 'rev9',
+      removed: true,
+    })
+    expect(await ok('team', 'member', 'list', '--db', lead)).toEqual([
+      { name: t.lead, role: 'lead' },
+    ])
+    const refused = await cli('team', 'sync', '--db', replica, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/rev9 is not a member of the team/)
+  }, 60_000)
+
+  it("does not publish ProtoQA work, nor push a replica's own import", async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const withProtoqa = await importedProject(dir, 'protoqa.winnow', 5)
+    const fixture = join(root, 'tests/fixtures/protoqa/questions.jsonl')
+    await ok('protoqa', 'import', fixture, '--db', withProtoqa)
+    const refused = await cli(
+      'team',
+      'init',
+      '--db',
+      withProtoqa,
+      '--server',
+      t.url(t.lead),
+      '--name',
+      t.lead,
+      '--json',
+    )
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/holds protoqa work, which team mode does not share yet/)
+    const schema = await server.admin$(`SELECT to_regclass('winnow.change_sets') AS found`, t.db)
+    expect(schema.rows).toEqual([{ found: null }])
+
+    const lead = await importedProject(dir, 'lead.winnow', 5)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev10', 'reviewer')
+    const replica = join(dir, 'rev10.winnow')
+    await ok('team', 'join', '--server', t.url('rev10'), '--db', replica, '--name', 'rev10')
+    await ok('import', releaseCsv(dir, 'more.csv', 5, 99), '--db', replica)
+    const pushed = await cli('team', 'sync', '--db', replica, '--json')
+    expect(pushed.code).toBe(1)
+    expect(pushed.stderr).toMatch(/imports into a team project are not shared yet/)
+    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    expect(logged.rows).toEqual([{ n: 1 }])
+  }, 60_000)
+
   it('refuses a server set up by a newer Winnow and pushes nothing', async () => {
     const dir = tempDir()
     const t = await team(dir)

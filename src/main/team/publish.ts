@@ -10,6 +10,7 @@ import {
   writeTeamState,
 } from '../db/queries/team'
 import { localBulkCount, localBulkRows } from '../db/queries/teamBulk'
+import { heldCollections } from '../db/queries/collections'
 import { BULK_TABLES, copyRowsIn } from '../db/server/bulk'
 import { appendToLog } from '../db/server/log'
 import { addMember } from '../db/server/members'
@@ -47,6 +48,15 @@ export async function publishProject(
         type: 'conflict',
         code: 'already-a-team-project',
         message: `${path} is already a team project; winnow team status shows its server.`,
+        file: path,
+      })
+    }
+    const others = heldCollections(db)
+    if (others.length > 0) {
+      throw new UserError({
+        type: 'conflict',
+        code: 'collection-not-shared',
+        message: `${path} holds ${others.join(' and ')} work, which team mode does not share yet (GLUCOSE only); publish a project without it.`,
         file: path,
       })
     }

@@ -7,6 +7,7 @@ import {
   type TeamState,
   annotationsTouchedBy,
   assignUid,
+  broughtBulkData,
   changeSetOfUid,
   insertPulledChangeSet,
   pendingAtOrBefore,
@@ -84,7 +85,10 @@ export async function syncWith(db: Db, server: TeamServer, member: string): Prom
     await checkServerSchema(server.client, server.address.url)
     role = await memberRole(server.client, member)
   } catch (error) {
-    throw serverError(server, error)
+    const refused = serverError(server, error)
+    // A removed member's role keeps its login but loses every grant of the team.
+    if (refused instanceof UserError && refused.info.code === 'not-allowed') role = null
+    else throw refused
   }
   if (role === null) {
     throw new UserError({
@@ -109,6 +113,15 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
   for (;;) {
     const pending = pendingChangeSets(db, PUSH_BATCH)
     if (pending.length === 0) return pushed
+    // Others could not apply rows naming submissions the server lacks: say so, send nothing.
+    const imported = pending.find((c) => broughtBulkData(db, c.id))
+    if (imported) {
+      throw new UserError({
+        type: 'conflict',
+        code: 'import-not-shared',
+        message: `Change set ${imported.id} (${imported.description}) imported data into this replica; imports into a team project are not shared yet, so it and what came after it wait unpushed. Import into the lead's project before publishing.`,
+      })
+    }
     db.transaction(() => {
       for (const c of pending) if (c.uid === null) assignUid(db, c.id, randomUUID())
     }).immediate()

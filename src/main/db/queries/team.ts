@@ -370,3 +370,14 @@ export function insertPulledChangeSet(
     ).lastInsertRowid,
   )
 }
+
+/** Whether a change set brought bulk rows (an import's submissions or files). */
+export function broughtBulkData(db: Db, changeSetId: number): boolean {
+  return (
+    pluck<number>(
+      db,
+      sql`SELECT EXISTS (SELECT 1 FROM submissions WHERE change_set_id = ${changeSetId})
+          OR EXISTS (SELECT 1 FROM source_files WHERE change_set_id = ${changeSetId})`,
+    ) === 1
+  )
+}
