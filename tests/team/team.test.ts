@@ -347,8 +347,16 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
       try {
         await client.query(
           `INSERT INTO winnow.change_sets (uid, kind, author, created_at, description, payload)
-           VALUES (gen_random_uuid(), $1, 'x', 0, 'forged', '{}')`,
-          [kind],
+           VALUES (gen_random_uuid(), $1, 'x', 0, 'forged', $2)`,
+          [
+            kind,
+            {
+              format: 1,
+              reverts: null,
+              effects: null,
+              body: { strings: [], workers: [], items: [], retractions: [] },
+            },
+          ],
         )
         return null
       } catch (error) {
@@ -370,6 +378,25 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
       t.db,
     )
     expect(members.rows).toEqual([{ member: 'rev3' }])
+
+    // Through the app a viewer pulls and pushes nothing: its own writes stay in its file.
+    const replica = join(dir, 'view1.winnow')
+    await ok('team', 'join', '--server', t.url('view1'), '--db', replica, '--name', 'view1')
+    await ok(
+      'rate',
+      '--db',
+      replica,
+      '--annotation',
+      String(ratings(replica)[0]?.id),
+      '--rating',
+      '1',
+    )
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 0, pulled: 0, seq: 2 })
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({
+      role: 'viewer',
+      pending: 1,
+      serverSeq: 2,
+    })
   }, 60_000)
 
   it('keeps the password out of every file it writes', async () => {

@@ -72,7 +72,9 @@ const m001: ServerMigration = {
         created_at bigint NOT NULL,
         recorded_at bigint NOT NULL,
         description text NOT NULL,
-        payload jsonb NOT NULL
+        -- An envelope (see team/codecs.ts), so no replica meets an entry it cannot read as one.
+        payload jsonb NOT NULL CHECK (jsonb_typeof(payload) = 'object' AND payload ? 'format'
+          AND payload ? 'body')
       );
 
       -- The server, not the app, gives a change set its place, its time and its member.
