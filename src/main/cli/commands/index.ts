@@ -14,6 +14,7 @@ import { revertCommand } from './revert'
 import { serveCommand } from './serve'
 import { statsCommand } from './stats'
 import { synthCommand } from './synth'
+import { teamCommand } from './team'
 import { triageCommand } from './triage'
 import { workerCommand } from './worker'
 
@@ -36,4 +37,5 @@ export const commands: Command[] = [
   auditCommand,
   crowdaqCommand,
   examCommand,
+  teamCommand,
 ]
