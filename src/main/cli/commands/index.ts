@@ -3,6 +3,7 @@ import { exportCommand } from './export'
 import { auditCommand } from './audit'
 import { crowdaqCommand } from './crowdaq'
 import { examCommand } from './exam'
+import { halieCommand } from '../../collections/halie/command'
 import { historyCommand } from './history'
 import { importCommand } from './import'
 import { protoqaCommand } from './protoqa'
@@ -36,4 +37,5 @@ export const commands: Command[] = [
   auditCommand,
   crowdaqCommand,
   examCommand,
+  halieCommand,
 ]
