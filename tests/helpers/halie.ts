@@ -268,6 +268,8 @@ export function writeHalieFolder(
     sessionsPerTask?: number
     blocksPerSession?: number
     logEvents?: number
+    /** false: the tables only. */
+    logs?: boolean
   } = {},
 ): GeneratedFolder {
   const rnd = random(options.seed ?? 7)
@@ -494,7 +496,8 @@ export function writeHalieFolder(
         accuracyRows.push([id, worker, model, prompt, 'NYT-1', String(clue / 2), String(clue)])
       }
       sessions.push(session)
-      if (task === 'question' || task === 'metaphor' || task === 'summarization') {
+      const logged = task === 'question' || task === 'metaphor' || task === 'summarization'
+      if (logged && options.logs !== false) {
         const log = generateLog(rnd, { events: options.logEvents ?? 60, task, session: id })
         logs.push(log)
         if (task === 'metaphor')

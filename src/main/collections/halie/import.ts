@@ -105,12 +105,17 @@ export function importHalie(
       if (hooks.cancelled?.()) throw new CancelledError()
       hooks.progress?.({ bytes: bytesDone + bytes, totalBytes, records, file })
     }
+    // One look-up per session, not per row: its rows were checked to agree on their keys.
+    const known = new Map<string, number>()
     const session = (
       task: HalieTask,
       id: string,
       keys?: { worker: string; model: string; prompt: string },
-    ): number =>
-      findOrAddSession(db, {
+    ): number => {
+      const key = `${task}\t${id}`
+      const cached = known.get(key)
+      if (cached !== undefined) return cached
+      const found = findOrAddSession(db, {
         task,
         externalId: id,
         workerId: keys ? findOrAddWorker(db, keys.worker) : null,
@@ -118,6 +123,9 @@ export function importHalie(
         prompt: keys?.prompt || null,
         changeSetId: changeSet.id,
       })
+      if (keys) known.set(key, found)
+      return found
+    }
 
     const rows = rowWriter(db)
     for (const table of tables) {
