@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { writeHalieFolder } from '../helpers/halie'
@@ -92,6 +93,20 @@ test('imports a HALIE folder, filters the sessions, replays a log and seeks: the
 
     await page.getByTestId('halie-back').click()
     await expect(page.getByTestId('halie-total')).toHaveText('4 sessions')
+
+    // Charts of the question task, by model; each saves as SVG and PNG with its title.
+    await page.getByTestId('halie-view-charts').click()
+    await expect(page.getByTestId('halie-chart-survey')).toBeVisible()
+    await expect(page.getByTestId('halie-chart-accuracy')).toBeVisible()
+    const svg = page.waitForEvent('download')
+    await page.getByTestId('halie-chart-survey-save-svg').click()
+    const text = readFileSync((await (await svg).path()) ?? '', 'utf8')
+    expect(text).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)
+    expect(text).toContain('question: survey scores by model')
+    const png = page.waitForEvent('download')
+    await page.getByTestId('halie-chart-queries-save-png').click()
+    const bytes = readFileSync((await (await png).path()) ?? '')
+    expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG')
   } finally {
     await stop(child)
   }
