@@ -3,6 +3,7 @@ import { exportCommand } from './export'
 import { auditCommand } from './audit'
 import { crowdaqCommand } from './crowdaq'
 import { examCommand } from './exam'
+import { halieCommand } from '../../collections/halie/command'
 import { historyCommand } from './history'
 import { importCommand } from './import'
 import { protoqaCommand } from './protoqa'
@@ -38,4 +39,5 @@ export const commands: Command[] = [
   crowdaqCommand,
   examCommand,
   teamCommand,
+  halieCommand,
 ]

@@ -13,6 +13,7 @@ import m010 from './010-triage'
 import m011 from './011-crowdaq'
 import m012 from './012-policies'
 import m013 from './013-crowdaq-attempt-times'
+import m014 from './014-halie'
 
 /** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
 export const APPLICATION_ID = 0x574e4e57
@@ -37,6 +38,7 @@ export const migrations: readonly Migration[] = [
   m011,
   m012,
   m013,
+  m014,
 ]
 
 export const LATEST_VERSION = migrations.length
