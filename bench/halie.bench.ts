@@ -11,6 +11,7 @@ import { halieSourcesIn } from '../src/main/collections/halie/read'
 import { importIntoProject } from '../src/main/importers/intoProject'
 import { type LogEvent, parseLogLine } from '../src/shared/halie/logEvents'
 import { Replay, applyEvent, suggestionsAt } from '../src/shared/halie/replay'
+import { largest } from '../src/shared/lists'
 import { generateLog, random, writeHalieFolder } from '../tests/helpers/halie'
 import { writeSection } from './lib/benchmarksDoc'
 import { hasCommand, quantile, seconds, table, timeCommand } from './lib/measure'
@@ -101,19 +102,19 @@ try {
         'seek (checkpoint + < 64 events)',
         f(quantile(seekMs, 0.5)),
         f(quantile(seekMs, 0.99)),
-        f(Math.max(...seekMs)),
+        f(largest(seekMs)),
       ],
       [
         'replay from the start (reference)',
         f(quantile(fromStartMs, 0.5)),
         f(quantile(fromStartMs, 0.99)),
-        f(Math.max(...fromStartMs)),
+        f(largest(fromStartMs)),
       ],
       [
         'one 16× frame: document + offer',
         f(quantile(frameMs, 0.5)),
         f(quantile(frameMs, 0.99)),
-        f(Math.max(...frameMs)),
+        f(largest(frameMs)),
       ],
     ]),
   ].join('\n')

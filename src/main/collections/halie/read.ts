@@ -1,6 +1,5 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import { unzipSync } from 'fflate'
 import { UserError } from '../../../shared/contract/errors'
 import { CellError, parseBoolean, parseNumber, parseReprList } from '../../../shared/halie/cells'
 import { type LogEvent, LogLineError, parseLogLine } from '../../../shared/halie/logEvents'
@@ -15,6 +14,8 @@ import {
   isHalieTask,
 } from '../../../shared/halie/tasks'
 import { type CsvRecord, locateField, openCsv } from '../../importers/csv'
+import { ZipRefusal, readZip, zipBudget } from '../../importers/zip'
+import { append } from '../../../shared/lists'
 import { firstInvalidUtf8 } from '../../importers/csv'
 
 /**
@@ -123,7 +124,7 @@ export function classify(sources: readonly HalieSource[]): Classified[] {
     if (task && table && taskAt === parts.length - 2) {
       out.push({ kind: 'table', task, table, display, path })
     } else if (task && name === 'logs.zip') {
-      out.push(...zipLogs(task, display, path))
+      append(out, zipLogs(task, display, path))
     } else if (name.toLowerCase().endsWith('.jsonl')) {
       const inLogs = parts[parts.length - 2] === 'logs'
       if (task && (inLogs || sniffJsonLines(path) === 'log'))
@@ -135,20 +136,19 @@ export function classify(sources: readonly HalieSource[]): Classified[] {
 }
 
 function zipLogs(task: HalieTask, display: string, path: string): LogFile[] {
-  let entries: Record<string, Uint8Array>
+  let entries: { name: string; bytes: Uint8Array }[]
   try {
-    entries = unzipSync(readFileSync(path))
+    // The same bounded reader as every zip Winnow reads: sizes checked before inflating.
+    entries = readZip(readFileSync(path), zipBudget())
   } catch (e) {
-    throw halieError(
-      `not a readable zip (${(e as Error).message})`,
-      { file: display },
-      'unreadable',
-    )
+    if (!(e instanceof ZipRefusal)) throw e
+    const where = e.entry ? `${display}!${e.entry}` : display
+    throw halieError(e.message, { file: where }, 'unreadable')
   }
-  return Object.entries(entries)
-    .filter(([name]) => name.toLowerCase().endsWith('.jsonl') && !name.startsWith('__MACOSX'))
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, bytes]) => ({
+  return entries
+    .filter(({ name }) => name.toLowerCase().endsWith('.jsonl'))
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map(({ name, bytes }) => ({
       kind: 'log' as const,
       task,
       sessionId: stem(name.split('/').pop() ?? name),

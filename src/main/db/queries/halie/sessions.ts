@@ -10,6 +10,7 @@ import type {
   SessionTable,
 } from '../../../../shared/halie/sessions'
 import type { HalieTable, HalieTask } from '../../../../shared/halie/tasks'
+import { append } from '../../../../shared/lists'
 import type { Db } from '../../connection'
 import { all, get, pluck, pluckAll } from '../../connection'
 import { type SqlFragment, sql } from '../../sql'
@@ -48,9 +49,9 @@ function where(filter: SessionFilter): SqlFragment {
   list('w.external_id', filter.workers)
   list('s.model', filter.models)
   if (filter.prompt) parts.push(sql`instr(lower(s.prompt), lower(${filter.prompt})) > 0`)
-  parts.push(...inRange(sql.raw('s.elapsed_minutes'), filter.elapsed))
-  parts.push(...inRange(sql.raw('s.queries'), filter.queries))
-  parts.push(...inRange(sql.raw('s.accuracy'), filter.accuracy))
+  append(parts, inRange(sql.raw('s.elapsed_minutes'), filter.elapsed))
+  append(parts, inRange(sql.raw('s.queries'), filter.queries))
+  append(parts, inRange(sql.raw('s.accuracy'), filter.accuracy))
   for (const score of filter.scores ?? []) {
     const bounds = inRange(sql.raw('c.value'), score)
     parts.push(

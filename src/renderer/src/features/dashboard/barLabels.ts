@@ -1,4 +1,5 @@
 import uPlot from 'uplot'
+import { largest } from '../../../../shared/lists'
 
 interface DrawnBar {
   seriesIdx: number
@@ -49,9 +50,9 @@ export class BarLabels {
         // of a rating stand side by side), but not below 8 px.
         const font = (size: number) => `${size * px}px system-ui, sans-serif`
         ctx.font = font(11)
-        const overflow = Math.max(
+        const overflow = largest(
+          labels.map((l) => ctx.measureText(l.text).width / (l.bar.width - 3 * px)),
           1,
-          ...labels.map((l) => ctx.measureText(l.text).width / (l.bar.width - 3 * px)),
         )
         ctx.font = font(Math.max(8, Math.floor(11 / overflow)))
         ctx.fillStyle = '#1d2125'

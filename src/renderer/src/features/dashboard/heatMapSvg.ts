@@ -3,6 +3,7 @@ import { formatCount } from '../../lib/format'
 import { textOn } from '../ratings/scaleMath'
 import { svgElement, svgText, textWidth } from './figure'
 import { cellColor, COLOUR_KEY, KEY_CAPTION } from './heatColours'
+import { largest } from '../../../../shared/lists'
 
 const ROW = 20
 const FONT_SIZE = 11
@@ -54,9 +55,9 @@ export function heatMapSvg(
 
   // The table: worker, annotations, then ten equal columns.
   const top = 64
-  const idWidth = Math.max(
+  const idWidth = largest(
+    map.workers.map((w) => Math.ceil(textWidth(w.workerId, FONT_SIZE)) + 12),
     60,
-    ...map.workers.map((w) => Math.ceil(textWidth(w.workerId, FONT_SIZE)) + 12),
   )
   const countWidth = 84
   const cellWidth = Math.max(36, (width - idWidth - countWidth) / 10)
