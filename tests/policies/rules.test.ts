@@ -270,7 +270,12 @@ describe('policy rules', () => {
     // An audit verdict changes the facts a policy reads.
     const audit = drawAudit(db, { name: 'spot', filter: {}, n: 2, seed: 1, author: 't' })
     const fourth = await dryRunPolicy(db, input(source))
-    judge(db, audit.result.id, audit.items[0]?.annotationId ?? 0, 'no')
+    judge(db, {
+      auditId: audit.result.id,
+      annotationId: audit.items[0]?.annotationId ?? 0,
+      verdict: 'no',
+      author: 't',
+    })
     await expect(
       applyPolicy(db, { ...input(source), basis: fourth.basis, author: 'x' }),
     ).rejects.toThrow(/an audit verdict/)

@@ -67,10 +67,13 @@ export function revertLinks(db: Db): { id: number; reverts: number }[] {
   )
 }
 
-/** Ids of change sets of the given kinds, newest first. */
-export function changeSetIdsOfKinds(db: Db, kinds: readonly ChangeSetKind[]): number[] {
-  return all<{ id: number }>(
+/** Ids (and kinds) of change sets of the given kinds, newest first. */
+export function changeSetIdsOfKinds(
+  db: Db,
+  kinds: readonly ChangeSetKind[],
+): { id: number; kind: ChangeSetKind }[] {
+  return all<{ id: number; kind: ChangeSetKind }>(
     db,
-    sql`SELECT id FROM change_sets WHERE kind IN ${sql.list(kinds)} ORDER BY id DESC`,
-  ).map((r) => r.id)
+    sql`SELECT id, kind FROM change_sets WHERE kind IN ${sql.list(kinds)} ORDER BY id DESC`,
+  )
 }
