@@ -117,11 +117,9 @@ export function saveExamSettings(
     const known = examRow(db, examId)
     if (!known) throw notFound('exam', examId)
     if (canonicalJson(known.settings) === canonicalJson(settings)) return
-    recordChange(
-      db,
-      { kind: 'crowdaq', author, description: `Settings of exam ${examId}` },
-      [{ subject: 'crowdaq.exam-settings', key: { exam: examId }, value: settings }],
-    )
+    recordChange(db, { kind: 'crowdaq', author, description: `Settings of exam ${examId}` }, [
+      { subject: 'crowdaq.exam-settings', key: { exam: examId }, value: settings },
+    ])
     setExamSettings(db, examId, settings)
   }).immediate()
 }

@@ -121,7 +121,7 @@ function changedMeanwhile(): UserError {
     type: 'conflict',
     code: 'policy-data-changed',
     message:
-      'The project changed since the dry run (a rating, an import or an audit verdict in between); dry run the policy again before applying it.',
+      'The project changed since the dry run (a rating, an import, an audit verdict or a new rating scale in between); dry run the policy again before applying it.',
   })
 }
 

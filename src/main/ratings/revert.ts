@@ -147,7 +147,8 @@ function redoRevert(
   db: Db,
   revertedBy: ReadonlyMap<number, number>,
 ): { revert: number; target: ChangeSetRow } | null {
-  const newestEdit = changeSetIdsOfKinds(db, UNDOABLE).find((c) => isUndoable(db, c.id, c.kind))?.id ?? 0
+  const newestEdit =
+    changeSetIdsOfKinds(db, UNDOABLE).find((c) => isUndoable(db, c.id, c.kind))?.id ?? 0
   for (const link of revertLinks(db)) {
     if (link.id < newestEdit) return null
     if (revertedBy.has(link.id)) continue

@@ -164,7 +164,11 @@ export function markReviewed(
     const description = reviewed ? `Reviewed ${where}` : `Back to unreviewed: ${where}`
     // The time reviewed is the change set's own, so every replica stores the same.
     recordChange(db, { kind: 'triage', author: change.author, description }, (at) => [
-      { subject: 'triage.reviewed', key: { queue: queueId, position }, value: reviewed ? at : null },
+      {
+        subject: 'triage.reviewed',
+        key: { queue: queueId, position },
+        value: reviewed ? at : null,
+      },
     ])
   }).immediate()
   return triageQueue(db, queueId)
