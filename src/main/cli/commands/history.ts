@@ -4,8 +4,7 @@ import { type Command, dbOption, optionalString, parseNumber, requireString } fr
 
 export const historyCommand: Command = {
   name: 'history',
-  summary:
-    'List change sets (imports, ratings, policies, triage, audits, settings, CROWDAQ and ProtoQA edits, reverts), newest first, with their authors',
+  summary: 'List change sets of every kind, newest first, with their authors',
   usage: 'winnow history --db P [--limit N] [--json]',
   options: { ...dbOption, limit: { type: 'string' } },
   run(values) {
