@@ -14,6 +14,15 @@ const untrustedText = [
   },
 ]
 
+// A list spread into a call goes on the stack, one argument per item: past ~120k items it
+// overflows. Lists of any length go through src/shared/lists.ts.
+const spreadIntoCall = {
+  selector:
+    'CallExpression:matches([callee.name=/^createElement$/], [callee.property.name=/^(push|unshift|splice|max|min|fromCharCode|fromCodePoint|createElement)$/]) > SpreadElement',
+  message:
+    'A spread list overflows the stack past ~120k items: use append, largest or smallest (src/shared/lists.ts), or pass the array.',
+}
+
 const noElectron = {
   name: 'electron',
   message: 'Use the contract; Electron lives in src/main/electron and src/preload.',
@@ -51,6 +60,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.{ts,tsx}', 'bench/**/*.ts'],
+    ignores: ['src/main/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...untrustedText, spreadIntoCall] },
+  },
+  {
     // A project may have a second writer (a pull's store thread, the command line beside the app).
     // A deferred transaction that reads before it writes then fails at once with SQLITE_BUSY
     // instead of waiting for the lock, so the core's write transactions begin immediate.
@@ -59,6 +73,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         ...untrustedText,
+        spreadIntoCall,
         {
           selector:
             "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",

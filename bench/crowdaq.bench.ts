@@ -12,6 +12,7 @@ import { gradeExam } from '../src/main/crowdaq/grade'
 import { buildExamReport } from '../src/main/crowdaq/report'
 import { importCrowdaq } from '../src/main/importers/crowdaq/import'
 import { seededRandom, table } from './lib/measure'
+import { smallest } from '../src/shared/lists'
 
 const ATTEMPTS = 10_000
 const POOL = 30
@@ -112,7 +113,7 @@ try {
     w.push(winnowRun(i))
   }
   const best = w.reduce((b, r) => (r.total < b.total ? r : b))
-  const floor = Math.min(...f)
+  const floor = smallest(f)
   console.log(
     table([
       ['10,000 attempts', 'best of 3 (ms)'],

@@ -15,6 +15,7 @@ import { blanc } from '../src/shared/protoqa/blanc'
 import { exactMatch, scoreAll } from '../src/shared/protoqa/scoring'
 import { loadWordNet, wordnetSimilarity } from '../src/main/protoqa/wordnet'
 import { hasCommand, quantile, seededRandom, table } from './lib/measure'
+import { largest } from '../src/shared/lists'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const QUESTIONS = 500
@@ -216,8 +217,8 @@ try {
       ),
       0.5,
     ) / cases.length
-  const worst = Math.max(
-    ...cases.map((c) =>
+  const worst = largest(
+    cases.map((c) =>
       Math.abs(
         blanc(c.key, c.response, c.weights).blanc - pairwiseBlanc(c.key, c.response, c.weights),
       ),

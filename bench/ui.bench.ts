@@ -21,6 +21,7 @@ import { writeSection } from './lib/benchmarksDoc'
 import { bulkStallReport } from './lib/bulkStall'
 import { quantile, seededRandom, table } from './lib/measure'
 import { NOT_SEARCHED, ensureProject } from './lib/project'
+import { largest } from '../src/shared/lists'
 
 const EDITS = 30
 const JUMPS = 20
@@ -358,7 +359,7 @@ try {
       list.length,
       fmt(quantile(known, 0.5)),
       fmt(quantile(known, 0.95)),
-      fmt(Math.max(...known)),
+      fmt(largest(known)),
       `${blank.filter((t) => !(t <= FRAME_MS)).length} of ${list.length}`,
       '',
     ]
@@ -420,7 +421,7 @@ try {
         jumps.length,
         fmt(quantile(done, 0.5)),
         fmt(quantile(done, 0.95)),
-        fmt(Math.max(...done)),
+        fmt(largest(done)),
         `${jumps.filter((t) => !(t <= FRAME_MS)).length} of ${jumps.length}`,
         `${fmt(quantile(jumpHttp, 0.5))} / ${fmt(quantile(jumpHttp, 0.95))}`,
       ],
@@ -429,7 +430,7 @@ try {
         jumpsBack.length,
         fmt(quantile(jumpsBack, 0.5)),
         fmt(quantile(jumpsBack, 0.95)),
-        fmt(Math.max(...jumpsBack)),
+        fmt(largest(jumpsBack)),
         `${jumpsBack.filter((t) => !(t <= FRAME_MS)).length} of ${jumpsBack.length}`,
         '',
       ],

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { format, resolveConfig } from 'prettier'
+import { append } from '../../src/shared/lists'
 
 export const BENCHMARKS_DOC = join(
   dirname(fileURLToPath(import.meta.url)),
@@ -28,13 +29,13 @@ export async function writeSection(report: string, docs = BENCHMARKS_DOC): Promi
   const start = lines.indexOf(heading)
   if (start < 0) {
     const at = lines.indexOf(HISTORY)
-    if (at < 0) lines.push('', ...fresh)
-    else lines.splice(at, 0, ...fresh, '')
+    if (at < 0) append(lines, ['', ...fresh])
+    else replaceLines(lines, at, 0, [...fresh, ''])
   } else {
     const next = lines.findIndex((line, i) => i > start && line.startsWith('## '))
     const end = next < 0 ? lines.length : next
     const previous = lines.slice(start + 1, end).map((l) => (l.startsWith('### ') ? `#${l}` : l))
-    lines.splice(start, end - start, ...fresh, '')
+    replaceLines(lines, start, end - start, [...fresh, ''])
     moveToHistory(lines, `#${heading}`, previous)
   }
   const formatted = await format(lines.join('\n'), {
@@ -54,8 +55,15 @@ function moveToHistory(lines: string[], subheading: string, run: string[]): void
     history = lines.length - 1
   }
   const at = lines.indexOf(subheading, history)
-  if (at < 0) lines.push('', subheading, '', ...body)
-  else lines.splice(at + 1, 0, '', ...body)
+  if (at < 0) append(lines, ['', subheading, '', ...body])
+  else replaceLines(lines, at + 1, 0, ['', ...body])
+}
+
+/** `lines` with `count` of them from `start` replaced by `added`, as `splice` without a spread. */
+function replaceLines(lines: string[], start: number, count: number, added: string[]): void {
+  const tail = lines.splice(start).slice(count)
+  append(lines, added)
+  append(lines, tail)
 }
 
 function trimBlank(block: string[]): string[] {

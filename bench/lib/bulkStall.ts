@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import Database from 'better-sqlite3'
 import { quantile, table, timeCommand } from './measure'
+import { largest } from '../../src/shared/lists'
 
 interface Server {
   url: string
@@ -84,7 +85,7 @@ async function probeDuring(server: Server, call: () => Promise<unknown>): Promis
   await probing
   return {
     callMs,
-    longestMs: Math.max(...latencies),
+    longestMs: largest(latencies),
     floorMs: quantile(latencies, 0.5),
     probes: latencies.length,
   }

@@ -131,6 +131,23 @@ describe('CROWDAQ import validation', () => {
     ])
   })
 
+  it('reports every problem of a file with more problems than a call takes arguments', () => {
+    const dir = tempDir()
+    const { db } = newProject()
+    importCrowdaq(db, fixture('exam.json'), { author })
+    const rows = 200_000
+    const file = join(dir, 'attempts.csv')
+    writeFileSync(
+      file,
+      'worker_id,attempt,question_id,shown,answer\n' + 'AW1,one,q1,1,A\n'.repeat(rows),
+    )
+    const e = problemsOf(() => importCrowdaq(db, file, { author }))
+    expect(e.problems).toHaveLength(rows)
+    expect(e.problems.at(-1)).toMatchObject({ line: rows + 1, path: 'attempt' })
+    expect(e.message).toMatch(/^200000 problems; nothing was imported:\nattempts\.csv:2:5: /)
+    expect(db.prepare('SELECT count(*) FROM crowdaq_exam_attempts').pluck().get()).toBe(0)
+  })
+
   const samples = join(__dirname, '..', '..', '..', 'shared', 'data', 'crowdaq')
   it.skipIf(!existsSync(samples))('imports the public samples', () => {
     const { path } = newProject()

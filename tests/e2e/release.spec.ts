@@ -55,3 +55,24 @@ test('export what the grid shows as a release, then read its datasheet in the ap
     expect(o.dimensions.map((d) => d.dimension)).toEqual([1])
   }
 })
+
+test('the Release page refuses to replace the project’s own folder, and says why', async ({
+  page,
+  demo,
+}) => {
+  const listing = readdirSync(demo.dir).sort()
+  for (const forced of [false, true]) {
+    await openDemo(page, demo.url)
+    await page.getByTestId('page-tab-release').click()
+    await page.getByTestId('release-out').fill(demo.dir)
+    if (forced) await page.getByRole('checkbox', { name: /replace/i }).check()
+    await page.getByTestId('release-export').click()
+    await expect(page.getByTestId('release-error')).toContainText(
+      `${demo.dir} holds this project (demo.winnow).`,
+    )
+    expect(readdirSync(demo.dir).sort()).toEqual(listing)
+  }
+  // The project is still open and whole.
+  await page.getByTestId('page-tab-review').click()
+  await expect(page.getByTestId('grid-total')).toContainText('14,061 annotations')
+})

@@ -3,7 +3,13 @@ import { drawAudit, judge } from '../../src/main/audits/audits'
 import type { Db } from '../../src/main/db/connection'
 import { rateSelection } from '../../src/main/ratings/rateTargets'
 import { revertChangeSet, undo } from '../../src/main/ratings/revert'
-import { applyPolicy, dryRunPolicy, outlinePolicy } from '../../src/main/policies/run'
+import {
+  applyEvaluated,
+  applyPolicy,
+  dryRunPolicy,
+  evaluatePolicy,
+  outlinePolicy,
+} from '../../src/main/policies/run'
 import { policyRunDetail } from '../../src/main/policies/history'
 import { ratingScale, setRatingScale } from '../../src/main/ratings/scale'
 import { markAnnotation, startQueue } from '../../src/main/triage/queue'
@@ -248,6 +254,21 @@ describe('policy rules', () => {
       return { rows, transitions: applied.transitions }
     }
     expect(await contents()).toEqual(await contents())
+  })
+
+  it('an apply with no dry run to confirm says the project changed while the policy ran', async () => {
+    const db = project(tempDir())
+    const source = policyText(`    return [rule({ name: 'rest', where: {}, to: 1 })]`)
+    // As `winnow policy run` without --dry-run: the script runs, then its moves are written;
+    // here a rating comes in between.
+    const evaluation = await evaluatePolicy(db, input(source))
+    const ann = db.prepare('SELECT min(id) FROM annotations').pluck().get() as number
+    rateSelection(db, { annotationIds: [ann], submissionIds: [] }, { value: 2, author: 't' })
+    const before = { counts: tableCounts(db), ratings: ratingsSnapshot(db) }
+    expect(() => applyEvaluated(db, { evaluation, source, fileName: FILE, author: 'x' })).toThrow(
+      'The project changed while the policy ran (a rating, an import, an audit verdict or a new rating scale in between); nothing was changed by it. Run it again.',
+    )
+    expect({ counts: tableCounts(db), ratings: ratingsSnapshot(db) }).toEqual(before)
   })
 
   it('refuses to apply after a rating, import or audit verdict since the dry run, or a changed script', async () => {

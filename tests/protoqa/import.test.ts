@@ -7,6 +7,7 @@ import { exportProtoqa } from '../../src/main/exporters/protoqa/export'
 import { readPredictions } from '../../src/main/importers/protoqa/predictions'
 import { importProtoqaFiles } from '../../src/main/importers/protoqa/run'
 import { readTextFile } from '../../src/main/importers/protoqa/text'
+import { InputError } from '../../src/main/importers/errors'
 import { CancelledError } from '../../src/main/jobs/cancel'
 import { useTempDir } from '../helpers/tmp'
 
@@ -79,6 +80,68 @@ describe('ProtoQA import', () => {
     const db = project()
     expect(importProtoqaFiles(db, [{ path: fixture('predictions.json') }]).predictions).toBe(2)
     expect(importProtoqaFiles(db, [{ path: fixture('predictions.json') }]).predictions).toBe(0)
+    db.close()
+  })
+
+  it('refuses a question imported again with other text, answers or clusters, where it differs', () => {
+    const db = project()
+    importProtoqaFiles(db, [{ path: fixture('questions.jsonl') }])
+    const before = protoqaTotals(db)
+    const lines = readFileSync(fixture('questions.jsonl'), 'utf8').split('\n')
+    // The second question (t1q2) with one thing changed; the first line is left as it was.
+    const refusal = (name: string, from: string, to: string) => {
+      const second = lines[1] ?? ''
+      expect(second).toContain(from)
+      const path = join(tempDir(), name)
+      writeFileSync(path, [lines[0], second.replace(from, to), ''].join('\n'))
+      let error: unknown
+      try {
+        importProtoqaFiles(db, [{ path }])
+      } catch (e) {
+        error = e
+      }
+      expect(protoqaTotals(db)).toEqual(before)
+      expect(error).toBeInstanceOf(InputError)
+      const e = error as InputError
+      expect(e.code).toBe('conflicting-question')
+      expect(e.message).toMatch(/\. Nothing was imported from .* or the files imported with it\.$/)
+      return { ...e.info, column: e.info.column ?? 0, at: second.replace(from, to) }
+    }
+    const text = refusal('text.jsonl', 'Name a fruit that is yellow.', 'Name a yellow fruit.')
+    expect(text).toMatchObject({ file: 'text.jsonl', line: 2, field: 'question.original' })
+    expect(text.at.slice(text.column - 1)).toMatch(/^"original"/)
+    expect(text.message).toContain(
+      "question 't1q2' was imported before with other text: 'Name a yellow fruit.' here, 'Name a fruit that is yellow.' in questions.jsonl.",
+    )
+    const count = refusal('count.jsonl', '"lemon": 25,', '"lemon": 26,')
+    expect(count).toMatchObject({ line: 2, field: 'answers.raw.lemon' })
+    expect(count.at.slice(count.column - 1)).toMatch(/^"lemon": 26/)
+    expect(count.message).toContain(
+      "with other answers: 'lemon' counts 26 here, 25 in questions.jsonl",
+    )
+    const added = refusal('added.jsonl', '"banana": 70,', '"banana": 70, "mango": 2,')
+    expect(added.message).toContain("'mango' is an answer here, not in questions.jsonl")
+    const gone = refusal('gone.jsonl', ', "caf\\u00e9": 1', '')
+    expect(gone.message).toContain("'café' is an answer in questions.jsonl, not here")
+    const cluster = refusal('cluster.jsonl', '"t1q2.2": {"count": 5,', '"t1q2.2": {"count": 6,')
+    expect(cluster).toMatchObject({ field: 'answers.clusters.t1q2.2.count' })
+    expect(cluster.message).toContain('cluster t1q2.2 counts 6 here, 5 in questions.jsonl')
+    const source = refusal('source.jsonl', '"umass-crowdsource"', '"elsewhere"')
+    expect(source).toMatchObject({ field: 'metadata.source' })
+    expect(source.message).toContain("was imported before from another source: 'elsewhere' here")
+    db.close()
+  })
+
+  it('refuses a raw answer list that words a question of the project otherwise', () => {
+    const db = project()
+    importProtoqaFiles(db, [{ path: fixture('answers.csv') }])
+    const before = protoqaTotals(db)
+    const path = join(tempDir(), 'more.csv')
+    writeFileSync(path, 'question_id,question,answer,worker_id\nt2q2,Name an animal.,dog,W9\n')
+    expect(() => importProtoqaFiles(db, [{ path }])).toThrow(
+      "more.csv:2:6: question: question 't2q2' was imported before with other text: 'Name an animal.' here, 'Name a pet.' in answers.csv. Nothing was imported from more.csv or the files imported with it.",
+    )
+    expect(protoqaTotals(db)).toEqual(before)
     db.close()
   })
 
@@ -157,6 +220,16 @@ describe('ProtoQA import', () => {
       )
       expect(refused([bad('a.csv', 'id,answer\n1,2\n')]).message).toMatch(
         /^a\.csv:1:1: a raw answer list needs/,
+      )
+    })
+
+    it('one question with two texts in two files of one import', () => {
+      const q = (text: string): string =>
+        `{"metadata": {"id": "x"}, "question": {"original": "${text}"}, "answers": {"raw": {"a": 1}}}\n`
+      expect(
+        refused([bad('one.jsonl', q('Name one.')), bad('two.jsonl', q('Name two.'))]).message,
+      ).toMatch(
+        /^two\.jsonl:1:\d+: question\.original: question 'x' was imported before with other text: 'Name two\.' here, 'Name one\.' in one\.jsonl\./,
       )
     })
 

@@ -92,6 +92,17 @@ describe('release API', () => {
       error: { code: 'not-a-release-folder', field: 'out' },
     })
     expect(readdirSync(mine)).toEqual(['notes.txt'])
+    // Nor the project's own folder.
+    const listing = readdirSync(dir).sort()
+    const own = await dispatch('release.export', { out: dir, force: true }, { session })
+    expect(own).toMatchObject({
+      ok: false,
+      error: {
+        code: 'not-a-release-folder',
+        message: expect.stringContaining(`${dir} holds this project (p.winnow).`) as unknown,
+      },
+    })
+    expect(readdirSync(dir).sort()).toEqual(listing)
     // An earlier release may be replaced.
     const out = join(dir, 'r')
     await ok(dispatch('release.export', { out }, { session }))

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { createHash } from 'node:crypto'
+import { readFileSync, readdirSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { parse } from 'csv-parse/sync'
 import { openProject } from '../../src/main/db/connection'
 import { importFiles } from '../../src/main/importers/run'
@@ -7,6 +8,7 @@ import type { ImportedSubmission } from '../../src/main/importers/types'
 import { writeReleaseCsv } from '../helpers/csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import { exportRelease } from '../../src/main/release/export'
+import type { ReleaseStep } from '../../src/main/release/partial'
 import {
   type ParsedReleaseOptions,
   type ReleaseOptions,
@@ -47,13 +49,18 @@ function options(input: ReleaseOptions): ParsedReleaseOptions {
 export function exportNow(
   dbPath: string,
   input: ReleaseOptions,
-  hooks: { cancelled?: () => boolean; progress?: (done: number) => void } = {},
+  hooks: {
+    cancelled?: () => boolean
+    progress?: (done: number, step?: string) => void
+    reached?: (step: ReleaseStep) => void
+  } = {},
 ): ReleaseResult {
   const db = openProject(dbPath)
   try {
     return exportRelease(db, dbPath, options(input), {
-      progress: (done) => hooks.progress?.(done),
+      progress: (done, _total, step) => hooks.progress?.(done, step),
       cancelled: hooks.cancelled ?? (() => false),
+      ...(hooks.reached ? { reached: hooks.reached } : {}),
     })
   } finally {
     db.close()
@@ -63,4 +70,26 @@ export function exportNow(
 export function readCsv(path: string): string[][] {
   const rows: string[][] = parse(readFileSync(path, 'utf8'))
   return rows
+}
+
+/** Hidden partial folders beside a release folder. */
+export function partialsBeside(out: string): string[] {
+  return readdirSync(dirname(out)).filter((name) => name.startsWith(`.${basename(out)}.partial-`))
+}
+
+/** The release at `out` is whole: every file its manifest names is there with its SHA-256. */
+export function wholeRelease(out: string): { tiers: number[]; createdAt: string } {
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
+    createdAt: string
+    settings: { tiers: number[] }
+    files: { path: string; sha256: string }[]
+    documents: { path: string; sha256: string }[]
+  }
+  for (const f of [...manifest.files, ...manifest.documents]) {
+    const hash = createHash('sha256')
+      .update(readFileSync(join(out, f.path)))
+      .digest('hex')
+    if (hash !== f.sha256) throw new Error(`${f.path} in ${out} is not the file its manifest names`)
+  }
+  return { tiers: manifest.settings.tiers, createdAt: manifest.createdAt }
 }

@@ -153,6 +153,63 @@ describe('serve mode', () => {
     expect((await upload('a,b\n1,2\n')).status).toBe(200)
   })
 
+  it('refuses an upload whose name is not a file name with 400, and keeps serving', async () => {
+    const { server } = await start()
+    const errors: unknown[] = []
+    const original = console.error
+    console.error = (...args: unknown[]) => errors.push(args)
+    try {
+      for (const name of ['..', '.', 'a/..', 'x\u0000.csv', `${'n'.repeat(300)}.csv`]) {
+        const res = await raw(`${server.url}upload?name=${encodeURIComponent(name)}`, {
+          method: 'POST',
+          headers: { 'x-winnow-token': server.token },
+          body: 'a,b\n1,2\n',
+        })
+        expect(res.status).toBe(400)
+        expect(JSON.parse(res.body)).toMatchObject({
+          ok: false,
+          error: { type: 'invalid-argument', code: 'bad-upload-name', field: 'name' },
+        })
+        expect((JSON.parse(res.body) as { error: { message: string } }).error.message).toMatch(
+          /^The upload's name '.*' is not a file name/,
+        )
+      }
+    } finally {
+      console.error = original
+    }
+    expect(errors).toEqual([])
+    const ok = await raw(`${server.url}upload?name=a.csv`, {
+      method: 'POST',
+      headers: { 'x-winnow-token': server.token },
+      body: 'a,b\n1,2\n',
+    })
+    expect(ok.status).toBe(200)
+  })
+
+  it('answers an API body over 1 MB with 413, saying it is too large', async () => {
+    const { server } = await start()
+    const call = (body: string, headers: Record<string, string> = {}) =>
+      raw(`${server.url}api/app.info`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-winnow-token': server.token, ...headers },
+        body,
+      })
+    const big = JSON.stringify({ padding: 'x'.repeat(1 << 20) })
+    for (const res of [await call(big), await call(big, { 'transfer-encoding': 'chunked' })]) {
+      expect(res.status).toBe(413)
+      expect(JSON.parse(res.body)).toMatchObject({
+        ok: false,
+        error: {
+          type: 'invalid-argument',
+          code: 'body-too-large',
+          message: 'The request body is larger than this server takes (1 MB).',
+        },
+      })
+    }
+    expect((await call('{"not json')).status).toBe(400)
+    expect((await call('{}')).status).toBe(200)
+  })
+
   it('removes upload folders that a killed run left behind', async () => {
     const { spawnSync } = await import('node:child_process')
     const { existsSync, mkdtempSync } = await import('node:fs')

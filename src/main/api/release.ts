@@ -1,7 +1,6 @@
-import { UserError } from '../../shared/contract/errors'
 import type { releaseCalls } from '../../shared/contract/release'
 import { startExportJob } from '../jobs/exportJob'
-import { isReplaceableFolder } from '../release/export'
+import { checkOutputFolder } from '../release/folder'
 import { releaseSettings, saveReleaseSettings } from '../release/settings'
 import { localAuthor } from '../ratings/author'
 import type { Handlers } from './handlers'
@@ -21,15 +20,8 @@ export const releaseHandlers: Handlers<keyof typeof releaseCalls> = {
   },
   'release.export': (options, { session }) => {
     const project = session.project()
-    if (options.force && !isReplaceableFolder(options.out)) {
-      throw new UserError({
-        type: 'invalid-argument',
-        code: 'not-a-release-folder',
-        message: `${options.out} is not empty and holds no earlier release; choose another folder.`,
-        field: 'out',
-        file: options.out,
-      })
-    }
+    // Refused at once with what is in the way; the export checks again as it puts the release in place.
+    checkOutputFolder(options.out, options.force, project.path)
     const job = startExportJob(session, project.path, options)
     return { jobId: job.id }
   },

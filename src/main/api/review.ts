@@ -8,6 +8,7 @@ import { pastAnnotations } from '../ratings/asOf'
 import { orderSoon, pageFromOrder } from '../review/queryOrder'
 import { rowsToTsv } from '../review/tsv'
 import type { Handlers } from './handlers'
+import { append } from '../../shared/lists'
 
 export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
   'review.query': ({ filter, sort, page, asOf }, { session }) => {
@@ -60,7 +61,7 @@ export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
         past,
       })
       total = page.total
-      rows.push(...page.rows)
+      append(rows, page.rows)
       if (!page.next) break
       after = page.next
     }

@@ -3,6 +3,7 @@ import { formatLocation } from '../../shared/contract/errors'
 import { toErrorInfo } from '../api/errors'
 import { type Command, type CommandIo, type OptionSpec, UsageError } from './command'
 import { commands } from './commands'
+import { append } from '../../shared/lists'
 
 const HELP = `winnow — turn raw crowd work into a released dataset
 
@@ -55,7 +56,7 @@ export function attachNegativeValues(args: readonly string[], options: OptionSpe
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string
     if (arg === '--') {
-      out.push(...args.slice(i))
+      append(out, args.slice(i))
       break
     }
     const next = args[i + 1]

@@ -11,6 +11,7 @@ import { storedTask } from '../db/queries/crowdaqSpecs'
 import { type TaskResponseRow, taskResponses } from '../db/queries/crowdaqTasks'
 import { previewContext } from './preview'
 import { responseTexts, taskColumns } from './responseText'
+import { smallest } from '../../shared/lists'
 
 const valueKey = (v: unknown): string =>
   Array.isArray(v) ? (v as unknown[]).map(String).sort().join('+') : String(v)
@@ -99,9 +100,7 @@ export function taskReview(db: Db, taskId: string | undefined, limit = 200): Tas
   }
   const { agreement, byTask } = agreementOf(chosenValues(rows, spec))
   // Each task's lowest share, once: the sort below asks for it on every comparison.
-  const lowestByTask = new Map(
-    [...byTask].map(([id, shares]) => [id, Math.min(...shares.values())]),
-  )
+  const lowestByTask = new Map([...byTask].map(([id, shares]) => [id, smallest(shares.values())]))
   const lowest = (id: string): number | null => lowestByTask.get(id) ?? null
   const disputed = (id: string, key: string): boolean => (byTask.get(id)?.get(key) ?? 1) < 1
 

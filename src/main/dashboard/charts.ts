@@ -30,6 +30,6 @@ export const dashboard = {
   dimensions: (db: Db) => remembered(db, 'dimensions', () => dimensionsFilled(db)),
   ratings: (db: Db) => remembered(db, 'ratings', () => ratingShares(db)),
   tierOverTime: (db: Db) => remembered(db, 'tiers', () => tierOverTime(db)),
-  workerDimensions: (db: Db, limit: number) =>
-    remembered(db, `workers:${limit}`, () => workerDimensions(db, limit)),
+  workerDimensions: (db: Db, limit: number | null) =>
+    remembered(db, `workers:${limit ?? 'all'}`, () => workerDimensions(db, limit)),
 }

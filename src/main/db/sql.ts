@@ -1,3 +1,5 @@
+import { append } from '../../shared/lists'
+
 /**
  * The `sql` tagged template: every interpolated value becomes a bound parameter; only other
  * fragments (and allow-listed identifiers through `sql.raw`) are spliced as text.
@@ -19,7 +21,7 @@ export function sql(strings: TemplateStringsArray, ...parts: Interpolated[]): Sq
   parts.forEach((part, i) => {
     if (part instanceof SqlFragment) {
       text += part.text
-      values.push(...part.values)
+      append(values, part.values)
     } else {
       text += '?'
       values.push(typeof part === 'boolean' ? (part ? 1 : 0) : part)

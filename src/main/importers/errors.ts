@@ -19,6 +19,7 @@ export type InputErrorCode =
   | 'year-required'
   | 'bad-json'
   | 'conflicting-cells'
+  | 'conflicting-question'
 
 export interface InputLocation {
   /** Full path of the file. */

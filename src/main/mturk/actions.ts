@@ -23,6 +23,7 @@ import {
   type QualificationType,
 } from '@aws-sdk/client-mturk'
 import { type MTurkContext, send } from './call'
+import { append } from '../../shared/lists'
 
 type ActionKind =
   | 'approve'
@@ -215,7 +216,7 @@ async function bonusPayments(ctx: MTurkContext, assignmentId: string): Promise<B
       ...(token ? { NextToken: token } : {}),
     }
     const page = await send(ctx, (c, o) => c.send(new ListBonusPaymentsCommand(input), o))
-    all.push(...(page.BonusPayments ?? []))
+    append(all, page.BonusPayments ?? [])
     token = page.NextToken || undefined
   } while (token)
   return all
@@ -344,7 +345,7 @@ export function qualificationTypes(
     do {
       const input = { ...request, MaxResults: 100, ...(token ? { NextToken: token } : {}) }
       const page = await send(ctx, (c, o) => c.send(new ListQualificationTypesCommand(input), o))
-      all.push(...(page.QualificationTypes ?? []))
+      append(all, page.QualificationTypes ?? [])
       requestId = page.$metadata.requestId
       token = page.NextToken || undefined
     } while (token)

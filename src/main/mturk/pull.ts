@@ -11,6 +11,7 @@ import {
   ListHITsCommand,
 } from '@aws-sdk/client-mturk'
 import { type MTurkContext, send } from './call'
+import { append } from '../../shared/lists'
 
 const PAGE_SIZE = 100
 const ALL_STATUSES: readonly AssignmentStatus[] = ['Submitted', 'Approved', 'Rejected']
@@ -62,7 +63,7 @@ export async function listHITs(ctx: MTurkContext, selection: HITSelection = {}):
   do {
     const input = { MaxResults: PAGE_SIZE, ...(token ? { NextToken: token } : {}) }
     const page = await send(ctx, (c, o) => c.send(new ListHITsCommand(input), o))
-    hits.push(...(page.HITs ?? []))
+    append(hits, page.HITs ?? [])
     token = page.NextToken || undefined
   } while (token)
   return selectHITs(hits, selection)

@@ -7,6 +7,7 @@ import { hostname } from 'node:os'
 import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
 import { pullRunner } from '../db/queries/mturkPulls'
+import { processAlive } from '../jobs/processAlive'
 
 /** Pulls this process runs now, by project file and pull id. */
 const running = new Set<string>()
@@ -57,11 +58,5 @@ function alive(runner: string, db: Db, pullId: number): boolean {
   const pid = Number(runner.slice(cut + 1))
   if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false
   if (pid === process.pid) return running.has(runKey(db, pullId))
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
+  return processAlive(pid)
 }

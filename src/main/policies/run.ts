@@ -108,7 +108,7 @@ export async function dryRunPolicy(db: Db, input: PolicyInput): Promise<PolicyRe
   const e = await evaluated(db, input)
   return db
     .transaction(() => {
-      if (dataState(db) !== e.basis.split(':')[0]) throw changedMeanwhile()
+      if (dataState(db) !== e.basis.split(':')[0]) throw changedMeanwhile(false)
       const started = performance.now()
       selectMoves(db, e.rules)
       return report(db, e, started)
@@ -116,12 +116,14 @@ export async function dryRunPolicy(db: Db, input: PolicyInput): Promise<PolicyRe
     .deferred()
 }
 
-function changedMeanwhile(): UserError {
+/** `sinceDryRun`: an apply confirming a dry run; else the change came while the script ran. */
+function changedMeanwhile(sinceDryRun: boolean): UserError {
   return new UserError({
     type: 'conflict',
     code: 'policy-data-changed',
-    message:
-      'The project changed since the dry run (a rating, an import, an audit verdict or a new rating scale in between); dry run the policy again before applying it.',
+    message: sinceDryRun
+      ? 'The project changed since the dry run (a rating, an import, an audit verdict or a new rating scale in between); dry run the policy again before applying it.'
+      : 'The project changed while the policy ran (a rating, an import, an audit verdict or a new rating scale in between); nothing was changed by it. Run it again.',
   })
 }
 
@@ -172,7 +174,7 @@ export function applyEvaluated(
   if (request.basis !== undefined && request.basis !== e.basis) {
     const [data, script] = request.basis.split(':')
     const [nowData, nowScript] = e.basis.split(':')
-    if (data !== nowData) throw changedMeanwhile()
+    if (data !== nowData) throw changedMeanwhile(true)
     throw new UserError({
       type: 'conflict',
       code: 'policy-script-changed',
@@ -185,7 +187,8 @@ export function applyEvaluated(
   return db
     .transaction((): PolicyApplied => {
       step(hooks, 'Selecting the annotations each rule moves')
-      if (dataState(db) !== e.basis.split(':')[0]) throw changedMeanwhile()
+      if (dataState(db) !== e.basis.split(':')[0])
+        throw changedMeanwhile(request.basis !== undefined)
       const started = performance.now()
       selectMoves(db, e.rules)
       const result = report(db, e, started)

@@ -42,11 +42,20 @@ export function parseMoment(text: string, field = 'as-of'): number {
   } else {
     ms = NaN
   }
-  if (!Number.isSafeInteger(ms) || ms < 0) {
+  if (!Number.isSafeInteger(ms)) {
     throw new UserError({
       type: 'invalid-argument',
       code: 'bad-moment',
       message: `${field}: '${text}' is not a moment (epoch ms, epoch s, or ISO date/time).`,
+      field,
+    })
+  }
+  // Moments are kept from 1970 on; nothing of a project was recorded before then.
+  if (ms < 0) {
+    throw new UserError({
+      type: 'invalid-argument',
+      code: 'bad-moment',
+      message: `${field}: '${text}' is before 1970, before any project began: nothing was recorded then.`,
       field,
     })
   }

@@ -7,6 +7,7 @@ import { insertItemRatingValues, setCachedRatings } from '../db/queries/ratingsI
 import { type WrittenRows, annotationId } from '../db/queries/submissions'
 import type { ReconstructionResult } from './importTimelines'
 import { planWorker } from './importTimelines'
+import { append } from '../../shared/lists'
 
 const FIELDS = 5
 const NOTE = 'from imported file'
@@ -185,9 +186,9 @@ export function reconstructFromLog(
           pinnedByWorker.set(w, times)
         }
         const list = times.get(t)
-        if (list) list.push(...pins)
+        if (list) append(list, pins)
         else times.set(t, pins)
-      } else unplaceable.push(...pins)
+      } else append(unplaceable, pins)
       rating = value
       source = SOURCE.item
     } else {
@@ -210,10 +211,10 @@ export function reconstructFromLog(
   for (const w of [...pinnedByWorker.keys()].sort((a, b) => a - b)) {
     const times = pinnedByWorker.get(w) as Map<number, { annotationId: number; value: number }[]>
     for (const t of [...times.keys()].sort((a, b) => a - b)) {
-      pinned.push(...(times.get(t) as { annotationId: number; value: number }[]).sort(byId))
+      append(pinned, (times.get(t) as { annotationId: number; value: number }[]).sort(byId))
     }
   }
-  pinned.push(...unplaceable.sort(byId))
+  append(pinned, unplaceable.sort(byId))
   const by = { changeSetId: changeSet.id, at: changeSet.at, author, note: NOTE }
   result.itemRatings = insertItemRatingValues(db, pinned, by)
   setCachedRatings(db, updates)

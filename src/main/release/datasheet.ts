@@ -8,12 +8,13 @@ function cell(text: string | number): string {
     .replace(/[\r\n]+/g, ' ')
 }
 
-function table(head: readonly string[], rows: readonly (readonly (string | number)[])[]): string[] {
+/** A Markdown table as one block of lines: a release may list any number of change sets. */
+function table(head: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
   return [
     `| ${head.map(cell).join(' | ')} |`,
     `|${head.map(() => '---').join('|')}|`,
     ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
-  ]
+  ].join('\n')
 }
 
 function partName(part: string): string {
@@ -41,13 +42,13 @@ export function buildDatasheet(facts: ReleaseFacts): string {
     `- Ratings as of: ${o.asOf === undefined ? 'the time of export' : (isoTime(o.asOf) ?? '')}.`,
     `- Rating snapshot (the last rating change the release reflects): ${isoTime(facts.ratingSnapshot) ?? 'no ratings recorded'}.`,
     `- Tiers released: ${facts.tiers.join(', ') || 'none'}. Formats: ${o.formats.join(', ')}.`,
-    `- Worker ids: ${o.pseudonymize ? 'pseudonymous integers (a stable map kept in the project, not released)' : 'as collected'}.`,
+    `- Worker ids: ${o.pseudonymize ? 'pseudonymous integers (a stable map kept in the project, not released); worker ids in descriptions, notes, names and filters are written as the same pseudonyms' : 'as collected'}.`,
     `- Formula neutralisation: ${o.neutralizeFormulas ? 'on (cells starting with = + - @ tab or CR are prefixed with \u2019)' : 'off (text as written)'}.`,
     `- ${ROW_ORDER}`,
     '',
     '## Counts per tier and split',
     '',
-    ...table(
+    table(
       ['tier', 'split', 'submissions', 'annotations', 'workers', 'stories'],
       parts.map((p) => [
         p.tier,
@@ -61,21 +62,21 @@ export function buildDatasheet(facts: ReleaseFacts): string {
     '',
     '### Workers per tier',
     '',
-    ...table(
+    table(
       ['tier', 'workers'],
       facts.tiers.map((t) => [t, facts.tally.workersOfTier(t)]),
     ),
     '',
     '### Annotations per dimension',
     '',
-    ...table(
+    table(
       ['tier', 'split', ...Array.from({ length: 10 }, (_, i) => `dim ${i + 1}`)],
       parts.map((p) => [p.tier, partName(p.part), ...p.byDimension.slice(1)]),
     ),
     '',
     '## Rating scale and tier map',
     '',
-    ...table(
+    table(
       ['rating', 'label', 'tier'],
       facts.scale.map((l) => [
         ratingKey(l.value),
@@ -86,7 +87,7 @@ export function buildDatasheet(facts: ReleaseFacts): string {
     '',
     'Annotations by effective rating in the scope, before the tier map:',
     '',
-    ...table(
+    table(
       ['rating', 'annotations'],
       [...facts.tally.byRating].sort(byRatingDesc).map(([r, n]) => [r, n]),
     ),
@@ -108,7 +109,7 @@ export function buildDatasheet(facts: ReleaseFacts): string {
   if (policies.length === 0) lines.push('No policy change sets.', '')
   else {
     lines.push(
-      ...table(
+      table(
         [
           'change set',
           'policy',
@@ -138,7 +139,7 @@ export function buildDatasheet(facts: ReleaseFacts): string {
   if (ratingSets.length === 0) lines.push('None: every rating comes from the imported files.', '')
   else {
     lines.push(
-      ...table(
+      table(
         ['change set', 'kind', 'when', 'author', 'what', 'annotations changed', 'reverted by'],
         ratingSets.map((c) => [
           c.id,
@@ -157,7 +158,7 @@ export function buildDatasheet(facts: ReleaseFacts): string {
   if (facts.audits.length === 0) lines.push('No audits recorded.', '')
   else {
     lines.push(
-      ...table(
+      table(
         ['audit', 'what', 'finished', 'sampled', 'passed', 'precision', 'interval'],
         facts.audits.map((a) => [
           a.id,
@@ -176,7 +177,7 @@ export function buildDatasheet(facts: ReleaseFacts): string {
   if (facts.tally.leftOut.size === 0) lines.push('Nothing in the scope was left out.', '')
   else {
     lines.push(
-      ...table(
+      table(
         ['reason', 'annotations'],
         [...facts.tally.leftOut].sort().map(([reason, n]) => [reason, n]),
       ),
@@ -187,7 +188,7 @@ export function buildDatasheet(facts: ReleaseFacts): string {
   if (facts.inputs.length === 0) lines.push('No imported files.', '')
   else {
     lines.push(
-      ...table(
+      table(
         ['file', 'format', 'records', 'sha256'],
         facts.inputs.map((f) => [f.name, f.format, f.records, f.sha256]),
       ),

@@ -1,14 +1,5 @@
-import { randomBytes } from 'node:crypto'
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
-import { basename, dirname, isAbsolute, join } from 'node:path'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
 import { version } from '../../../package.json'
 import { UserError } from '../../shared/contract/errors'
 import type {
@@ -19,6 +10,7 @@ import type {
   ReleaseResult,
 } from '../../shared/contract/release'
 import { describeFilter, isEmptyFilter } from '../../shared/filter'
+import { joinReferences, splitReferences } from '../../shared/glucose/references'
 import { ratingKey } from '../../shared/ratings/key'
 import type { Db } from '../db/connection'
 import {
@@ -43,7 +35,17 @@ import { buildCard } from './card'
 import { buildCroissant } from './croissant'
 import { buildDatasheet } from './datasheet'
 import type { ReleaseFacts } from './facts'
+import { checkOutputFolder, checkReleasePlace } from './folder'
 import { type DocumentFile, buildManifest } from './manifest'
+import {
+  type StepHook,
+  createPartial,
+  discardPartial,
+  placeRelease,
+  removeLeftoverPartials,
+  removeReplaced,
+} from './partial'
+import { WorkerPseudonyms, pseudonymousFacts } from './pseudonyms'
 import { type DimensionText, type ReleaseRecord, releaseDate } from './record'
 import { tierLookup, tierMap, releaseCard } from './settings'
 import { drawStorySplit } from './split'
@@ -54,6 +56,8 @@ export interface ExportHooks {
   /** Annotations read so far, of `total`; `step` names a new step. */
   progress(done: number, total: number, step?: string): void
   cancelled(): boolean
+  /** Each step of putting the release in place (and of removing leftovers), as it is done. */
+  reached?: StepHook
 }
 
 const EXTENSIONS: Record<ReleaseFormat, string> = {
@@ -64,40 +68,11 @@ const EXTENSIONS: Record<ReleaseFormat, string> = {
 
 const PROGRESS_EVERY = 8192
 
-/** Refuses an output folder that cannot be written as a whole release (nothing is touched). */
-function checkOutputFolder(out: string, force: boolean): void {
-  const bad = (message: string): never => {
-    throw new UserError({
-      type: 'invalid-argument',
-      code: 'bad-output-folder',
-      message,
-      field: 'out',
-      file: out,
-    })
-  }
-  if (!isAbsolute(out)) bad(`${out}: the release folder must be an absolute path.`)
-  if (!existsSync(dirname(out))) bad(`${dirname(out)}: no such folder to put the release in.`)
-  if (!existsSync(out)) return
-  if (!statSync(out).isDirectory()) bad(`${out} exists and is not a folder.`)
-  if (!force && readdirSync(out).length > 0) {
-    bad(`${out} is not empty; choose an empty or new folder, or replace it (--force).`)
-  }
-}
-
-/**
- * True when `out` is missing, empty or an earlier release (it holds a manifest.json): the only
- * folders the page may have replaced. The page shows text written by strangers, so a call from it
- * never empties an arbitrary folder; the command line's --force may.
- */
-export function isReplaceableFolder(out: string): boolean {
-  if (!existsSync(out) || !statSync(out).isDirectory()) return true
-  return readdirSync(out).length === 0 || existsSync(join(out, 'manifest.json'))
-}
-
 /**
  * Writes a release folder: one file per tier, part and format under `data/`, then datasheet.md,
- * README.md, croissant.json and manifest.json. Everything is written into a hidden folder beside
- * the target and renamed into place at the end, so a cancelled or failed export leaves nothing.
+ * README.md, croissant.json and manifest.json. Everything is written into a hidden partial folder
+ * beside the target and renamed into place at the end (partial.ts), so a cancelled or failed
+ * export leaves nothing; what killed exports left there is removed first.
  */
 export function exportRelease(
   db: Db,
@@ -105,7 +80,11 @@ export function exportRelease(
   options: ParsedReleaseOptions,
   hooks: ExportHooks,
 ): ReleaseResult {
-  checkOutputFolder(options.out, options.force)
+  const project = resolve(projectPath)
+  const reached = hooks.reached ?? (() => undefined)
+  checkReleasePlace(options.out)
+  removeLeftoverPartials(options.out, project, reached)
+  checkOutputFolder(options.out, options.force, project)
   const steps = tierMap(db)
   const lookup = tierLookup(steps, options.tiers)
   const mapped = new Set(steps.map((s) => s.tier))
@@ -130,11 +109,8 @@ export function exportRelease(
     })
   }
 
-  const temp = join(
-    dirname(options.out),
-    `.${basename(options.out)}.partial-${randomBytes(6).toString('hex')}`,
-  )
-  mkdirSync(temp)
+  const partial = createPartial(options.out)
+  const temp = partial.content
   const writers: RecordWriter[] = []
   try {
     mkdirSync(join(temp, 'data'))
@@ -148,8 +124,10 @@ export function exportRelease(
     const stories = split
       ? drawStorySplit(candidates, split)
       : { test: new Set<string>(), dev: new Set<string>() }
-    const pseudonyms = options.pseudonymize ? workerPseudonyms(db) : null
     const workerNames = workerIdsById(db)
+    const pseudonyms = options.pseudonymize
+      ? new WorkerPseudonyms(workerNames, workerPseudonyms(db))
+      : null
     const storyTexts = storiesById(db)
 
     const parts = (tier: number): ReleasePart[] => {
@@ -186,9 +164,12 @@ export function exportRelease(
 
     const tally = new ReleaseTally()
     const workerLabel = (workerId: number | null, workerRef: string | null): string => {
-      if (workerId === null) return workerRef ?? ''
-      if (pseudonyms) return String(pseudonyms.get(workerId) ?? '')
-      return workerNames.get(workerId) ?? workerRef ?? ''
+      if (!pseudonyms)
+        return (workerId === null ? null : workerNames.get(workerId)) ?? workerRef ?? ''
+      if (workerId !== null) return pseudonyms.ofWorker(workerId)
+      // A test-set row names its workers in a list; one not in the project has no pseudonym.
+      if (workerRef === null) return ''
+      return joinReferences(splitReferences(workerRef).map((w) => pseudonyms.of(w) ?? '?'))
     }
 
     // The annotations of the submission being read, by tier.
@@ -303,7 +284,7 @@ export function exportRelease(
     writers.length = 0
     written.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 
-    const facts: ReleaseFacts = {
+    const recorded: ReleaseFacts = {
       winnowVersion: version,
       projectName: basename(projectPath).replace(/\.winnow$/, ''),
       createdAt: Date.now(),
@@ -326,6 +307,7 @@ export function exportRelease(
           ? describeFilter(options.filter)
           : 'every annotation of the project',
     }
+    const facts = pseudonyms ? pseudonymousFacts(recorded, pseudonyms) : recorded
     const datasheet = buildDatasheet(facts)
     const documents: DocumentFile[] = []
     const writeDocument = (path: string, text: string): void => {
@@ -342,14 +324,14 @@ export function exportRelease(
 
     if (hooks.cancelled())
       throw new CancelledError('Export cancelled; no release folder was written.')
-    if (existsSync(options.out)) rmSync(options.out, { recursive: true, force: true })
-    renameSync(temp, options.out)
+    placeRelease(partial, options.out, { force: options.force, projectPath: project }, reached)
     recordExport(db, {
       createdAt: facts.createdAt,
       author: localAuthor(),
       folder: options.out,
       manifest,
     })
+    removeReplaced(partial, reached)
     return {
       out: options.out,
       files: written.map((f) => ({ path: f.path, rows: f.rows, sha256: f.sha256 })),
@@ -364,7 +346,7 @@ export function exportRelease(
         // The folder is removed below; a writer that cannot finish changes nothing.
       }
     }
-    rmSync(temp, { recursive: true, force: true })
+    discardPartial(partial)
     throw error
   }
 }

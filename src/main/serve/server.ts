@@ -7,6 +7,7 @@ import { basename, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { EventName } from '../../shared/contract'
 import { dispatch } from '../api/dispatch'
+import { showValue } from '../importers/errors'
 import { Session, type SessionOptions } from '../session'
 import { serveStatic } from './static'
 
@@ -31,6 +32,8 @@ export interface RunningServer {
 }
 
 const MAX_BODY = 1 << 20
+/** The longest file name most file systems take, in bytes. */
+const MAX_NAME_BYTES = 255
 /** The largest file an upload may send unless the server is told otherwise (the release is ~210 MB). */
 const DEFAULT_MAX_UPLOAD_BYTES = 1 << 30
 const UPLOADS_PREFIX = 'winnow-uploads-'
@@ -103,6 +106,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         })
       }
       const body = await readJson(req)
+      if (body === TOO_LARGE)
+        return send(res, 413, {
+          ok: false,
+          error: {
+            type: 'invalid-argument',
+            code: 'body-too-large',
+            message: `The request body is larger than this server takes (${MAX_BODY / (1 << 20)} MB).`,
+          },
+        })
       if (body === undefined)
         return send(res, 400, {
           ok: false,
@@ -126,7 +138,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return
     }
     if (req.method === 'POST' && url.pathname === '/upload') {
-      const name = basename(url.searchParams.get('name') ?? 'upload.csv') || 'upload.csv'
+      const given = url.searchParams.get('name') ?? 'upload.csv'
+      const name = basename(given) || 'upload.csv'
+      if (!isFileName(name)) {
+        send(res, 400, {
+          ok: false,
+          error: {
+            type: 'invalid-argument',
+            code: 'bad-upload-name',
+            message: `The upload's name ${showValue(given)} is not a file name.`,
+            field: 'name',
+          },
+        })
+        req.resume()
+        return
+      }
       const declared = Number(req.headers['content-length'] ?? 0)
       if (declared > maxUpload) return refuseUpload(req, res, maxUpload)
       const folder = mkdtempSync(join(uploadDir, 'u-'))
@@ -228,17 +254,44 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text)
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_BODY) return undefined
-    chunks.push(chunk)
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as unknown
-  } catch {
-    return undefined
-  }
+/** What a name may be to become a file in the upload folder: no `.`/`..`, controls or overlength. */
+function isFileName(name: string): boolean {
+  return (
+    name !== '.' &&
+    name !== '..' &&
+    ![...name].some((ch) => ch.charCodeAt(0) < 32) &&
+    Buffer.byteLength(name) <= MAX_NAME_BYTES
+  )
+}
+
+const TOO_LARGE = Symbol('too large')
+
+/** The body as JSON; undefined when it is not JSON, TOO_LARGE past `MAX_BODY` (the rest drained). */
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const take = (chunk: Buffer): void => {
+      size += chunk.length
+      if (size <= MAX_BODY) {
+        chunks.push(chunk)
+        return
+      }
+      // Answer now and let the rest of the body flow away unread, as a refused upload does.
+      req.off('data', take)
+      req.off('end', parse)
+      req.resume()
+      resolve(TOO_LARGE)
+    }
+    const parse = (): void => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as unknown)
+      } catch {
+        resolve(undefined)
+      }
+    }
+    req.on('data', take)
+    req.once('end', parse)
+    req.once('error', reject)
+  })
 }

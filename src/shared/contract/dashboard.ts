@@ -28,8 +28,11 @@ export interface TierOverTime {
 
 /** The busiest workers' share of their annotations per dimension, beside the crowd's. */
 export interface WorkerDimensionMap {
+  /** Busiest first: most annotations, ties in the order the workers were first imported. */
   workers: Array<{ workerId: string; annotations: number; shares: number[] }>
   crowd: number[]
+  /** Workers with any annotation: more than `workers` holds when a limit left some out. */
+  workerCount: number
 }
 
 export const dashboardCalls = {
@@ -38,6 +41,7 @@ export const dashboardCalls = {
   'dashboard.ratings': call(z.object({})).returns<RatingShares>(),
   'dashboard.tierOverTime': call(z.object({})).returns<TierOverTime>(),
   'dashboard.workerDimensions': call(
-    z.object({ limit: z.number().int().min(1).max(200).default(30) }),
+    // `null`: every worker.
+    z.object({ limit: z.number().int().min(1).nullable().default(30) }),
   ).returns<WorkerDimensionMap>(),
 }

@@ -1,4 +1,5 @@
 import { type GradedAttempt, gradeValue } from './grading'
+import { largest } from '../lists'
 
 /**
  * The report of an exam: the grade histogram, per question how often it was shown and answered
@@ -127,5 +128,5 @@ export function majorityShare(values: readonly unknown[]): number | null {
   if (keys.length === 0) return null
   const counts = new Map<string, number>()
   for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1)
-  return Math.max(...counts.values()) / keys.length
+  return largest(counts.values()) / keys.length
 }

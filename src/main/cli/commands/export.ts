@@ -21,14 +21,17 @@ import { progressLine } from '../progress'
 import { filterFromOptions, filterOptionSpec } from './query'
 import { parseAsOfOption } from './rate'
 
-function list(values: ParsedValues, name: string): string[] {
+/** A comma-separated option. Left out it means all; given, it must name something. */
+function list(values: ParsedValues, name: string, all: string): string[] {
   const text = optionalString(values, name)
-  return text === undefined
-    ? []
-    : text
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== '')
+  if (text === undefined) return []
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+  if (items.length === 0)
+    throw new UsageError(`--${name} names nothing; name ${all}, or leave it out for all of them`)
+  return items
 }
 
 function splitSize(text: string, name: string): number {
@@ -43,8 +46,10 @@ function splitSize(text: string, name: string): number {
 
 /** The export's options from the command line; bad values are usage errors naming the option. */
 function exportOptionsFrom(values: ParsedValues): ParsedReleaseOptions {
-  const tiers = list(values, 'tiers').map((t) => parseNumber(t, 'tiers', { integer: true, min: 0 }))
-  const formats = list(values, 'format')
+  const tiers = list(values, 'tiers', 'the tiers (3,2)').map((t) =>
+    parseNumber(t, 'tiers', { integer: true, min: 0 }),
+  )
+  const formats = list(values, 'format', `the formats (${RELEASE_FORMATS.join(',')})`)
   for (const f of formats) {
     if (!RELEASE_FORMATS.includes(f as ReleaseFormat)) {
       throw new UsageError(`--format must be a list of ${RELEASE_FORMATS.join(', ')}, got '${f}'`)

@@ -24,6 +24,7 @@ import {
   stringList,
 } from '../command'
 import { parseAsOfOption } from './rate'
+import { append } from '../../../shared/lists'
 
 /** The filter options of `winnow query` (the same vocabulary as the grid). */
 export const filterOptionSpec: OptionSpec = {
@@ -177,7 +178,7 @@ export const queryCommand: Command = {
           after,
           past,
         })
-        rows.push(...page.rows)
+        append(rows, page.rows)
         after = page.next
       }
       const tsv = rowsToTsv(rows)

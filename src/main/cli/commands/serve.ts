@@ -7,12 +7,15 @@ import { environmentSecrets, sessionSecrets } from '../../mturk/credentials'
 import { startServer } from '../../serve/server'
 import { type Command, UsageError, dbOption, optionalString, parseNumber } from '../command'
 
+/** An upload is written whole to the temp folder before it is imported: a cap past 10 GB is a slip. */
+const MAX_UPLOAD_MB = 10_000
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve the app on 127.0.0.1 for a browser (prints the address with its token)',
   usage:
     'winnow serve (--db P | --demo) [--port N] [--max-upload-mb N] [--profile NAME] [--json]\n' +
-    '  MTurk keys: AWS_* env or --profile; uploads larger than --max-upload-mb (1024) are refused',
+    `  MTurk keys: AWS_* env or --profile; uploads larger than --max-upload-mb (1024; 1 to ${MAX_UPLOAD_MB}) are refused`,
   options: {
     ...dbOption,
     port: { type: 'string' },
@@ -32,7 +35,9 @@ export const serveCommand: Command = {
         : parseNumber(portText, 'port', { integer: true, min: 0, max: 65535 })
     const uploadText = optionalString(values, 'max-upload-mb')
     const maxUploadMb =
-      uploadText === undefined ? undefined : parseNumber(uploadText, 'max-upload-mb', { min: 1 })
+      uploadText === undefined
+        ? undefined
+        : parseNumber(uploadText, 'max-upload-mb', { min: 1, max: MAX_UPLOAD_MB })
     const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url))
     if (!existsSync(join(rendererDir, 'index.html'))) {
       throw new Error(`The page is not built (${rendererDir} is missing); run npm run build.`)

@@ -21,6 +21,7 @@ import {
   mturkOptions,
   parseWith,
 } from './mturkOptions'
+import { append } from '../../../shared/lists'
 
 /** `--reason` and friends: present only when given. */
 const opt = (values: ParsedValues, name: string, key = name): Record<string, string> => {
@@ -168,7 +169,10 @@ function describeOutcome(o: ActionOutcome): string {
   })
   lines.push(
     `${o.succeeded} succeeded, ${o.failed} failed${o.skipped ? `, ${o.skipped} already done (not sent)` : ''}.`,
-    ...o.failures.map(
+  )
+  append(
+    lines,
+    o.failures.map(
       (f) => `  failed: ${f.workerId}${f.assignmentId ? ` ${f.assignmentId}` : ''}: ${f.message}`,
     ),
   )

@@ -3,7 +3,7 @@ import { UserError } from '../../../shared/contract/errors'
 import { type AnnotationFilter, annotationFilterSchema } from '../../../shared/filter'
 import { wilson } from '../../../shared/stats/wilson'
 import type { Db } from '../connection'
-import { all, get, pluckAll, run } from '../connection'
+import { all, get, pluck, pluckAll, run } from '../connection'
 import { sql } from '../sql'
 import { annotationRows } from './annotations'
 import { matchingAnnotationIds } from './review'
@@ -75,6 +75,8 @@ export function requireAuditItem(
         WHERE audit_id = ${auditId} AND annotation_id = ${annotationId}`,
   )
   if (!item) {
+    if (pluck(db, sql`SELECT 1 FROM audits WHERE id = ${auditId}`) === undefined)
+      throw noSuchAudit(auditId)
     throw new UserError({
       type: 'not-found',
       code: 'no-such-audit-item',
@@ -155,15 +157,17 @@ export function auditResults(db: Db): AuditResult[] {
 
 export function auditResult(db: Db, auditId: number): AuditResult {
   const row = get<AuditRow>(db, sql`${AUDIT_ROWS} WHERE au.id = ${auditId}`)
-  if (!row) {
-    throw new UserError({
-      type: 'not-found',
-      code: 'no-such-audit',
-      message: `No audit ${auditId}.`,
-      field: 'auditId',
-    })
-  }
+  if (!row) throw noSuchAudit(auditId)
   return toResult(row)
+}
+
+function noSuchAudit(auditId: number): UserError {
+  return new UserError({
+    type: 'not-found',
+    code: 'no-such-audit',
+    message: `No audit ${auditId}.`,
+    field: 'auditId',
+  })
 }
 
 export function auditItems(db: Db, auditId: number): AuditItem[] {

@@ -74,8 +74,8 @@ export function tierOverTime(db: Db): TierOverTime {
   }
 }
 
-/** The `limit` busiest workers' dimension shares, and the crowd's. */
-export function workerDimensions(db: Db, limit: number): WorkerDimensionMap {
+/** The `limit` busiest workers' dimension shares (every worker's for `null`), and the crowd's. */
+export function workerDimensions(db: Db, limit: number | null): WorkerDimensionMap {
   // Grouped in the order of ann_dimension (dimension, worker): one pass, no sort.
   const rows = all<{ dimension: number; workerId: number; n: number }>(
     db,
@@ -95,7 +95,9 @@ export function workerDimensions(db: Db, limit: number): WorkerDimensionMap {
     crowd[r.dimension - 1] = (crowd[r.dimension - 1] ?? 0) + r.n
   }
   const total = (c: number[]) => c.reduce((a, b) => a + b, 0)
-  const busiest = [...counts].sort(([a, x], [b, y]) => total(y) - total(x) || a - b).slice(0, limit)
+  const busiest = [...counts]
+    .sort(([a, x], [b, y]) => total(y) - total(x) || a - b)
+    .slice(0, limit ?? undefined)
   const names = new Map(
     all<{ id: number; externalId: string }>(
       db,
@@ -114,5 +116,6 @@ export function workerDimensions(db: Db, limit: number): WorkerDimensionMap {
       }
     }),
     crowd: crowd.map((c) => (crowdTotal === 0 ? 0 : c / crowdTotal)),
+    workerCount: counts.size,
   }
 }

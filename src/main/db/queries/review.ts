@@ -14,6 +14,7 @@ import { constraintsOf, countPast, countResolved, knownTotal, rememberTotal } fr
 import { type Constraints, hasConstraints } from './reviewFilter'
 import { type Plan, asOfPlan, drivingPlan, walkPlan } from './reviewPlan'
 import { type SortDef, afterCursor, cursorOf, keyColumns, orderBy, sortDef } from './reviewSort'
+import { append } from '../../../shared/lists'
 
 export { countAnnotations, countStatement, forgetTotals } from './reviewCount'
 
@@ -197,7 +198,7 @@ function readPages(
     const need = request.limit - keys.length
     if (need <= 0) break
     const offset = request.after ? 0 : (request.offset ?? 0)
-    keys.push(...run(db, pageStatement(plan, def, sort.direction, segment, need, offset), trace))
+    append(keys, run(db, pageStatement(plan, def, sort.direction, segment, need, offset), trace))
   }
   return keys
 }

@@ -5,6 +5,7 @@ import { questionRows } from '../../db/queries/protoqa/questions'
 import { agreement } from '../../protoqa/agreement'
 import { type ReleasedQuestion, releasedQuestions } from '../../protoqa/released'
 import { pythonJson } from './pythonJson'
+import { append } from '../../../shared/lists'
 
 /**
  * One question as a line of the ProtoQA JSONL format: clusters by descending count, invalid
@@ -95,7 +96,10 @@ function datasheet(db: Db, released: ReleasedQuestion[], result: ProtoqaExport):
       '',
       '| question | reviewers | BLANC | F(C) | F(N) |',
       '|---|---|---|---|---|',
-      ...report.questions.map(
+    )
+    append(
+      lines,
+      report.questions.map(
         (q) =>
           `| ${q.question} | ${q.reviewers.join(', ')} | ${f(q.blanc.blanc)} | ${f(q.blanc.c.f)} | ${f(q.blanc.n.f)} |`,
       ),

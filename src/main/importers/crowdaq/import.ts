@@ -21,6 +21,7 @@ import { type CsvAttemptRow, parseAttemptsCsv } from './attemptsCsv'
 import { type FoundItem, findItems } from './read'
 import { CrowdaqInputError, type CrowdaqProblem, type JsonPath, formatPath } from './problems'
 import { type ItemValue, validateItem } from './validate'
+import type { ZipLimits } from '../zip'
 import {
   type Valid,
   attemptsOfRows,
@@ -29,6 +30,7 @@ import {
   normaliseResponse,
   toSeconds,
 } from './items'
+import { append } from '../../../shared/lists'
 
 /** What `winnow crowdaq import` counts, by kind; a second import of the same files adds no rows. */
 export interface CrowdaqImportCounts {
@@ -44,6 +46,8 @@ export interface CrowdaqImportOptions {
   author: string
   /** The exam an attempts CSV belongs to; needed when the project has more than one. */
   examId?: string | undefined
+  /** How much a zip may hold once unzipped (`ZIP_LIMITS`; tests lower it). */
+  zipLimits?: ZipLimits
 }
 
 /**
@@ -58,7 +62,7 @@ export function importCrowdaq(
 ): CrowdaqImportCounts {
   const steps = itemSteps(hooks)
   steps.begin('Reading files', 0)
-  const found = findItems(path)
+  const found = findItems(path, options.zipLimits)
   const problems: CrowdaqProblem[] = [...found.problems]
   const at = (item: FoundItem, rest: JsonPath, message: string): void => {
     const full = [...item.path, ...rest]
@@ -158,7 +162,7 @@ export function importCrowdaq(
   const csvRows: { file: string; rows: CsvAttemptRow[] }[] = []
   for (const csv of found.csv) {
     const parsed = parseAttemptsCsv(csv.file, csv.text)
-    problems.push(...parsed.problems)
+    append(problems, parsed.problems)
     csvRows.push({ file: csv.file, rows: parsed.rows })
   }
   let csvExam: string | undefined

@@ -1,10 +1,11 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { basename, extname, join, relative } from 'node:path'
-import { unzipSync } from 'fflate'
 import { type JsonDocument, parseJson } from './json'
 import { type CrowdaqProblem, type JsonPath, formatPath } from './problems'
 import type { ItemKind } from './validate'
 import { isRecord } from '../../../shared/crowdaq/record'
+import { formatBytes } from '../../../shared/text'
+import { ZIP_LIMITS, type ZipBudget, type ZipLimits, ZipRefusal, readZip, zipBudget } from '../zip'
 
 /**
  * Finds the CROWDAQ items in what the user picked: a JSON file (one item, an array of items, an
@@ -71,23 +72,59 @@ function kindOf(v: Record<string, unknown>): ItemKind | null {
 /** Desktop-export files that describe the export rather than hold items. */
 const SKIPPED = /^(status|tasksetConfig|examConfig)\.json$|^hits-.*\.json$/
 
-export function findItems(path: string): Found {
+/** Where the files are read into, and what is left of the zip budget. */
+interface Reading {
+  found: Found
+  zip: ZipBudget
+}
+
+/** `limits` bounds what zips hold once unzipped, and the size of a file read whole. */
+export function findItems(path: string, limits: ZipLimits = ZIP_LIMITS): Found {
   const found: Found = { items: [], instructions: [], csv: [], problems: [] }
+  const reading = { found, zip: zipBudget(limits) }
   const stat = statSync(path)
-  if (stat.isDirectory()) readFolder(path, path, found)
-  else readEntry(basename(path), readFileSync(path), found)
+  if (stat.isDirectory()) readFolder(path, path, reading)
+  else readFile(basename(path), path, stat.size, reading)
   return found
 }
 
-function readFolder(root: string, dir: string, found: Found, outer?: ExamFolder): void {
+/**
+ * A file is read whole: one larger than an entry may be (a zip: than all its entries may be) is
+ * refused by its size, before it is read.
+ */
+function readFile(
+  file: string,
+  path: string,
+  size: number,
+  reading: Reading,
+  exam?: ExamFolder,
+): void {
+  const zip = extname(file).toLowerCase() === '.zip'
+  const limit = zip ? reading.zip.limits.totalBytes : reading.zip.limits.entryBytes
+  if (size > limit) {
+    reading.found.problems.push({
+      file,
+      line: 0,
+      column: 0,
+      path: '',
+      message: `the file is ${formatBytes(size)}; Winnow reads ${zip ? 'zips' : 'CROWDAQ files'} of up to ${formatBytes(limit)}`,
+    })
+    return
+  }
+  readEntry(file, readFileSync(path), reading, 0, exam)
+}
+
+function readFolder(root: string, dir: string, reading: Reading, outer?: ExamFolder): void {
+  const { found } = reading
   const names = readdirSync(dir).sort()
   const exam = names.includes('examConfig.json')
     ? examFolder(root, join(dir, 'examConfig.json'), dir, found)
     : outer
   for (const name of names) {
     const full = join(dir, name)
-    if (statSync(full).isDirectory()) {
-      if (name !== 'hits') readFolder(root, full, found, exam)
+    const stat = statSync(full)
+    if (stat.isDirectory()) {
+      if (name !== 'hits') readFolder(root, full, reading, exam)
       continue
     }
     if (SKIPPED.test(name)) continue
@@ -105,7 +142,7 @@ function readFolder(root: string, dir: string, found: Found, outer?: ExamFolder)
       const twin = join(dir, name.replace(/\.json$/, '-sharable.json'))
       if (exists(twin) && !isInstructionRow(full)) continue
     }
-    readEntry(relative(root, full) || name, readFileSync(full), found, exam)
+    readFile(relative(root, full) || name, full, stat.size, reading, exam)
   }
 }
 
@@ -148,26 +185,33 @@ function exists(path: string): boolean {
   }
 }
 
-function readEntry(file: string, bytes: Uint8Array, found: Found, exam?: ExamFolder): void {
+/** `depth`: how many zips the entry is inside. */
+function readEntry(
+  file: string,
+  bytes: Uint8Array,
+  reading: Reading,
+  depth: number,
+  exam?: ExamFolder,
+): void {
+  const { found } = reading
   const ext = extname(file).toLowerCase()
   if (ext === '.zip') {
-    let entries: Record<string, Uint8Array>
+    let entries: { name: string; bytes: Uint8Array }[]
     try {
-      entries = unzipSync(bytes)
+      entries = readZip(bytes, reading.zip, depth)
     } catch (error) {
+      if (!(error instanceof ZipRefusal)) throw error
       found.problems.push({
-        file,
+        file: error.entry === undefined ? file : `${file}!${error.entry}`,
         line: 0,
         column: 0,
         path: '',
-        message: `not a readable zip (${error instanceof Error ? error.message : String(error)})`,
+        message: error.message,
       })
       return
     }
-    for (const name of Object.keys(entries).sort()) {
-      if (name.endsWith('/') || name.startsWith('__MACOSX/')) continue
-      readEntry(`${file}!${name}`, entries[name] ?? new Uint8Array(), found)
-    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
+      readEntry(`${file}!${entry.name}`, entry.bytes, reading, depth + 1)
     return
   }
   let text: string

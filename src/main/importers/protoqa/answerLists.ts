@@ -2,7 +2,7 @@ import { openCsv, locateField, type CsvRecord } from '../csv'
 import { InputError, showValue } from '../errors'
 
 /** One response of a raw answer list: a worker's answer to a question. */
-interface ProtoqaResponse {
+export interface ProtoqaResponse {
   line: number
   questionId: string
   question: string
@@ -24,6 +24,8 @@ const columnKey = (name: string): string =>
 
 export interface AnswerList {
   responses: ProtoqaResponse[]
+  /** Where the question's text is, and the header's name for it. */
+  questionColumn: { index: number; name: string }
   sha256: string
   bytes: number
 }
@@ -95,7 +97,12 @@ export function readAnswerList(path: string): AnswerList {
         workerId,
       })
     }
-    return { responses, sha256: reader.sha256(), bytes: reader.size }
+    return {
+      responses,
+      questionColumn: { index: index.question, name: first.fields[index.question] ?? 'question' },
+      sha256: reader.sha256(),
+      bytes: reader.size,
+    }
   } finally {
     reader.close()
   }

@@ -10,6 +10,7 @@ import {
   findOrAddQuestion,
   questionAnswers,
   questionId,
+  questionRow,
 } from '../../db/queries/protoqa/questions'
 import {
   addResponse,
@@ -22,9 +23,11 @@ import { CancelledError } from '../../jobs/cancel'
 import { InputError, showValue } from '../errors'
 import { IMPORT_PRAGMAS, type ImportHooks } from '../run'
 import { readAnswerList, type AnswerList } from './answerLists'
+import { checkSameQuestion, otherQuestionText } from './conflicts'
 import { readPredictions } from './predictions'
 import { type ProtoqaRecord, readProtoqaQuestions } from './questions'
 import { readTextFile, textLines } from './text'
+import { append } from '../../../shared/lists'
 
 export interface ProtoqaImportFile {
   path: string
@@ -95,8 +98,9 @@ const PROGRESS_EVERY = 200
 /**
  * Imports ProtoQA files in one transaction: all of them or, on bad input or cancel, none. Every
  * file is read and checked before anything is written. A question already in the project is
- * kept as it is, a worker's response already there is not added again, and a prediction file
- * already imported is skipped, so importing a file twice adds nothing.
+ * kept as it is when the file says the same of it and refused where the file says otherwise, a
+ * worker's response already there is not added again, and a prediction file already imported is
+ * skipped, so importing a file twice adds nothing.
  */
 export function importProtoqaFiles(
   db: Db,
@@ -147,10 +151,11 @@ export function importProtoqaFiles(
       let fileRecords = 0
       const warnings: string[] = []
       if (data.format === 'protoqa-questions') {
-        warnings.push(...data.warnings)
+        append(warnings, data.warnings)
         data.records.forEach((record, i) => {
           writeQuestion(
             db,
+            file.path,
             record,
             { changeSetId: changeSet.id, sourceFileId, author, at: changeSet.at },
             result,
@@ -213,6 +218,7 @@ export function describeProtoqaImport(r: ProtoqaImportResult): string {
 
 function writeQuestion(
   db: Db,
+  path: string,
   record: ProtoqaRecord,
   at: { changeSetId: number; sourceFileId: number; author: string; at: number },
   result: ProtoqaImportResult,
@@ -225,7 +231,7 @@ function writeQuestion(
     changeSetId: at.changeSetId,
     sourceFileId: at.sourceFileId,
   })
-  if (!question.added) return
+  if (!question.added) return checkSameQuestion(db, path, record)
   const answerIds = new Map<string, number>()
   for (const [text, count] of record.raw)
     answerIds.set(text, addAnswer(db, question.id, text, count).id)
@@ -262,6 +268,7 @@ function writeResponses(
   onRecord: (index: number) => void,
 ): void {
   const fromFile = new Map<string, boolean>()
+  const texts = new Map<string, string>()
   list.responses.forEach((r, index) => {
     let q = questionId(db, r.questionId)
     if (q === undefined) {
@@ -287,6 +294,12 @@ function writeResponses(
         `question ${showValue(r.questionId)} came from a ProtoQA file with its answer counts; its raw answers cannot be added to them`,
         { path, line: r.line, column: 1, field: 'question_id' },
       )
+    let text = texts.get(r.questionId)
+    if (text === undefined) {
+      text = questionRow(db, r.questionId)?.original ?? r.question
+      texts.set(r.questionId, text)
+    }
+    if (text !== r.question) throw otherQuestionText(db, path, list, r, q, text)
     const worker = findOrAddWorker(db, r.workerId)
     if (hasResponse(db, q, worker)) return onRecord(index)
     const answer = addAnswer(db, q, r.answer, 1)

@@ -1,23 +1,9 @@
 /** Display formatting shared by the page. Pure: tested in tests/renderer. */
 
-import { formatCount } from '../../../shared/text'
-
-export { formatCount, plural } from '../../../shared/text'
+export { formatBytes, formatCount, plural } from '../../../shared/text'
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
 const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 })
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${formatCount(bytes)} B`
-  const units = ['KB', 'MB', 'GB', 'TB']
-  let value = bytes / 1024
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${value >= 100 ? integer.format(value) : oneDecimal.format(value)} ${units[unit]}`
-}
 
 /** `12,400 rows/s`; small rates keep one decimal. */
 export function formatRate(perSecond: number, unit: string): string {

@@ -80,6 +80,17 @@ export function questionRow(db: Db, externalId: string): QuestionRow | undefined
   )
 }
 
+/** The file a question was first imported from (its name), null when none is recorded. */
+export function questionOrigin(db: Db, questionId: number): string | null {
+  return (
+    pluck<string>(
+      db,
+      sql`SELECT f.name FROM protoqa_questions q JOIN source_files f ON f.id = q.source_file_id
+          WHERE q.id = ${questionId}`,
+    ) ?? null
+  )
+}
+
 export function questionRows(db: Db): QuestionRow[] {
   return all(
     db,

@@ -8,6 +8,7 @@ import { whenFinished } from '../jobs/jobs'
 import { showError, showInfo } from '../messages/messages'
 import { AttemptSettingsFields } from './AttemptSettingsFields'
 import { pct } from './percent'
+import { largest } from '../../../../shared/lists'
 
 /** An exam's settings and bands, its report, and applying its bands on MTurk. */
 export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: () => void }) {
@@ -243,7 +244,10 @@ function PullAttempts({ examId, onPulled }: { examId: string; onPulled: () => vo
 
 function ReportView({ report }: { report: ExamReport }) {
   const grades = Object.entries(report.grades).sort(([a], [b]) => Number(a) - Number(b))
-  const most = Math.max(1, ...grades.map(([, n]) => n))
+  const most = largest(
+    grades.map(([, n]) => n),
+    1,
+  )
   return (
     <div className="cq-report" data-testid="cq-report-view">
       <p>

@@ -33,7 +33,11 @@ function render(node: SafeNode, key: number): ReactNode {
   }
   if (node.tag === 'br' || node.tag === 'hr' || node.tag === 'img')
     return createElement(node.tag, props)
-  return createElement(node.tag, props, ...node.children.map((c, i) => render(c, i)))
+  return createElement(
+    node.tag,
+    props,
+    node.children.map((c, i) => render(c, i)),
+  )
 }
 
 /** A task or question context: text as text (with its highlights), HTML sanitised, media by address. */

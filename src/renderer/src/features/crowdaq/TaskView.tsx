@@ -11,6 +11,7 @@ import { plural } from '../../../../shared/text'
 import { ContextView } from './SafeContent'
 import { SpanPicker, chosenSpans } from './SpanPicker'
 import { selectedOffsets } from './textSelection'
+import { append } from '../../../../shared/lists'
 
 /** The task's text contexts, and the span selected in one of them. */
 interface TextContexts {
@@ -74,7 +75,7 @@ function chosenByContext(
       for (const c of group.annotations) {
         if (c.type !== 'span-from-text' || !shown.has(c.id)) continue
         const list = out.get(c.from_context) ?? []
-        list.push(...chosenSpans(values[c.id]))
+        append(list, chosenSpans(values[c.id]))
         out.set(c.from_context, list)
       }
     }

@@ -1,8 +1,10 @@
-import { type ReactNode, useEffect, useRef } from 'react'
+import { type ReactNode, useEffect, useMemo, useRef } from 'react'
 import uPlot from 'uplot'
 import { showError } from '../messages/messages'
 import 'uplot/dist/uPlot.min.css'
-import { download, fileName, savePng } from './download'
+import { saveFigure } from './download'
+import { figureSvg, type LegendEntry } from './figure'
+import { hoverTip, seriesLabel } from './hoverTip'
 import { plotSvg } from './plotSvg'
 
 export type ImageFormat = 'png' | 'svg'
@@ -13,13 +15,27 @@ interface ChartCardProps {
   /** What the chart shows, for screen readers and the card's tooltip. */
   description: string
   onSave: (format: ImageFormat) => void
+  /** The whole width of the dashboard, not one column of it. */
+  wide?: boolean
   children: ReactNode
 }
 
 /** A dashboard card: title, the chart, and buttons that save it as a PNG or an SVG file. */
-export function ChartCard({ title, testId, description, onSave, children }: ChartCardProps) {
+export function ChartCard({
+  title,
+  testId,
+  description,
+  onSave,
+  wide = false,
+  children,
+}: ChartCardProps) {
   return (
-    <section className="chart-card" data-testid={testId} aria-label={title} title={description}>
+    <section
+      className={wide ? 'chart-card chart-card-wide' : 'chart-card'}
+      data-testid={testId}
+      aria-label={title}
+      title={description}
+    >
       <header className="chart-card-head">
         <h2>{title}</h2>
         <span className="chart-card-saves">
@@ -52,7 +68,27 @@ interface PlotChartProps {
   height?: number
 }
 
-/** A uPlot chart in a card, sized to the card, redrawn when its data or options change. */
+/** The legend of a chart's shown series, for its saved file. */
+function legendOf(options: PlotOptions): LegendEntry[] {
+  return options.series.slice(1).flatMap((series) => {
+    if (series.show === false) return []
+    const stroke = typeof series.stroke === 'string' ? series.stroke : '#1d2125'
+    const fill = typeof series.fill === 'string' ? series.fill : undefined
+    return [
+      {
+        label: seriesLabel(series),
+        stroke,
+        ...(fill ? { fill } : {}),
+        kind: series.paths ? ('bar' as const) : ('line' as const),
+      },
+    ]
+  })
+}
+
+/**
+ * A uPlot chart in a card, sized to the card, redrawn when its data or options change. Its legend
+ * names the series; the values at the cursor show beside it. It saves with its title and legend.
+ */
 export function PlotChart({
   title,
   testId,
@@ -63,11 +99,23 @@ export function PlotChart({
 }: PlotChartProps) {
   const host = useRef<HTMLDivElement>(null)
   const plot = useRef<uPlot | null>(null)
+  const screenOptions = useMemo<PlotOptions>(
+    () => ({
+      ...options,
+      legend: { ...options.legend, live: false },
+      plugins: [...(options.plugins ?? []), hoverTip(`${testId}-tip`)],
+    }),
+    [options, testId],
+  )
 
   useEffect(() => {
     const el = host.current
     if (!el) return
-    const u = new uPlot({ ...options, width: Math.max(200, el.clientWidth), height }, data, el)
+    const u = new uPlot(
+      { ...screenOptions, width: Math.max(200, el.clientWidth), height },
+      data,
+      el,
+    )
     plot.current = u
     const observer = new ResizeObserver(() => {
       const width = Math.max(200, el.clientWidth)
@@ -79,20 +127,27 @@ export function PlotChart({
       u.destroy()
       plot.current = null
     }
-  }, [options, data, height])
+  }, [screenOptions, data, height])
 
   const save = (format: ImageFormat) => {
     const u = plot.current
     if (!u) return
-    if (format === 'png') {
-      savePng(u.ctx.canvas, fileName(title, 'png'))
-      return
+    // As shown: a series hidden from the legend stays out of the file.
+    const shown = {
+      ...options,
+      series: options.series.map((s, i) => ({ ...s, show: u.series[i]?.show ?? true })),
     }
-    plotSvg(options, data, { width: u.width, height: u.height })
-      .then((svg) => download(new Blob([svg], { type: 'image/svg+xml' }), fileName(title, 'svg')))
-      .catch((e: unknown) => showError(`Saving “${title}” as SVG`, e))
+    const size = { width: u.width, height: u.height }
+    plotSvg(shown, data, size)
+      .then((svg) =>
+        saveFigure(
+          figureSvg({ title, note: description, body: { svg, ...size }, legend: legendOf(shown) }),
+          title,
+          format,
+        ),
+      )
+      .catch((e: unknown) => showError(`Saving “${title}” as ${format.toUpperCase()}`, e))
   }
-
   return (
     <ChartCard title={title} testId={testId} description={description} onSave={save}>
       <div className="chart-host" ref={host} role="img" aria-label={description} />

@@ -5,7 +5,6 @@ import type {
   DimensionsFilled,
   RatingShares,
   TierOverTime,
-  WorkerDimensionMap,
 } from '../../../../shared/contract/dashboard'
 import { api } from '../../api'
 import { useStore } from '../../lib/store'
@@ -13,6 +12,8 @@ import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
 import { ratingScale } from '../ratings/scale'
 import { levelFor, ratingText } from '../ratings/scaleMath'
+import { formatCount, plural } from '../../lib/format'
+import { BarLabels } from './barLabels'
 import { type PlotOptions, PlotChart } from './Chart'
 import { HeatMap } from './HeatMap'
 import './dashboard.css'
@@ -25,14 +26,36 @@ interface Figures {
   dimensions: DimensionsFilled
   ratings: RatingShares
   tiers: TierOverTime
-  heat: WorkerDimensionMap
 }
 
 const bars = uPlot.paths.bars
+const DAY = 86400
+const percent = (v: number) => `${v.toFixed(1)}%`
 const percentAxis: uPlot.Axis = {
   values: (_u: uPlot, ticks: number[]) => ticks.map((t) => `${t}%`),
 }
-const categoryScale: uPlot.Scales = { x: { time: false } }
+/** A bar's value written above it: whole percents, one decimal below 10. */
+const barPercent = (v: number) => (v === 0 || v >= 9.95 ? `${Math.round(v)}%` : `${v.toFixed(1)}%`)
+
+/** Values from zero, so a bar's height is its value; `headroom` leaves space above the tallest. */
+function fromZero(headroom = 1.1): uPlot.Scale {
+  return { range: (_u, _min, max) => [0, max > 0 ? max * headroom : 1] }
+}
+
+/**
+ * An x scale with half a step of room either side: a bar at the first or last position is drawn
+ * whole, not cut by the plot's edge.
+ */
+function padded(step: number, time: boolean): uPlot.Scale {
+  return { time, range: (_u, min, max) => [min - step / 2, max + step / 2] }
+}
+
+/** Days as the data has them: midnight UTC, written `YYYY-MM-DD` whatever the local zone. */
+const utc = (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC')
+const isoDay = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10)
+
+const of = (list: Array<{ rating: number | null; n: number }>, k: number | null) =>
+  list.find((r) => r.rating === k)?.n ?? 0
 
 function share(part: number, whole: number): number {
   return whole === 0 ? 0 : (part / whole) * 100
@@ -51,10 +74,9 @@ export function DashboardPage() {
       api.dashboard.dimensions({}),
       api.dashboard.ratings({}),
       api.dashboard.tierOverTime({}),
-      api.dashboard.workerDimensions({ limit: 30 }),
     ])
-      .then(([days, dimensions, ratings, tiers, heat]) => {
-        if (live) setFigures({ days, dimensions, ratings, tiers, heat })
+      .then(([days, dimensions, ratings, tiers]) => {
+        if (live) setFigures({ days, dimensions, ratings, tiers })
       })
       .catch((e: unknown) => live && showError('Reading the dashboard', e))
     return () => {
@@ -68,17 +90,19 @@ export function DashboardPage() {
     const { days, dimensions, ratings, tiers } = figures
     const volume: [PlotOptions, uPlot.AlignedData] = [
       {
+        tzDate: utc,
+        scales: { x: padded(DAY, true), y: fromZero() },
         series: [
-          {},
+          { label: 'day', value: (_u, v) => isoDay(v) },
           {
             label: 'Submissions',
             stroke: ACCENT,
             fill: 'rgba(47, 95, 208, 0.35)',
             paths: bars?.({ size: [0.8, 40] }),
             points: { show: false },
+            value: (_u, v) => formatCount(v),
           },
         ],
-        legend: { show: true },
       },
       [days.map((d) => d.day), days.map((d) => d.submissions)],
     ]
@@ -86,24 +110,27 @@ export function DashboardPage() {
     const overallTotal = dimensions.overall.reduce((a, b) => a + b, 0)
     const dims: [PlotOptions, uPlot.AlignedData] = [
       {
-        scales: categoryScale,
-        axes: [{ label: 'dimension' }, percentAxis],
+        scales: { x: padded(1, false), y: fromZero() },
+        axes: [
+          { label: 'dimension', splits: () => Array.from({ length: 10 }, (_, i) => i + 1) },
+          percentAxis,
+        ],
         series: [
-          { label: 'dimension' },
+          { label: 'dimension', value: (_u, v) => `dimension ${v}` },
           {
             label: 'all',
             stroke: '#1d2125',
             fill: 'rgba(29, 33, 37, 0.12)',
             paths: bars?.({ size: [0.7, 60] }),
             points: { show: false },
-            value: (_u, v) => (v === null ? '' : `${v.toFixed(1)}%`),
+            value: (_u, v) => percent(v),
           },
           ...dimensions.byRating.map((r) => ({
             label: ratingText(r.rating, scale),
             stroke: color(r.rating),
             width: 2,
             points: { show: true, size: 6, fill: color(r.rating) },
-            value: (_u: uPlot, v: number | null) => (v === null ? '' : `${v.toFixed(1)}%`),
+            value: (_u: uPlot, v: number) => percent(v),
           })),
         ],
       },
@@ -120,50 +147,50 @@ export function DashboardPage() {
     const keys = [
       ...new Set([...ratings.workers, ...ratings.annotations].map((r) => r.rating)),
     ].sort((a, b) => (b ?? -Infinity) - (a ?? -Infinity))
-    const workerTotal = ratings.workers.reduce((a, r) => a + r.n, 0)
-    const annotationTotal = ratings.annotations.reduce((a, r) => a + r.n, 0)
-    const of = (list: Array<{ rating: number | null; n: number }>, k: number | null) =>
-      list.find((r) => r.rating === k)?.n ?? 0
+    const workerCounts = keys.map((k) => of(ratings.workers, k))
+    const annotationCounts = keys.map((k) => of(ratings.annotations, k))
+    const workerTotal = workerCounts.reduce((a, n) => a + n, 0)
+    const annotationTotal = annotationCounts.reduce((a, n) => a + n, 0)
+    const labels = new BarLabels(barPercent)
     const shares: [PlotOptions, uPlot.AlignedData] = [
       {
-        scales: categoryScale,
+        scales: { x: padded(1, false), y: fromZero(1.15) },
         axes: [
           {
+            label: 'rating',
+            splits: () => keys.map((_, i) => i),
             values: (_u: uPlot, ticks: number[]) =>
-              ticks.map((t) =>
-                Number.isInteger(t) && t >= 0 && t < keys.length ? ratingText(keys[t] ?? null) : '',
-              ),
+              ticks.map((t) => (keys[t] === undefined ? '' : ratingText(keys[t] ?? null))),
           },
           percentAxis,
         ],
         series: [
-          {
-            label: 'rating',
-            value: (_u: uPlot, v: number | null) =>
-              v === null ? '' : ratingText(keys[v] ?? null, scale),
-          },
+          { label: 'rating', value: (_u, v) => ratingText(keys[v] ?? null, scale) },
           {
             label: 'workers',
             stroke: '#7a4cc2',
             fill: 'rgba(122, 76, 194, 0.5)',
-            paths: bars?.({ size: [0.35, 50], align: -1 }),
+            paths: labels.bars({ size: [0.35, 50], align: -1 }),
             points: { show: false },
-            value: (_u, v) => (v === null ? '' : `${v.toFixed(1)}%`),
+            value: (_u, v, _s, i) =>
+              `${percent(v)} (${plural(workerCounts[i ?? -1] ?? 0, 'worker')})`,
           },
           {
             label: 'contributions',
             stroke: ACCENT,
             fill: 'rgba(47, 95, 208, 0.5)',
-            paths: bars?.({ size: [0.35, 50], align: 1 }),
+            paths: labels.bars({ size: [0.35, 50], align: 1 }),
             points: { show: false },
-            value: (_u, v) => (v === null ? '' : `${v.toFixed(1)}%`),
+            value: (_u, v, _s, i) =>
+              `${percent(v)} (${plural(annotationCounts[i ?? -1] ?? 0, 'annotation')})`,
           },
         ],
+        plugins: [labels.plugin],
       },
       [
         keys.map((_, i) => i),
-        keys.map((k) => share(of(ratings.workers, k), workerTotal)),
-        keys.map((k) => share(of(ratings.annotations, k), annotationTotal)),
+        workerCounts.map((n) => share(n, workerTotal)),
+        annotationCounts.map((n) => share(n, annotationTotal)),
       ],
     ]
 
@@ -172,14 +199,16 @@ export function DashboardPage() {
     )
     const overTime: [PlotOptions, uPlot.AlignedData] = [
       {
+        tzDate: utc,
+        scales: { y: fromZero(1.05) },
         axes: [{}, percentAxis],
         series: [
-          {},
+          { label: 'week', value: (_u, v) => `week of ${isoDay(v)}` },
           ...tiers.series.map((s) => ({
             label: ratingText(s.rating, scale),
             stroke: color(s.rating),
             width: 2,
-            value: (_u: uPlot, v: number | null) => (v === null ? '' : `${v.toFixed(1)}%`),
+            value: (_u: uPlot, v: number) => percent(v),
           })),
         ],
       },
@@ -202,7 +231,7 @@ export function DashboardPage() {
       <PlotChart
         title="Submissions per day"
         testId="chart-volume"
-        description="Submissions per day (UTC)"
+        description="How many submissions came in each day (days in UTC)"
         options={charts.volume[0]}
         data={charts.volume[1]}
       />
@@ -227,7 +256,7 @@ export function DashboardPage() {
         options={charts.overTime[0]}
         data={charts.overTime[1]}
       />
-      <HeatMap map={figures.heat} />
+      <HeatMap />
     </div>
   )
 }

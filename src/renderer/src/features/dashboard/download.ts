@@ -1,5 +1,5 @@
 /** Saves a blob as a file through a temporary link (no remote content, no inline script). */
-export function download(blob: Blob, name: string): void {
+function download(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob)
   const a = document.createElement('a')
   a.href = url
@@ -10,8 +10,8 @@ export function download(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
-/** A picture on a white background (the chart's own canvas is transparent), as PNG. */
-export function savePng(
+/** A picture as PNG, `scale` times its size, on white. */
+function savePng(
   source: CanvasImageSource & { width: number; height: number },
   name: string,
   scale = 1,
@@ -27,8 +27,8 @@ export function savePng(
   canvas.toBlob((blob) => blob && download(blob, name), 'image/png')
 }
 
-/** An SVG document drawn as PNG, at the screen's pixel density. */
-export function saveSvgAsPng(svg: string, name: string): Promise<void> {
+/** An SVG document drawn as PNG at its own size, at the screen's pixel density. */
+function saveSvgAsPng(svg: string, name: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const image = new Image()
     image.onload = () => {
@@ -41,9 +41,15 @@ export function saveSvgAsPng(svg: string, name: string): Promise<void> {
   })
 }
 
-export function fileName(title: string, extension: string): string {
+function fileName(title: string, extension: string): string {
   return `${title
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')}.${extension}`
+}
+
+/** A chart's figure saved as `format`: the SVG document itself, or the same picture as PNG. */
+export async function saveFigure(svg: string, title: string, format: 'png' | 'svg'): Promise<void> {
+  if (format === 'svg') download(new Blob([svg], { type: 'image/svg+xml' }), fileName(title, 'svg'))
+  else await saveSvgAsPng(svg, fileName(title, 'png'))
 }

@@ -73,13 +73,15 @@ export async function plotSvg(
   let plot: uPlot | null = null
   try {
     const drawn = new Promise<void>((resolve) => {
-      const hooks = { ...options.hooks, draw: [...(options.hooks?.draw ?? []), () => resolve()] }
+      // Last of the draw hooks: the plugins' drawing (bar labels) is in the SVG by then.
+      const plugins = [...(options.plugins ?? []), { hooks: { draw: () => resolve() } }]
       window.Path2D = RecordingPath2D
       prototype.getContext = function (this: HTMLCanvasElement, kind, ...rest) {
         return kind === '2d' ? context : getContext.call(this, kind, ...rest)
       }
       try {
-        plot = new uPlot({ ...options, hooks, ...size }, data, host)
+        // The file draws its own legend: uPlot's is a table in the page.
+        plot = new uPlot({ ...options, plugins, legend: { show: false }, ...size }, data, host)
       } finally {
         prototype.getContext = getContext
       }

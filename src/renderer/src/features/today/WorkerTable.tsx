@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { TriageReport, TriageWorker } from '../../../../shared/contract/triage'
 import { showWorkerInReview } from '../shell/navigation'
+import { largest } from '../../../../shared/lists'
 
 type SortKey =
   'workerId' | 'submissions' | 'avgDimensions' | 'medianWorkSeconds' | 'minimalShare' | 'flags'
@@ -45,7 +46,7 @@ const pct = (x: number) => `${Math.round(x * 100)}%`
 
 /** Ten small bars: the worker's share of each dimension (dark) over the crowd's (light). */
 function Profile({ worker, crowd }: { worker: number[]; crowd: number[] }) {
-  const max = Math.max(0.01, ...worker, ...crowd)
+  const max = largest([...worker, ...crowd], 0.01)
   return (
     <span
       className="mini-profile"

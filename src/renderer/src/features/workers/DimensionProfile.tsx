@@ -1,4 +1,5 @@
 import { DIMENSIONS } from '../../../../shared/glucose/dimensions'
+import { largest } from '../../../../shared/lists'
 
 interface DimensionProfileProps {
   /** Share of the worker's and of the crowd's annotations per dimension (0–1). */
@@ -9,7 +10,7 @@ interface DimensionProfileProps {
 export function DimensionProfile({ profile }: DimensionProfileProps) {
   const w = DIMENSIONS.map((d) => profile.find((p) => p.dimension === d.number)?.worker ?? 0)
   const c = DIMENSIONS.map((d) => profile.find((p) => p.dimension === d.number)?.crowd ?? 0)
-  const max = Math.max(0.01, ...w, ...c)
+  const max = largest([...w, ...c], 0.01)
   const width = 360
   const height = 120
   const top = 8

@@ -1,6 +1,7 @@
 import type { RatingLevel, WorkerTimeline } from '../../../../shared/contract/ratings'
 import { formatRating, levelFor } from '../ratings/scaleMath'
 import { dayNumber, dayString, scaleLinear, stepSpans, timelineDomain } from './timelineMath'
+import { largest, smallest } from '../../../../shared/lists'
 
 const W = 380
 const LEFT = 26
@@ -26,10 +27,13 @@ export function RatingTimeline({
   if (!domain) return <p className="note">No submissions or ratings yet.</p>
   const x = scaleLinear(domain[0], domain[1], LEFT, W)
   const values = scale.map((l) => l.value)
-  const vMin = Math.min(...values, 0)
-  const vMax = Math.max(...values, 1)
+  const vMin = smallest(values, 0)
+  const vMax = largest(values, 1)
   const y = scaleLinear(vMin, vMax, TOP - 6, 6)
-  const maxDay = Math.max(1, ...timeline.volume.map((v) => v.annotations))
+  const maxDay = largest(
+    timeline.volume.map((v) => v.annotations),
+    1,
+  )
   const barW = Math.max(1, (W - LEFT) / (domain[1] - domain[0]) - 1)
   const barY = scaleLinear(0, maxDay, TOP + GAP + BARS, TOP + GAP)
   const colorOf = (value: number | null) => levelFor(scale, value)?.color ?? UNRATED

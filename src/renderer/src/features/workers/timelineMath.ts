@@ -1,3 +1,5 @@
+import { largest, smallest } from '../../../../shared/lists'
+
 /** Pure geometry of the worker rating timeline chart (tested in tests/renderer). */
 
 export interface Step {
@@ -37,7 +39,7 @@ export function timelineDomain(
     if (s.until) days.push(dayNumber(s.until))
   }
   if (days.length === 0) return null
-  return [Math.min(...days) - 1, Math.max(...days) + 1]
+  return [smallest(days) - 1, largest(days) + 1]
 }
 
 /** Steps clipped to the domain, as [startDay, endDay, value] with open ends at the domain's edges. */
