@@ -21,6 +21,8 @@ let window: BrowserWindow | null = null
 const addon = electronAddonPath()
 if (addon) setDefaultNativeBinding(addon)
 
+// WINNOW_DATA_DIR moves the app's own files, as it does serve mode's (appData.ts).
+if (process.env.WINNOW_DATA_DIR) app.setPath('userData', process.env.WINNOW_DATA_DIR)
 const demoPath = join(app.getPath('userData'), 'demo.winnow')
 const recents = recentProjects(join(app.getPath('userData'), 'recent.json'))
 const session = new Session(

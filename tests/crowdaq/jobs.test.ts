@@ -128,7 +128,7 @@ describe('cancelling a CROWDAQ import', () => {
       state: 'succeeded',
       unit: 'items',
       result: { exams: 1, examAttempts: 3 },
-      detail: 'Imported many.json: 1 exams, 3 examAttempts.',
+      detail: 'Imported many.json: 1 exam, 3 exam attempts.',
     })
     const bad = join(dir, 'bad.json')
     writeFileSync(bad, '{"exam_id": "x", "question_set": [{"type": "multiple-choice"}]}')

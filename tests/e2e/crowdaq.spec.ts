@@ -44,7 +44,7 @@ test('imports an exam, previews it, imports attempts, applies bands on the stand
     await expect(page.getByTestId('cq-exams')).toContainText('6 attempts')
     // Each file was an import job, listed with what it did.
     await expect(page.getByTestId('job-tray')).toContainText(
-      'Imported exam_assignments.json: 6 examAttempts.',
+      'Imported exam_assignments.json: 6 exam attempts.',
     )
     await page.getByTestId('cq-band-type-0').fill(main)
     await page.getByTestId('cq-band-type-1').fill(warm)

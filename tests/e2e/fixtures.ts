@@ -24,7 +24,8 @@ export async function serve(
 ): Promise<{ served: Omit<Served, 'dir' | 'dbPath'>; child: ChildProcess }> {
   const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--json', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, TMPDIR: dir },
+    // The test's folder holds the app's own files too (recent projects), not the user's.
+    env: { ...process.env, TMPDIR: dir, WINNOW_DATA_DIR: dir },
   })
   const lines = createInterface({ input: child.stdout })
   const first = await new Promise<string>((resolve, reject) => {

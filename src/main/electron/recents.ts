@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { z } from 'zod'
 import type { ProjectInfo, RecentProject } from '../../shared/contract/project'
 
@@ -20,7 +21,13 @@ export function recentProjects(file: string, limit = 10) {
         { path: project.path, name: project.name, openedAt: Date.now() },
         ...read().filter((r) => r.path !== project.path),
       ].slice(0, limit)
-      writeFileSync(file, JSON.stringify(next, null, 2))
+      // The list is a convenience: a folder that cannot be written never stops a project opening.
+      try {
+        mkdirSync(dirname(file), { recursive: true })
+        writeFileSync(file, JSON.stringify(next, null, 2))
+      } catch (error) {
+        console.error(`could not keep the recent projects in ${file}`, error)
+      }
     },
   }
 }

@@ -6,6 +6,7 @@ import { CancelledError } from '../jobs/cancel'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
 import { indexSearchText } from '../search/indexer'
 import { generateSubmissions } from '../synth/glucose'
+import { plural } from '../../shared/text'
 
 export interface SyntheticOptions {
   submissions: number
@@ -23,7 +24,7 @@ export function writeSynthetic(
     .transaction(() => {
       const description =
         options.description ??
-        `Synthetic data: ${options.submissions} submissions, seed ${options.seed}`
+        `Synthetic data: ${plural(options.submissions, 'submission')}, seed ${options.seed}`
       const changeSet = createChangeSet(db, { kind: 'import', author: 'synth', description })
       const writer = new SubmissionWriter(db, changeSet.id, null)
       // A large run writes like a large import: secondary indexes rebuilt once at the end.

@@ -42,7 +42,7 @@ import { type PullPlan, expectedAssignments, planPull, toListedHit } from './pul
 import { holdPull, refuseIfRunning, thisRunner } from './pullRunner'
 import { type PullStoreOptions, type PullTiming, presentAssignments } from './pullStore'
 import { canStoreOnThread, openPageStore } from './pullStoreThread'
-import { plural } from '../../shared/text'
+import { formatCount, plural } from '../../shared/text'
 
 export interface PullRequest {
   mode: 'all' | 'new'
@@ -293,7 +293,7 @@ function examTarget(db: Db, examId: string): ExamPullTarget {
 }
 
 function describe(left: number, of: number): string {
-  return `${of - left} of ${of} HITs`
+  return `${formatCount(of - left)} of ${plural(of, 'HIT')}`
 }
 
 async function listOrExplain(ctx: MTurkContext): Promise<HIT[]> {

@@ -29,6 +29,7 @@ import {
   unblock,
 } from './actions'
 import type { MTurkContext } from './call'
+import { plural } from '../../shared/text'
 
 export interface ActionContext {
   db: Db
@@ -131,7 +132,11 @@ class Batch {
     }
     this.changeSet.count++
     const verb = status === 'Approved' ? 'Approved' : 'Rejected'
-    describeChangeSet(db, this.changeSet.id, `${verb} ${this.changeSet.count} assignments on MTurk`)
+    describeChangeSet(
+      db,
+      this.changeSet.id,
+      `${verb} ${plural(this.changeSet.count, 'assignment')} on MTurk`,
+    )
     return this.changeSet.id
   }
 

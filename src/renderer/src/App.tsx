@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useState } from 'react'
+import { Fragment, Suspense, useCallback, useEffect, useState } from 'react'
 import { isDesktop, onEvent } from './api'
 import { ImportDialog } from './features/import/ImportDialog'
 import { openImport } from './features/import/importDialogState'
@@ -162,15 +162,16 @@ export function App() {
         {!loaded ? (
           <div className="empty-state">Connecting…</div>
         ) : project ? (
-          <>
+          // One key over all of a project's pages: another project mounts every one afresh (a key
+          // on each sibling would leave the old workspace mounted beside the new one).
+          <Fragment key={project.path}>
             <Workspace
-              key={project.path}
               active={page === 'review'}
               toolbarSlot={toolbarSlot}
               statusSlot={statusSlot}
             />
-            <PageView key={project.path} page={page} />
-          </>
+            <PageView page={page} />
+          </Fragment>
         ) : (
           <Welcome onAskPath={setAskPath} />
         )}

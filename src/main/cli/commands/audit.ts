@@ -18,6 +18,7 @@ import {
   requireString,
 } from '../command'
 import { filterFromOptions, filterOptionSpec } from './query'
+import { plural } from '../../../shared/text'
 
 const percent = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`)
 
@@ -71,7 +72,7 @@ function draw(values: ParsedValues) {
     const items = detail.items.map((i) => i.annotationId)
     return {
       json: { audit: detail.result.id, seed: detail.result.seed, items },
-      text: `Audit ${detail.result.id} (seed ${detail.result.seed}): ${items.length} annotations\n${items.join('\n')}`,
+      text: `Audit ${detail.result.id} (seed ${detail.result.seed}): ${plural(items.length, 'annotation')}\n${items.join('\n')}`,
     }
   } finally {
     db.close()

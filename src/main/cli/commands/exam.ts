@@ -6,6 +6,7 @@ import { projectId } from '../../mturk/settings'
 import { localAuthor } from '../../ratings/author'
 import { type Command, UsageError, requireString } from '../command'
 import { MTURK_USAGE_TAIL, cancellable, cliConnection, mturkOptions } from './mturkOptions'
+import { plural } from '../../../shared/text'
 
 const pct = (grade: number): string => `${Math.round(grade * 100)}%`
 
@@ -84,9 +85,11 @@ export const examCommand: Command = {
       }
       const report = buildExamReport(db, examId)
       const text = [
-        `${report.attempts} attempts by ${report.workers} workers`,
+        `${plural(report.attempts, 'attempt')} by ${plural(report.workers, 'worker')}`,
         ...(report.untimed > 0
-          ? [`${report.untimed} attempts carry no start time: not checked against the time limit`]
+          ? [
+              `${plural(report.untimed, 'attempt')} ${report.untimed === 1 ? 'carries' : 'carry'} no start time: not checked against the time limit`,
+            ]
           : []),
         `grades: ${Object.entries(report.grades)
           .sort(([a], [b]) => Number(a) - Number(b))

@@ -20,6 +20,7 @@ import {
 import { progressLine } from '../progress'
 import { filterFromOptions, filterOptionSpec } from './query'
 import { parseAsOfOption } from './rate'
+import { plural } from '../../../shared/text'
 
 /** A comma-separated option. Left out it means all; given, it must name something. */
 function list(values: ParsedValues, name: string, all: string): string[] {
@@ -96,8 +97,8 @@ function exportOptionsFrom(values: ParsedValues): ParsedReleaseOptions {
 
 function describeResult(result: ReleaseResult): string {
   return [
-    ...result.files.map((f) => `${f.path}  ${f.rows} rows  ${f.sha256}`),
-    `Wrote ${result.files.length} data files, datasheet.md, README.md, croissant.json and manifest.json to ${result.out}`,
+    ...result.files.map((f) => `${f.path}  ${plural(f.rows, 'row')}  ${f.sha256}`),
+    `Wrote ${plural(result.files.length, 'data file')}, datasheet.md, README.md, croissant.json and manifest.json to ${result.out}`,
   ].join('\n')
 }
 

@@ -19,6 +19,7 @@ import {
   requireString,
 } from '../command'
 import { progressLine } from '../progress'
+import { plural } from '../../../shared/text'
 
 export const importCommand: Command = {
   name: 'import',
@@ -72,7 +73,7 @@ export const importCommand: Command = {
     progress?.done()
     const lines = result.files.map(
       (f) =>
-        `${f.file} (${f.format}): ${f.records} records, +${f.submissions} submissions, +${f.annotations} annotations` +
+        `${f.file} (${f.format}): ${plural(f.records, 'record')}, +${plural(f.submissions, 'submission')}, +${plural(f.annotations, 'annotation')}` +
         f.warnings.map((w) => `\n  warning: ${w}`).join(''),
     )
     lines.push(describeAdded(result))

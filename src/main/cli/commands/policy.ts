@@ -17,6 +17,7 @@ import {
   requireString,
   stringList,
 } from '../command'
+import { plural } from '../../../shared/text'
 
 const USAGE = `winnow policy run FILE --db P [--param name=value]... [--dry-run] [--json]
        winnow policy init FILE`
@@ -54,14 +55,14 @@ function reportText(r: PolicyReport | PolicyApplied, dryRun: boolean): string {
   lines.push('Rules (an annotation is moved by the first rule that selects it):')
   r.rules.forEach((rule, i) => {
     lines.push(
-      `  ${i + 1}. ${rule.name} (to ${ratingKey(rule.to)}): ${rule.annotations} annotations, ${rule.workers} workers`,
+      `  ${i + 1}. ${rule.name} (to ${ratingKey(rule.to)}): ${plural(rule.annotations, 'annotation')}, ${plural(rule.workers, 'worker')}`,
     )
   })
   lines.push('Transitions:')
   for (const t of r.transitions) {
     lines.push(`  ${ratingKey(t.from)} → ${ratingKey(t.to)}: ${t.annotations}`)
   }
-  lines.push(`${r.changed} annotations ${dryRun ? 'would change' : 'changed'}`)
+  lines.push(`${plural(r.changed, 'annotation')} ${dryRun ? 'would change' : 'changed'}`)
   if ('changeSet' in r && r.changeSet !== null) lines.push(`Change set ${r.changeSet}`)
   return lines.join('\n')
 }

@@ -21,6 +21,7 @@ import {
   requireString,
 } from '../command'
 import { progressLine } from '../progress'
+import { plural } from '../../../shared/text'
 
 const USAGE = `winnow protoqa import FILE... --db P [--format ${protoqaFormats.join('|')}] [--json]
        winnow protoqa score --targets FILE --predictions FILE [--similarity exact|wordnet] [--json]
@@ -133,7 +134,7 @@ function scoreCommand(values: ParsedValues): CommandOutput {
     ...(similarity === 'wordnet' ? [`WordNet read in ${loadSeconds.toFixed(1)} s`] : []),
     ...Object.entries(report.metrics).map(([name, m]) => `${name}: ${m.mean.toFixed(5)}`),
     ...(report.missing.length
-      ? [`${report.missing.length} questions had no predictions (scored 0)`]
+      ? [`${plural(report.missing.length, 'question')} had no predictions (scored 0)`]
       : []),
   ].join('\n')
   return { json: report, text }
@@ -157,7 +158,7 @@ function agreementCommand(values: ParsedValues): CommandOutput {
           `${q.question} (${q.reviewers.join(' vs ')}): BLANC ${f(q.blanc.blanc)}  F(C) ${f(q.blanc.c.f)}  F(N) ${f(q.blanc.n.f)}`,
       ),
       report.overall
-        ? `overall (${report.overall.questions} questions): BLANC ${f(report.overall.blanc)}`
+        ? `overall (${plural(report.overall.questions, 'question')}): BLANC ${f(report.overall.blanc)}`
         : 'No question was clustered by two reviewers.',
     ].join('\n')
     return { json: report, text }
@@ -173,12 +174,13 @@ function exportCommand(values: ParsedValues): CommandOutput {
     const datasheet = optionalString(values, 'datasheet')
     const result = exportProtoqa(db, out, datasheet ? resolve(datasheet) : undefined)
     const text = [
-      `Wrote ${result.questions} questions to ${out}`,
+      `Wrote ${plural(result.questions, 'question')} to ${out}`,
       ...(result.unclustered.length
         ? [`Left out (no final clustering): ${result.unclustered.join(', ')}`]
         : []),
       ...result.belowSelection.map(
-        (b) => `warning: ${b.question}: 8 largest clusters hold ${b.topAnswers} answers (< 85)`,
+        (b) =>
+          `warning: ${b.question}: 8 largest clusters hold ${plural(b.topAnswers, 'answer')} (< 85)`,
       ),
     ].join('\n')
     return { json: result, text }

@@ -13,6 +13,7 @@ import {
   mturkOptions,
   parseWith,
 } from './mturkOptions'
+import { plural } from '../../../shared/text'
 
 export const pullCommand: Command = {
   name: 'pull',
@@ -76,15 +77,17 @@ export const pullCommand: Command = {
         progress?.done()
         const { hits, assignments, updated } = result
         const text = [
-          `${result.resumed ? 'Resumed an interrupted pull. ' : ''}${hits} HITs, ${assignments} assignments fetched: ` +
+          `${result.resumed ? 'Resumed an interrupted pull. ' : ''}${plural(hits, 'HIT')}, ${plural(assignments, 'assignment')} fetched: ` +
             (examId !== undefined
-              ? `${result.new} new attempts of exam ${examId}.`
+              ? `${plural(result.new, 'new attempt')} of exam ${examId}.`
               : `${result.new} new, ${updated} with a changed status.`),
           ...(result.skipped
-            ? [`${result.skipped} HITs unchanged since their last pull (not fetched).`]
+            ? [`${plural(result.skipped, 'HIT')} unchanged since their last pull (not fetched).`]
             : []),
           ...(result.nearDisposal
-            ? [`${result.nearDisposal} HITs are within 10 days of disposal.`]
+            ? [
+                `${plural(result.nearDisposal, 'HIT')} ${result.nearDisposal === 1 ? 'is' : 'are'} within 10 days of disposal.`,
+              ]
             : []),
         ].join('\n')
         return { json: { hits, assignments, new: result.new, updated }, text }

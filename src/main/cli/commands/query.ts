@@ -26,6 +26,8 @@ import {
 import { parseAsOfOption } from './rate'
 import { append } from '../../../shared/lists'
 
+import { formatCount, plural } from '../../../shared/text'
+
 /** The filter options of `winnow query` (the same vocabulary as the grid). */
 export const filterOptionSpec: OptionSpec = {
   worker: { type: 'string', multiple: true },
@@ -182,7 +184,10 @@ export const queryCommand: Command = {
         after = page.next
       }
       const tsv = rowsToTsv(rows)
-      const text = values.tsv === true ? tsv : `${tsv}${rows.length} of ${first.total} annotations`
+      const text =
+        values.tsv === true
+          ? tsv
+          : `${tsv}${formatCount(rows.length)} of ${plural(first.total, 'annotation')}`
       return { json: { total: first.total, rows: rows.map(cliRow) }, text }
     } finally {
       db.close()

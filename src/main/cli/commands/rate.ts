@@ -23,6 +23,7 @@ import {
   requireString,
   stringList,
 } from '../command'
+import { plural } from '../../../shared/text'
 
 /** Turns a domain validation failure (bad date, bad moment) into a usage error: exit code 2. */
 function asUsage<T>(f: () => T): T {
@@ -108,13 +109,13 @@ export function ratingOutput(result: RatingResult): { json: unknown; text: strin
   if (result.preview) {
     return {
       json: { preview: true, changed: result.changed, transitions: result.transitions },
-      text: `Would change ${result.changed} annotations${result.changed ? ` (${describeTransitions(result.transitions)})` : ''}.`,
+      text: `Would change ${plural(result.changed, 'annotation')}${result.changed ? ` (${describeTransitions(result.transitions)})` : ''}.`,
     }
   }
   const head = result.changeSet === null ? 'Nothing to rate' : `Change set ${result.changeSet}`
   return {
     json: { changeSet: result.changeSet, changed: result.changed },
-    text: `${head}: ${result.changed} annotations changed${result.changed ? ` (${describeTransitions(result.transitions)})` : ''}.`,
+    text: `${head}: ${plural(result.changed, 'annotation')} changed${result.changed ? ` (${describeTransitions(result.transitions)})` : ''}.`,
   }
 }
 

@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { appDataDir } from '../../appData'
 import { ensureDemoProject } from '../../demo'
+import { recentProjects } from '../../electron/recents'
 import { environmentSecrets, sessionSecrets } from '../../mturk/credentials'
 import { startServer } from '../../serve/server'
 import { type Command, UsageError, dbOption, optionalString, parseNumber } from '../command'
@@ -49,6 +51,8 @@ export const serveCommand: Command = {
       ...(maxUploadMb === undefined ? {} : { maxUploadBytes: Math.round(maxUploadMb * 1e6) }),
       session: {
         ...(demoPath ? { demoPath } : {}),
+        // File ▸ Recent: the desktop app's list, so either way of running Winnow knows both.
+        recents: recentProjects(join(appDataDir(), 'recent.json')),
         // MTurk keys: the environment or --profile; a pair typed on the page lives in memory only.
         secrets: sessionSecrets(environmentSecrets(profile ? { profile } : {})),
       },

@@ -3,6 +3,7 @@ import { projectStats } from '../../db/queries/stats'
 import { pastAnnotations } from '../../ratings/asOf'
 import { type Command, dbOption, requireString } from '../command'
 import { parseAsOfOption } from './rate'
+import { plural } from '../../../shared/text'
 
 export const statsCommand: Command = {
   name: 'stats',
@@ -15,7 +16,12 @@ export const statsCommand: Command = {
     try {
       const stats = projectStats(db, pastAnnotations(db, asOf))
       const text = [
-        `${stats.submissions} submissions, ${stats.annotations} annotations, ${stats.workers} workers, ${stats.stories} stories`,
+        [
+          plural(stats.submissions, 'submission'),
+          plural(stats.annotations, 'annotation'),
+          plural(stats.workers, 'worker'),
+          plural(stats.stories, 'story', 'stories'),
+        ].join(', '),
         `by dimension: ${Object.entries(stats.byDimension)
           .map(([d, n]) => `${d}: ${n}`)
           .join(', ')}`,

@@ -9,6 +9,7 @@ import {
   optionalString,
   requireString,
 } from '../command'
+import { plural } from '../../../shared/text'
 
 function day(values: ParsedValues, name: string): string | undefined {
   const value = optionalString(values, name)
@@ -56,11 +57,16 @@ export const triageCommand: Command = {
         flags: w.flags,
       }))
       const text = [
-        `${report.from} to ${report.to}: ${workers.length} workers`,
+        `${report.from} to ${report.to}: ${plural(workers.length, 'worker')}`,
         ...workers.map(
           (w) =>
-            `${w.workerId}\t${w.submissions} submissions\t${w.avgDimensions.toFixed(2)} dims\t${seconds(w.medianWorkSeconds)}\t${(w.minimalShare * 100).toFixed(0)}% minimal${w.flags.length ? `\t${w.flags.join(', ')}` : ''}`,
+            `${w.workerId}\t${plural(w.submissions, 'submission')}\t${w.avgDimensions.toFixed(2)} dims\t${seconds(w.medianWorkSeconds)}\t${(w.minimalShare * 100).toFixed(0)}% minimal${w.flags.length ? `\t${w.flags.join(', ')}` : ''}`,
         ),
+        ...(workers.some((w) => w.medianWorkSeconds === null)
+          ? [
+              `– : no MTurk accept and submit times in the files (release files carry none); rushing rests on the minimal share alone (at least ${Math.round(report.settings.rushMinimalShare * 100)}%)`,
+            ]
+          : []),
       ].join('\n')
       return { json: { from: report.from, to: report.to, workers }, text }
     } finally {

@@ -369,9 +369,19 @@ function itemSteps(hooks: ImportHooks): { begin(step: string, total: number): vo
   }
 }
 
+/** Each count's words, one and many. */
+const COUNT_WORDS: Record<keyof CrowdaqImportCounts, [string, string]> = {
+  exams: ['exam', 'exams'],
+  tutorials: ['tutorial', 'tutorials'],
+  instructions: ['instruction', 'instructions'],
+  tasks: ['task', 'tasks'],
+  examAttempts: ['exam attempt', 'exam attempts'],
+  taskAssignments: ['task assignment', 'task assignments'],
+}
+
 export function describeCounts(c: CrowdaqImportCounts): string {
-  const parts = Object.entries(c)
-    .filter(([, n]) => n > 0)
-    .map(([k, n]) => `${n} ${k}`)
+  const parts = (Object.keys(COUNT_WORDS) as (keyof CrowdaqImportCounts)[])
+    .filter((k) => c[k] > 0)
+    .map((k) => plural(c[k], ...COUNT_WORDS[k]))
   return parts.length > 0 ? parts.join(', ') : 'nothing new'
 }

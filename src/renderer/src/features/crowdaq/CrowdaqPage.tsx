@@ -134,7 +134,7 @@ export function CrowdaqPage() {
                 {e.id}
               </button>{' '}
               <span className="note">
-                {e.questions} questions, {e.attempts} attempts
+                {plural(e.questions, 'question')}, {plural(e.attempts, 'attempt')}
               </span>
             </li>
           ))}

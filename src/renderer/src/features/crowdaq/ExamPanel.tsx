@@ -139,7 +139,7 @@ export function ExamPanel({ exam, onChanged }: { exam: ExamSummary; onChanged: (
         <div className="cq-plan" data-testid="cq-qualify-plan">
           <p>
             {plan.dryRun
-              ? `${plan.planned.filter((p) => !p.alreadySent).length} qualifications to send, ${plan.skipped} already sent.`
+              ? `${plural(plan.planned.filter((p) => !p.alreadySent).length, 'qualification')} to send, ${plan.skipped} already sent.`
               : `${plan.sent} sent, ${plan.skipped} already sent before, ${plan.failed} failed.`}
           </p>
           <ul>
@@ -251,7 +251,7 @@ function ReportView({ report }: { report: ExamReport }) {
   return (
     <div className="cq-report" data-testid="cq-report-view">
       <p>
-        {report.attempts} attempts by {report.workers} workers.
+        {plural(report.attempts, 'attempt')} by {plural(report.workers, 'worker')}.
         {report.untimed > 0 && (
           <span data-testid="cq-untimed">
             {' '}

@@ -15,6 +15,7 @@ import {
   nextKey,
   specOf,
 } from './questionSetDraft'
+import { plural } from '../../lib/format'
 
 /** What an exam or tutorial refers to by id (a tutorial has an instruction only). */
 const LINKS = [
@@ -217,7 +218,8 @@ function QuestionForm({
         </label>
       ) : (
         <p className="note">
-          {q.original?.question.context?.length ?? 0} contexts kept as imported (HTML or media).
+          {plural(q.original?.question.context?.length ?? 0, 'context')} kept as imported (HTML or
+          media).
         </p>
       )}
       <table className="table compact">

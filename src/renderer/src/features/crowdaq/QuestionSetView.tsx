@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { QuestionSetPreview } from '../../../../shared/contract/crowdaq'
 import { ContextView, SafeContent } from './SafeContent'
+import { plural } from '../../lib/format'
 
 /**
  * An exam attempt or a tutorial as a worker sees it. A tutorial explains each choice at once; an
@@ -22,8 +23,8 @@ export function QuestionSetView({ preview }: { preview: QuestionSetPreview }) {
       )}
       {preview.kind === 'exam' && (
         <p className="note">
-          {preview.questions.length} of {preview.poolSize} questions (a new random set each
-          preview).
+          {preview.questions.length} of {plural(preview.poolSize, 'question')} (a new random set
+          each preview).
         </p>
       )}
       <ol className="cq-questions">

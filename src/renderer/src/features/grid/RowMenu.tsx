@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { ReviewRow } from '../../../../shared/contract/review'
 import { api } from '../../api'
-import { formatCount } from '../../lib/format'
+import { formatCount, plural } from '../../lib/format'
 import { useClickOutside } from '../../lib/useClickOutside'
 import { showError, showInfo } from '../messages/messages'
 import { describeResult, inTurn, ratingsChanged } from '../ratings/ratingState'
@@ -26,7 +26,7 @@ function rateRows(ids: number[], rating: number | null): Promise<void> {
   return inTurn(async () => {
     try {
       const result = await api.ratings.rateItems({ annotationIds: ids, rating })
-      const what = `${formatCount(ids.length)} annotations ${rating === null ? 'cleared' : `rated ${ratingText(rating, ratingScale.get())}`}`
+      const what = `${plural(ids.length, 'annotation')} ${rating === null ? 'cleared' : `rated ${ratingText(rating, ratingScale.get())}`}`
       showInfo(`${what}: ${describeResult(result)}.`, undoAction(result.changeSet, what))
       ratingsChanged()
     } catch (e) {

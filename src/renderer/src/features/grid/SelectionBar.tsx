@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { describeFilter } from '../../../../shared/filter'
 import { api } from '../../api'
-import { formatCount } from '../../lib/format'
+import { formatCount, plural } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { ConfirmRating } from '../ratings/ConfirmRating'
 import { ratingScale } from '../ratings/scale'
@@ -45,7 +45,7 @@ export function SelectionBar() {
     <div className="selection-bar" data-testid="selection-bar">
       <span className="selection-count" data-testid="selection-count">
         {selection.mode === 'query'
-          ? `All ${formatCount(selection.total)} rows of this query selected`
+          ? `All ${plural(selection.total, 'row')} of this query selected`
           : `${formatCount(count)} selected`}
       </span>
       {selection.mode === 'rows' && total !== null && total > count && (
@@ -81,7 +81,7 @@ function BulkConfirm({ bulk, onClose }: { bulk: BulkRating; onClose: () => void 
   const { rating, selection } = bulk
   const target =
     selection.mode === 'query'
-      ? `all ${formatCount(selection.total)} annotations of this query (${describeFilter(selection.filter)})`
+      ? `all ${plural(selection.total, 'annotation')} of this query (${describeFilter(selection.filter)})`
       : `the ${formatCount(selection.rows.size)} selected annotation${selection.rows.size === 1 ? '' : 's'}`
   const summary =
     rating === null

@@ -1,6 +1,6 @@
 import type { ReviewRow } from '../../../../shared/contract/review'
 import { api } from '../../api'
-import { formatCount } from '../../lib/format'
+import { formatCount, plural } from '../../lib/format'
 import { toTsv } from '../../../../shared/tsv'
 import { showError, showInfo } from '../messages/messages'
 import { asOf, describeResult, inTurn, ratingsChanged } from '../ratings/ratingState'
@@ -96,8 +96,8 @@ export async function copySelection(model: WorkspaceModel): Promise<void> {
       await writeClipboard(result.tsv)
       showInfo(
         result.truncated
-          ? `Copied the first ${formatCount(result.rows)} of ${formatCount(result.total)} rows.`
-          : `Copied ${formatCount(result.rows)} rows.`,
+          ? `Copied the first ${formatCount(result.rows)} of ${plural(result.total, 'row')}.`
+          : `Copied ${plural(result.rows, 'row')}.`,
       )
       return
     }
@@ -112,7 +112,7 @@ export async function copySelection(model: WorkspaceModel): Promise<void> {
       ...shownColumns(model),
     ]
     await writeClipboard(toTsv(columns, rows))
-    showInfo(`Copied ${rows.length === 1 ? '1 row' : `${formatCount(rows.length)} rows`}.`)
+    showInfo(`Copied ${plural(rows.length, 'row')}.`)
   } catch (e) {
     showError('Copying rows', e)
   }

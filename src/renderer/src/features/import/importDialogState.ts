@@ -1,3 +1,4 @@
+import { onProjectSwitch } from '../../lib/projectScope'
 import { createStore } from '../../lib/store'
 
 /** Whether the import dialog is open, and files dropped on the window that it should take. */
@@ -17,3 +18,6 @@ export function openImport(dropped: readonly File[] = []): void {
 export function closeImport(): void {
   importRequest.set((r) => ({ ...r, open: false, dropped: [] }))
 }
+
+// The dialog imports into the open project: another project closes it.
+onProjectSwitch(closeImport)

@@ -6,6 +6,7 @@ import { api, fileFromPage, isDesktop } from '../../api'
 import { errorParts, toErrorInfo } from '../../lib/errors'
 import { ErrorText } from '../messages/Messages'
 import { showError } from '../messages/messages'
+import { plural } from '../../lib/format'
 
 /**
  * Which form field fills which release column, for HITs of another layout: a JSON mapping file
@@ -63,7 +64,7 @@ export function FieldMappingField({ disabled }: { disabled: boolean }) {
             {mapping === undefined
               ? '…'
               : mapping
-                ? `${mapping.name} (${mapping.fields.length} fields mapped)`
+                ? `${mapping.name} (${plural(mapping.fields.length, 'field')} mapped)`
                 : 'named like the release columns (GLUCOSE HITs)'}
           </span>
         </span>

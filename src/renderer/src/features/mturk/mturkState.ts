@@ -1,4 +1,5 @@
 import type { ActionOutcome, MTurkBalance } from '../../../../shared/contract/mturk'
+import { onProjectSwitch } from '../../lib/projectScope'
 import { createStore } from '../../lib/store'
 
 /** Whether the Mechanical Turk panel is open. */
@@ -6,6 +7,8 @@ export const mturkOpen = createStore(false)
 
 export const openMTurk = (): void => mturkOpen.set(true)
 export const closeMTurk = (): void => mturkOpen.set(false)
+// The panel shows the open project's HITs and actions: another project closes it.
+onProjectSwitch(closeMTurk)
 
 /** Bumped after every action, so the worker page re-reads its records. */
 export const actionsVersion = createStore(0)

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { ApiError } from '../../../../shared/contract'
 import type { PolicyApplied, PolicyParamValue } from '../../../../shared/contract/policies'
 import { api } from '../../api'
-import { formatCount } from '../../lib/format'
+import { plural } from '../../lib/format'
 import { useLatest } from '../../lib/useLatest'
 import { whenFinished } from '../jobs/jobs'
 import { WriteJobProgress } from '../jobs/WriteJobProgress'
@@ -169,7 +169,7 @@ export function PoliciesPage() {
         showInfo(
           result.changeSet === null
             ? 'The policy moved nothing.'
-            : `Applied: ${formatCount(result.changed)} annotations re-rated in change set ${result.changeSet}.`,
+            : `Applied: ${plural(result.changed, 'annotation')} re-rated in change set ${result.changeSet}.`,
         )
         ratingsChanged()
       } catch (e) {
@@ -186,7 +186,7 @@ export function PoliciesPage() {
     void inTurn(async () => {
       try {
         const result = await api.ratings.revert({ changeSetId: id })
-        showInfo(`Reverted change set ${id}: ${formatCount(result.changed)} annotations restored.`)
+        showInfo(`Reverted change set ${id}: ${plural(result.changed, 'annotation')} restored.`)
         setApplied(null)
         ratingsChanged()
       } catch (e) {

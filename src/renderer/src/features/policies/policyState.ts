@@ -3,21 +3,22 @@ import type {
   PolicyOutline,
   PolicyReport,
 } from '../../../../shared/contract/policies'
-import { type Store, createStore, useStore } from '../../lib/store'
+import { createProjectStore } from '../../lib/projectScope'
+import { type Store, useStore } from '../../lib/store'
 
 /**
  * What the Policies page works on, kept while another page is on screen (a sample opened in the
- * review grid, then back to apply).
+ * review grid, then back to apply); another project starts afresh.
  */
 export const policyState = {
-  fileName: createStore('policy.ts'),
-  path: createStore(''),
-  source: createStore(''),
-  outline: createStore<PolicyOutline | null>(null),
-  values: createStore<Record<string, string | boolean>>({}),
-  report: createStore<PolicyReport | null>(null),
-  applied: createStore<PolicyApplied | null>(null),
-  watch: createStore(false),
+  fileName: createProjectStore('policy.ts'),
+  path: createProjectStore(''),
+  source: createProjectStore(''),
+  outline: createProjectStore<PolicyOutline | null>(null),
+  values: createProjectStore<Record<string, string | boolean>>({}),
+  report: createProjectStore<PolicyReport | null>(null),
+  applied: createProjectStore<PolicyApplied | null>(null),
+  watch: createProjectStore(false),
 }
 
 /** A kept value with a setter, like `useState`. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { formatCount } from '../../lib/format'
+import { plural } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { projectState } from './project'
 
@@ -21,10 +21,10 @@ export function StatusBar({ children }: { children?: ReactNode }) {
           : !stats
             ? 'Counting…'
             : [
-                `${formatCount(stats.submissions)} submissions`,
-                `${formatCount(stats.annotations)} annotations`,
-                `${formatCount(stats.workers)} workers`,
-                `${formatCount(stats.stories)} stories`,
+                plural(stats.submissions, 'submission'),
+                plural(stats.annotations, 'annotation'),
+                plural(stats.workers, 'worker'),
+                plural(stats.stories, 'story', 'stories'),
               ].join(' · ')}
       </span>
       <span className="status-extra">{children}</span>

@@ -1,6 +1,7 @@
 import type { ProjectInfo, ProjectStats, RecentProject } from '../../../../shared/contract/project'
 import type { CollectionId } from '../../../../shared/pages'
 import { api, isDesktop, onEvent } from '../../api'
+import { switchProject } from '../../lib/projectScope'
 import { createStore } from '../../lib/store'
 import { showError } from '../messages/messages'
 
@@ -54,6 +55,8 @@ const refreshCollections = refresher(
 )
 
 function setProject(project: ProjectInfo | null, dataChanged: boolean): void {
+  // Another project: what the pages keep outside React goes back to its start before they mount.
+  if (projectState.get().project?.path !== project?.path) switchProject()
   projectState.set((s) => {
     const same = s.project?.path === project?.path
     return {

@@ -26,6 +26,7 @@ import {
   toggleInvalid,
   unassign,
 } from './clusterDraft'
+import { plural } from '../../lib/format'
 
 type Prompt = { kind: 'rename' | 'fix'; value: string } | { kind: 'merge' } | null
 
@@ -243,7 +244,7 @@ export function ClusterBoard({
               : `${reviewer || '…'}'s clustering`}
             {' · '}
             <span data-testid="cluster-progress">
-              {placed} of {answers.length} answers placed
+              {placed} of {plural(answers.length, 'answer')} placed
             </span>
             {' · '}
             {savedAt === null ? 'not saved yet' : dirty ? 'unsaved changes' : 'saved'}
@@ -254,7 +255,7 @@ export function ClusterBoard({
           data-testid="cluster-rule"
           title={`The ProtoQA selection rule: a question was kept when its ${TOP_CLUSTERS} largest clusters held at least ${MIN_TOP_ANSWERS} of the 100 responses`}
         >
-          {TOP_CLUSTERS} largest clusters hold {selection.topAnswers} of {total} responses
+          {TOP_CLUSTERS} largest clusters hold {selection.topAnswers} of {plural(total, 'response')}
           {!selection.passes && ` (fewer than ${MIN_TOP_ANSWERS})`}
         </div>
         {role === 'reviewer' && detail.clusterings.some((c) => c.role === 'imported') && (

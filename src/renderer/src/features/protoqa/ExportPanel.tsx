@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react'
 import type { ProtoqaExportView } from '../../../../shared/contract/protoqa'
 import { api } from '../../api'
 import { showError } from '../messages/messages'
+import { plural } from '../../lib/format'
 
 /** The ProtoQA JSONL of the final clusterings and the datasheet, to read and to save. */
 export function ExportPanel() {
@@ -32,7 +33,7 @@ export function ExportPanel() {
   return (
     <div className="protoqa-export" data-testid="export-panel">
       <p data-testid="export-summary">
-        {view.questions} questions with a final clustering
+        {plural(view.questions, 'question')} with a final clustering
         {view.unclustered.length > 0 &&
           `; left out (no final clustering): ${view.unclustered.join(', ')}`}
       </p>

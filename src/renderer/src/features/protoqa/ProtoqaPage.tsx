@@ -11,6 +11,7 @@ import { ExportPanel } from './ExportPanel'
 import { ImportButton } from './ImportButton'
 import { ScorePanel } from './ScorePanel'
 import './protoqa.css'
+import { plural } from '../../lib/format'
 
 type Mode = 'cluster' | 'compare' | 'scores' | 'export'
 
@@ -52,8 +53,8 @@ export function ProtoqaPage() {
       <header className="protoqa-head">
         <h2>ProtoQA</h2>
         <span className="protoqa-totals" data-testid="protoqa-totals">
-          {overview.questions} questions · {overview.answers} answers · {overview.responses}{' '}
-          responses
+          {plural(overview.questions, 'question')} · {plural(overview.answers, 'answer')} ·{' '}
+          {plural(overview.responses, 'response')}
         </span>
         <label className="protoqa-reviewer">
           Reviewer
@@ -145,7 +146,7 @@ function QuestionList({
           <span className="protoqa-question-id">{q.id}</span>
           <span className="protoqa-question-text">{q.question}</span>
           <span className="protoqa-question-meta">
-            {q.responses} responses · {q.reviewers.length} reviewers
+            {plural(q.responses, 'response')} · {plural(q.reviewers.length, 'reviewer')}
             {q.final ? ' · final' : ''}
             {q.topAnswers !== null && q.topAnswers < MIN_TOP_ANSWERS && (
               <span className="protoqa-warn"> · top 8: {q.topAnswers}</span>

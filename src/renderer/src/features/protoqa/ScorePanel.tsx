@@ -4,6 +4,7 @@ import type { QuestionSummary } from '../../../../shared/protoqa/model'
 import { METRICS } from '../../../../shared/protoqa/scoring'
 import { api } from '../../api'
 import { showError } from '../messages/messages'
+import { plural } from '../../lib/format'
 
 const SIMILARITY_LABELS: Record<SimilarityName, string> = {
   exact: 'Exact match',
@@ -74,7 +75,7 @@ export function ScorePanel({
           <select value={set ?? ''} onChange={(e) => setSet(Number(e.target.value))}>
             {sets.map((s) => (
               <option key={s.id} value={s.id}>
-                {s.name} ({s.questions} questions)
+                {s.name} ({plural(s.questions, 'question')})
               </option>
             ))}
           </select>

@@ -13,9 +13,17 @@ import { ratingScale } from './scale'
 import { ratingText } from './scaleMath'
 import { Transitions } from './Transitions'
 
+/** A commit date the dialog offers, with what it is (`the day being triaged`). */
+export interface CommitDay {
+  day: string
+  label: string
+}
+
 interface RateWorkerDialogProps {
   worker: { id: number; externalId: string }
   onClose: () => void
+  /** Commit dates to offer besides today, the first the default (else today is). */
+  days?: readonly CommitDay[]
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
@@ -24,10 +32,15 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/
  * A worker rating takes effect from its commit date: every submission on or after that date (until
  * the next commit date) takes it. The preview shows which annotations move before anything is written.
  */
-export function RateWorkerDialog({ worker, onClose }: RateWorkerDialogProps) {
+export function RateWorkerDialog({ worker, onClose, days = [] }: RateWorkerDialogProps) {
   const scale = useStore(ratingScale)
   const [value, setValue] = useState<number | null>(null)
-  const [from, setFrom] = useState(todayIso())
+  const today = todayIso()
+  const offered = [...days, { day: today, label: 'today' }].filter(
+    (d, i, all) => all.findIndex((e) => e.day === d.day) === i,
+  )
+  const [from, setFrom] = useState(offered[0]?.day ?? today)
+  const chosen = offered.find((d) => d.day === from)
   const [note, setNote] = useState('')
   const [preview, setPreview] = useState<RatingResult | null>(null)
   const [error, setError] = useState<ApiErrorInfo | null>(null)
@@ -122,6 +135,36 @@ export function RateWorkerDialog({ worker, onClose }: RateWorkerDialogProps) {
           />
         </label>
       </div>
+      {offered.length > 1 && (
+        <p className="commit-days">
+          In force from:{' '}
+          {offered.map((d, i) => (
+            <span key={d.day}>
+              {i > 0 && ' · '}
+              <button
+                type="button"
+                className="link-button"
+                aria-pressed={d.day === from}
+                data-testid="rate-worker-day"
+                onClick={() => setFrom(d.day)}
+              >
+                {d.label} ({d.day})
+              </button>
+            </span>
+          ))}
+        </p>
+      )}
+      <p className="note" data-testid="rate-worker-from-meaning">
+        {DAY.test(from) ? (
+          <>
+            The rating applies to this worker’s submissions of {from}
+            {chosen ? ` (${chosen.label})` : ''} and after, until their next commit date; earlier
+            submissions keep the rating they have.
+          </>
+        ) : (
+          'Pick the day from which the rating applies.'
+        )}
+      </p>
       <label className="field">
         <span>Note</span>
         <textarea

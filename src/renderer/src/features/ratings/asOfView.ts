@@ -1,8 +1,8 @@
-import { createStore } from '../../lib/store'
+import { createProjectStore } from '../../lib/projectScope'
 import { asOf } from './ratingState'
 
 /** The change set an "as of" view was opened from (History), while the moment is still its. */
-const fromChangeSet = createStore<{ id: number; at: number } | null>(null)
+const fromChangeSet = createProjectStore<{ id: number; at: number } | null>(null)
 
 /** Shows ratings as recorded by `at`; from History, as of change set `changeSet`. */
 export function viewAsOf(at: number | null, changeSet?: number): void {

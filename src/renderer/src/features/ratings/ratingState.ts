@@ -2,17 +2,18 @@ import type { ChangeSetKind, RatingResult, UndoState } from '../../../../shared/
 import { api, isDesktop, onEvent } from '../../api'
 import { formatCount } from '../../lib/format'
 import { isPrimaryModifier } from '../../lib/keys'
+import { createProjectStore } from '../../lib/projectScope'
 import { createStore } from '../../lib/store'
 import { showError, showInfo } from '../messages/messages'
 import { refreshStats } from '../project/project'
 
 /** "As of": null = now; otherwise epoch ms, and every rating shown is as it stood then. */
-export const asOf = createStore<number | null>(null)
+export const asOf = createProjectStore<number | null>(null)
 
 /** Bumped after every rating change this page makes, so the grid and panels re-query. */
 export const ratingsVersion = createStore(0)
 
-export const undoState = createStore<UndoState>({ undo: null, redo: null })
+export const undoState = createProjectStore<UndoState>({ undo: null, redo: null })
 
 /** Bumped when main records a change set that leaves ratings as they were (a triage mark…). */
 export const historyVersion = createStore(0)

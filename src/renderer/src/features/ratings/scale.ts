@@ -1,10 +1,10 @@
 import type { RatingLevel } from '../../../../shared/contract/ratings'
 import { api } from '../../api'
-import { createStore } from '../../lib/store'
+import { createProjectStore } from '../../lib/projectScope'
 import { showError } from '../messages/messages'
 
 /** The open project's rating scale (values, labels, colours), from project settings. */
-export const ratingScale = createStore<readonly RatingLevel[]>([])
+export const ratingScale = createProjectStore<readonly RatingLevel[]>([])
 
 export function loadScale(): void {
   api.ratings

@@ -9,7 +9,7 @@ import {
 } from '../../../../shared/contract/release'
 import { describeFilter, isEmptyFilter } from '../../../../shared/filter'
 import { api } from '../../api'
-import { formatCount, percentDone } from '../../lib/format'
+import { formatCount, percentDone, plural } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { cancelJob, jobs, whenFinished } from '../jobs/jobs'
 import { showError } from '../messages/messages'
@@ -288,8 +288,11 @@ export function ReleasePage() {
       </div>
       {running && job && (
         <p className="note" data-testid="release-progress">
-          {job.detail} {share !== null && `${share}%`} ({formatCount(job.done)}
-          {job.total !== null && ` of ${formatCount(job.total)}`} annotations)
+          {job.detail} {share !== null && `${share}%`} (
+          {job.total !== null
+            ? `${formatCount(job.done)} of ${plural(job.total, 'annotation')}`
+            : plural(job.done, 'annotation')}
+          )
         </p>
       )}
       {failure && (

@@ -36,9 +36,9 @@ const RATING: [string, string][] = [
 ]
 
 const TRIAGE: [string, string][] = [
-  ['↑ / ↓', 'Previous / next annotation of the submission'],
-  ['g / w / b', 'Mark it good / needs work / bad (x clears)'],
-  ['n', "Write the next mark's note (Enter or Esc back to the keys)"],
+  ['↑ / ↓', 'Pick the previous / next annotation of the submission'],
+  ['g / w / b', 'Mark the picked annotation good / needs work / bad; the pick stays (x clears)'],
+  ['n', 'Write the note of its mark (Enter or Esc saves it and goes back to the keys)'],
   ['Digits', 'Rate it as in the grid (Shift: the whole submission; Ctrl+Z undoes)'],
   ['Enter / →', 'Reviewed: next submission (← goes back)'],
   ['f', 'Write feedback for the worker (Esc back to the keys)'],

@@ -1,9 +1,12 @@
 import type { AnnotationFilter } from '../../../../shared/filter'
 import { PAGES, type PageId } from '../../../../shared/pages'
-import { createStore } from '../../lib/store'
+import { createProjectStore } from '../../lib/projectScope'
 
-/** The page on screen. The review workspace stays mounted behind the others, so its grid keeps its place. */
-export const currentPage = createStore<PageId>('review')
+/**
+ * The page on screen. The review workspace stays mounted behind the others, so its grid keeps its
+ * place; another project opens on Review.
+ */
+export const currentPage = createProjectStore<PageId>('review')
 
 export function goToPage(id: PageId): void {
   currentPage.set(id)
@@ -18,13 +21,13 @@ export function pageAt(position: number): PageId | null {
  * The filter of what the review grid shows now, kept by the workspace, for pages that act on
  * "what the grid shows" (an export, an audit drawn from the current query).
  */
-export const reviewFilter = createStore<AnnotationFilter>({})
+export const reviewFilter = createProjectStore<AnnotationFilter>({})
 
 /**
  * A request to show a filter in the review grid (with a worker's panel open, when `worker` is
  * set); `seq` makes a repeat of the same filter a new request.
  */
-export const reviewRequest = createStore<{
+export const reviewRequest = createProjectStore<{
   filter: AnnotationFilter
   worker?: string
   seq: number

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { TriageQueue } from '../../../../shared/contract/triage'
 import { api } from '../../api'
 import { showError, showInfo } from '../messages/messages'
+import { plural } from '../../lib/format'
 
 /** The queue's feedback, one message per worker, sent as MTurk notifications on request. */
 export function FeedbackSender({ queue }: { queue: TriageQueue }) {
@@ -24,7 +25,7 @@ export function FeedbackSender({ queue }: { queue: TriageQueue }) {
           message: texts.join('\n\n'),
         })
       }
-      showInfo(`Feedback sent to ${byWorker.size} workers.`)
+      showInfo(`Feedback sent to ${plural(byWorker.size, 'worker')}.`)
     } catch (e) {
       showError('Sending the feedback', e)
     } finally {
@@ -43,7 +44,7 @@ export function FeedbackSender({ queue }: { queue: TriageQueue }) {
         ))}
       </ul>
       <button className="primary" disabled={sending} onClick={() => void send()}>
-        Send through MTurk ({byWorker.size} workers)
+        Send through MTurk ({plural(byWorker.size, 'worker')})
       </button>
     </div>
   )

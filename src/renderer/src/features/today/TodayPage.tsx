@@ -1,14 +1,19 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { TriageQueue, TriageReport } from '../../../../shared/contract/triage'
+import {
+  MINIMAL_DIMENSIONS,
+  type TriageQueue,
+  type TriageReport,
+} from '../../../../shared/contract/triage'
 import { isDay } from '../../../../shared/filter'
 import { api } from '../../api'
+import { plural } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
 import { ratingsVersion } from '../ratings/ratingState'
 import { TriageQueueView } from './TriageQueueView'
 import { TriageSettingsForm } from './TriageSettingsForm'
-import { WorkerTable } from './WorkerTable'
+import { NO_TIME, WorkerTable } from './WorkerTable'
 import './today.css'
 
 /**
@@ -154,7 +159,10 @@ export function TodayPage() {
           No submissions from {report.from} to {report.to}.
         </div>
       ) : (
-        <WorkerTable report={report} />
+        <>
+          <UntimedNote report={report} />
+          <WorkerTable report={report} />
+        </>
       )}
       {report && (
         <details className="today-settings">
@@ -167,5 +175,25 @@ export function TodayPage() {
         </details>
       )}
     </div>
+  )
+}
+
+/**
+ * Files without MTurk times (GLUCOSE's release files) leave a worker's median time empty: say so,
+ * and that "rushing" then rests on the share of minimal submissions alone.
+ */
+function UntimedNote({ report }: { report: TriageReport }) {
+  const untimed = report.workers.filter((w) => w.medianWorkSeconds === null).length
+  if (untimed === 0) return null
+  const all = untimed === report.workers.length
+  return (
+    <p className="note today-untimed" data-testid="today-untimed">
+      Median time “{NO_TIME}”{all ? '' : ` for ${plural(untimed, 'worker')}`}:{' '}
+      {all ? 'these' : 'their'} submissions carry no MTurk accept and submit times (release files do
+      not; a pull from MTurk does), so “rushing” rests on the share of minimal submissions alone (at
+      least {Math.round(report.settings.rushMinimalShare * 100)}% with ≤ {MINIMAL_DIMENSIONS}{' '}
+      dimensions)
+      {all ? '' : ' for them'}.
+    </p>
   )
 }

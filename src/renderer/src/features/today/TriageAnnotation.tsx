@@ -6,7 +6,7 @@ import { ratingSource } from '../grid/cells'
 import { RateKeys } from '../ratings/RateKeys'
 import { RatingBadge } from '../ratings/RatingBadge'
 
-const MARK_LABEL: Record<TriageMark, string> = {
+export const MARK_LABEL: Record<TriageMark, string> = {
   good: 'good',
   'needs-work': 'needs work',
   bad: 'bad',
@@ -18,8 +18,11 @@ interface TriageAnnotationProps {
   current: boolean
   onPick: () => void
   onMark: (mark: TriageMark) => void
+  /** The note of its mark, or the one written for the mark it has yet to get. */
   note: string
   onNote: (note: string) => void
+  /** The note field was left: a marked annotation's note is saved. */
+  onNoteDone: () => void
   noteRef: RefObject<HTMLInputElement | null>
 }
 
@@ -35,6 +38,7 @@ export function TriageAnnotation({
   onMark,
   note,
   onNote,
+  onNoteDone,
   noteRef,
 }: TriageAnnotationProps) {
   return (
@@ -63,25 +67,43 @@ export function TriageAnnotation({
       {current && cells.annotationId !== null && (
         <>
           <div className="triage-mark-actions">
-            <button data-testid="mark-good" onClick={() => onMark('good')}>
+            <button
+              data-testid="mark-good"
+              aria-pressed={mark?.mark === 'good'}
+              onClick={() => onMark('good')}
+            >
               Good <kbd>G</kbd>
             </button>
-            <button data-testid="mark-needs-work" onClick={() => onMark('needs-work')}>
+            <button
+              data-testid="mark-needs-work"
+              aria-pressed={mark?.mark === 'needs-work'}
+              onClick={() => onMark('needs-work')}
+            >
               Needs work <kbd>W</kbd>
             </button>
-            <button data-testid="mark-bad" onClick={() => onMark('bad')}>
+            <button
+              data-testid="mark-bad"
+              aria-pressed={mark?.mark === 'bad'}
+              onClick={() => onMark('bad')}
+            >
               Bad <kbd>B</kbd>
             </button>
             <input
               ref={noteRef}
               className="triage-note"
-              placeholder="note (optional) N"
+              placeholder={mark ? 'note on this mark (N)' : 'note for its mark (N)'}
+              title={
+                mark
+                  ? 'The note of this mark, saved when you leave the field (Enter or Esc)'
+                  : 'Saved with the mark this annotation gets next (g / w / b)'
+              }
               value={note}
               aria-label="Note for the mark"
               data-testid="triage-note"
               onChange={(e) => onNote(e.target.value)}
+              onBlur={onNoteDone}
               onKeyDown={(e) => {
-                // Back to the queue's keys: the next g / w / b takes the note along.
+                // Back to the queue's keys; the note is saved on leaving (onBlur).
                 if (e.key === 'Enter' || e.key === 'Escape') {
                   e.preventDefault()
                   e.stopPropagation()

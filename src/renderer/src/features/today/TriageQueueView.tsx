@@ -9,11 +9,12 @@ import { useLatest } from '../../lib/useLatest'
 import { rateTarget, ratingForKey } from '../grid/actions'
 import { explainUnkeyedDigit } from '../grid/ratingKeys'
 import { showError } from '../messages/messages'
-import { RateWorkerDialog } from '../ratings/RateWorkerDialog'
+import { type CommitDay, RateWorkerDialog } from '../ratings/RateWorkerDialog'
 import { ratingsVersion, undoKey } from '../ratings/ratingState'
 import { StoryText } from '../story/StoryView'
 import { FeedbackSender } from './FeedbackSender'
 import { TriageAnnotation } from './TriageAnnotation'
+import { TriageSummary } from './TriageSummary'
 
 const MARK_KEYS: Record<string, TriageMark | null> = {
   g: 'good',
@@ -30,10 +31,10 @@ interface QueueViewProps {
 
 /**
  * The triage queue in the story view: one sampled submission at a time with its story and every
- * filled dimension. Keys: ↑/↓ pick an annotation, g / w / b mark it good / needs work / bad
- * (x clears, n writes the mark's note first), digits rate it as in the review grid (Shift: the
- * whole submission), Enter or → next submission, ← back, r rates the worker, f writes feedback,
- * Esc leaves a text field, then the queue.
+ * filled dimension. Keys: ↑/↓ pick an annotation, g / w / b mark the picked one good / needs work
+ * / bad and leave the pick where it is (x clears), n writes the note of its mark, digits rate it
+ * as in the review grid (Shift: the whole submission), Enter or → next submission, ← back, r rates
+ * the worker, f writes feedback, Esc leaves a text field, then the queue.
  */
 export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
   const [position, setPosition] = useState(queue.next ?? queue.items.length)
@@ -45,7 +46,14 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
   const setPicked = (f: (index: number) => number) =>
     setPick((p) => ({ position, index: f(p.position === position ? p.index : 0) }))
   const [rating, setRating] = useState<{ id: number; externalId: string } | null>(null)
-  const [note, setNote] = useState('')
+  // Notes being written, per annotation: saved on its mark when the field is left, or, while the
+  // annotation has no mark, with the mark it is given next.
+  const [drafts, setDrafts] = useState<ReadonlyMap<number, string>>(new Map())
+  // The queue's writes go one after another, each seeing the queue the one before left (a note
+  // saved on leaving its field, a mark pressed right before or after it).
+  const writes = useRef<Promise<void>>(Promise.resolve())
+  // The marks are written only from here, so the queue the last write returned has the latest.
+  const written = useRef(queue)
   const feedbackRef = useRef<HTMLTextAreaElement>(null)
   const noteRef = useRef<HTMLInputElement>(null)
   const version = useStore(ratingsVersion)
@@ -78,16 +86,56 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
       void rateTarget({ kind: 'annotation', id: current.annotationId }, rating)
   }
 
+  /** Queues a write: `request` is asked when the writes before it are done (null: nothing). */
+  const write = (request: () => Parameters<typeof api.triage.mark>[0] | null) => {
+    writes.current = writes.current.then(async () => {
+      try {
+        const asked = request()
+        if (!asked) return
+        written.current = await api.triage.mark(asked)
+        onChange(written.current)
+      } catch (e) {
+        showError('Marking the annotation', e)
+      }
+    })
+  }
+  /** Drops an annotation's note draft (only if it still reads `text`, when given). */
+  const dropDraft = (annotationId: number, text?: string) =>
+    setDrafts((d) =>
+      text !== undefined && d.get(annotationId) !== text
+        ? d
+        : new Map([...d].filter(([id]) => id !== annotationId)),
+    )
+
+  /** Marks one annotation (the picked one unless named); the pick stays where it is. */
   const mark = (value: TriageMark | null, annotationId = current?.annotationId ?? null) => {
     if (annotationId === null) return
-    const text = note.trim()
-    setNote('')
-    // Moving on at once: a quick run of keys marks one annotation each, in order.
-    if (value !== null) setPicked((p) => Math.min(p + 1, filled.length - 1))
-    api.triage
-      .mark({ queueId: queue.id, annotationId, mark: value, ...(text ? { note: text } : {}) })
-      .then(onChange)
-      .catch((e: unknown) => showError('Marking the annotation', e))
+    const draft = drafts.get(annotationId)
+    dropDraft(annotationId)
+    write(() => ({
+      queueId: queue.id,
+      annotationId,
+      mark: value,
+      ...(value !== null && draft !== undefined ? { note: draft.trim() } : {}),
+    }))
+  }
+
+  /**
+   * Leaving the note field: a marked annotation's note is saved on its mark (the mark as the
+   * writes before left it); an annotation without a mark keeps it for the mark it gets next.
+   */
+  const keepNote = (annotationId: number) => {
+    const draft = drafts.get(annotationId)
+    if (draft === undefined) return
+    write(() => {
+      const marked = written.current.items
+        .flatMap((i) => i.marks)
+        .find((m) => m.annotationId === annotationId)
+      if (!marked) return null
+      dropDraft(annotationId, draft)
+      if (draft.trim() === marked.note) return null
+      return { queueId: queue.id, annotationId, mark: marked.mark, note: draft.trim() }
+    })
   }
 
   const advance = (step: 1 | -1) => {
@@ -103,6 +151,17 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
         .catch((e: unknown) => showError('Saving the queue', e))
     } else setPosition(next)
   }
+
+  // A worker rated from the queue takes effect from the days being triaged, not from today.
+  const commitDays: CommitDay[] = [
+    {
+      day: queue.from,
+      label: queue.from === queue.to ? 'the day being triaged' : 'the first day being triaged',
+    },
+    ...(story
+      ? [{ day: formatDay(story.submission.submittedAt), label: 'this submission’s day' }]
+      : []),
+  ]
 
   const rateWorker = () => {
     const workerId = item?.workerId
@@ -203,6 +262,7 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
               ? 'Queue finished: every sampled submission is reviewed.'
               : 'End of the queue.'}
           </p>
+          <TriageSummary queue={queue} />
           <FeedbackSender queue={queue} />
           <button onClick={() => setPosition(1)}>Back to the first item</button>
         </div>
@@ -228,8 +288,16 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
                 current={i === picked}
                 onPick={() => setPicked(() => i)}
                 onMark={(m) => mark(m, d.annotationId)}
-                note={note}
-                onNote={setNote}
+                note={
+                  (d.annotationId !== null ? drafts.get(d.annotationId) : undefined) ??
+                  markOf(d.annotationId)?.note ??
+                  ''
+                }
+                onNote={(text) => {
+                  const id = d.annotationId
+                  if (id !== null) setDrafts((m) => new Map(m).set(id, text))
+                }}
+                onNoteDone={() => d.annotationId !== null && keepNote(d.annotationId)}
                 noteRef={noteRef}
               />
             ))}
@@ -260,7 +328,9 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
           </div>
         </article>
       )}
-      {rating && <RateWorkerDialog worker={rating} onClose={() => setRating(null)} />}
+      {rating && (
+        <RateWorkerDialog worker={rating} days={commitDays} onClose={() => setRating(null)} />
+      )}
     </section>
   )
 }

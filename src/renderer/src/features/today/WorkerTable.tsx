@@ -1,5 +1,10 @@
 import { useState } from 'react'
-import type { TriageReport, TriageWorker } from '../../../../shared/contract/triage'
+import type {
+  TriageFlag,
+  TriageReport,
+  TriageSettings,
+  TriageWorker,
+} from '../../../../shared/contract/triage'
 import { showWorkerInReview } from '../shell/navigation'
 import { largest } from '../../../../shared/lists'
 
@@ -35,8 +40,11 @@ function value(w: TriageWorker, key: SortKey): number | string {
   return w[key]
 }
 
+/** Shown for a worker whose submissions carry no MTurk accept and submit times. */
+export const NO_TIME = '–'
+
 function formatSeconds(s: number | null): string {
-  if (s === null) return ''
+  if (s === null) return NO_TIME
   const m = Math.floor(s / 60)
   const sec = Math.round(s % 60)
   return m > 0 ? `${m} min ${sec} s` : `${sec} s`
@@ -65,6 +73,23 @@ function Profile({ worker, crowd }: { worker: number[]; crowd: number[] }) {
       ))}
     </span>
   )
+}
+
+/** Why a worker has a flag, by the thresholds in force. */
+function flagReason(flag: TriageFlag, w: TriageWorker, settings: TriageSettings): string {
+  if (flag === 'new')
+    return `First submission fewer than ${settings.newWorkerDays} days before the last day`
+  const fast = w.medianWorkSeconds !== null && w.medianWorkSeconds < settings.rushSeconds
+  const minimal = w.minimalShare >= settings.rushMinimalShare
+  return [
+    fast ? `median time under ${settings.rushSeconds} s` : '',
+    minimal
+      ? `${pct(w.minimalShare)} minimal submissions (at least ${pct(settings.rushMinimalShare)})`
+      : '',
+    w.medianWorkSeconds === null ? 'no times to judge speed by' : '',
+  ]
+    .filter(Boolean)
+    .join('; ')
 }
 
 /** Per worker figures of the range, sortable by any column; a worker's id opens them in review. */
@@ -126,13 +151,24 @@ export function WorkerTable({ report }: { report: TriageReport }) {
             </td>
             <td className="num">{w.submissions}</td>
             <td className="num">{w.avgDimensions.toFixed(2)}</td>
-            <td className="num">{formatSeconds(w.medianWorkSeconds)}</td>
+            <td
+              className="num"
+              data-testid="today-median"
+              title={
+                w.medianWorkSeconds === null
+                  ? 'No MTurk accept and submit times in the files of these submissions'
+                  : undefined
+              }
+            >
+              {formatSeconds(w.medianWorkSeconds)}
+            </td>
             <td className="num">{pct(w.minimalShare)}</td>
             <td>
               {w.flags.map((f) => (
                 <span
                   key={f}
                   className={`badge ${f === 'rushing' ? 'badge-danger' : 'badge-warn'}`}
+                  title={flagReason(f, w, report.settings)}
                 >
                   {f}
                 </span>

@@ -3,6 +3,8 @@ import { formatRating, levelFor } from '../ratings/scaleMath'
 import { dayNumber, dayString, scaleLinear, stepSpans, timelineDomain } from './timelineMath'
 import { largest, smallest } from '../../../../shared/lists'
 
+import { plural } from '../../lib/format'
+
 const W = 380
 const LEFT = 26
 const TOP = 70
@@ -108,7 +110,7 @@ export function RatingTimeline({
           ]
           return (
             <g key={v.day}>
-              <title>{`${v.day}: ${v.submissions} submissions, ${v.annotations} annotations`}</title>
+              <title>{`${v.day}: ${plural(v.submissions, 'submission')}, ${plural(v.annotations, 'annotation')}`}</title>
               {parts.map(([key, color]) => {
                 const n = v.byRating[key] ?? 0
                 if (n === 0) return null
