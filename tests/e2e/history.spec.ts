@@ -20,19 +20,23 @@ test('a triage mark is a change set: History lists it, and Ctrl+Z undoes it in t
   await expect(notes.filter({ hasText: 'Undid “Marked good: submission' })).toBeVisible()
   await expect(first).toHaveAttribute('data-mark', '')
 
-  // Marked again, the mark is the newest change set in History, by kind, with what it marked.
-  await first.click()
+  // A note written now waits for the annotation's next mark: the undone one stays undone.
+  await page.keyboard.press('n')
+  await page.keyboard.type('later')
+  await page.keyboard.press('Enter')
   await page.keyboard.press('b')
   await expect(first).toHaveAttribute('data-mark', 'bad')
+  await expect(first).toContainText('bad: later')
   await page.getByTestId('page-tab-review').click()
   await page.getByTestId('history-button').click()
   const items = page.getByTestId('history-item')
   await expect(items.first().getByTestId('history-kind')).toHaveText('triage')
   await expect(items.first().getByTestId('history-description')).toHaveText(
-    /^Marked bad: submission \d+, dimension \d+ \(triage queue \d+\)$/,
+    /^Marked bad: submission \d+, dimension \d+ \(triage queue \d+\), note “later”$/,
   )
   const marked = (await items.first().getByTestId('history-description').textContent()) ?? ''
-  // The earlier mark and its undo are listed too: undo, then the mark it reverted.
+  // Marked again, the mark is the newest change set in History, by kind, with what it marked;
+  // the earlier mark and its undo are listed too: undo, then the mark it reverted.
   await expect(items.nth(1).getByTestId('history-kind')).toHaveText('undo')
   await expect(items.nth(2)).toContainText('Marked good')
   await expect(items.nth(2)).toContainText('reverted by')
