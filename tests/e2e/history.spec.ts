@@ -53,3 +53,41 @@ test('a triage mark is a change set: History lists it, and Ctrl+Z undoes it in t
   await expect(item.getByTestId('story-sentence-highlight')).toBeVisible()
   await expect(item.getByTestId('triage-annotation').first()).toHaveAttribute('data-mark', '')
 })
+
+test('an audit verdict is a change set: Ctrl+Z in the audit takes it back, and History lists both', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-audits').click()
+  await page.getByTestId('audit-source').selectOption('all')
+  await page.getByTestId('audit-n').fill('5')
+  await page.getByTestId('audit-seed').fill('3')
+  await page.getByTestId('audit-name').fill('Five')
+  await page.getByTestId('audit-draw').click()
+  const counts = page.getByTestId('audit-counts')
+  await expect(counts).toContainText('5 open of 5 drawn')
+
+  await page.keyboard.press('n')
+  await expect(counts).toContainText('0 yes · 1 no · 0 skipped · 4 open')
+  await page.keyboard.press('Control+z')
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Undid “Judged no: item 1 of audit' }),
+  ).toBeVisible()
+  await expect(counts).toContainText('0 yes · 0 no · 0 skipped · 5 open')
+  await expect(page.getByTestId('audit-list')).toContainText('0 of 5 judged')
+
+  await page.getByTestId('page-tab-review').click()
+  await page.getByTestId('history-button').click()
+  const items = page.getByTestId('history-item')
+  await expect(items.first().getByTestId('history-kind')).toHaveText('undo')
+  await expect(items.nth(1).getByTestId('history-kind')).toHaveText('audit')
+  await expect(items.nth(1).getByTestId('history-description')).toHaveText(
+    /^Judged no: item 1 of audit \d+ “Five”$/,
+  )
+  await expect(items.nth(2).getByTestId('history-description')).toHaveText(
+    /^Drew audit \d+ “Five”: 5 items \(seed 3\)$/,
+  )
+  // What only adds is not reverted: History offers no Revert for the draw.
+  await expect(items.nth(2).getByTestId('history-revert')).toHaveCount(0)
+})
