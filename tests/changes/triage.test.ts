@@ -219,4 +219,22 @@ describe('triage writes are change sets', () => {
     expect(marks()).toEqual([])
     db.close()
   })
+  it('undo goes back past a hundred marks undone, one mark at a time', () => {
+    const { db, queue, annotation } = queueProject(tempDir())
+    const marks = ['good', 'needs-work', 'bad'] as const
+    for (let i = 0; i < 105; i++)
+      markAnnotation(db, {
+        queueId: queue.id,
+        annotationId: annotation,
+        mark: marks[i % 3] ?? 'good',
+        author: 'ann',
+      })
+    for (let i = 0; i < 101; i++) undo(db, 'ann')
+    // Left: the first four marks; the fourth (i = 3) is good.
+    expect(db.prepare('SELECT mark FROM triage_marks').pluck().all()).toEqual(['good'])
+    for (let i = 0; i < 4; i++) undo(db, 'ann')
+    expect(db.prepare('SELECT count(*) FROM triage_marks').pluck().get()).toBe(0)
+    expect(undo(db, 'ann')).toBeNull()
+    db.close()
+  })
 })

@@ -134,8 +134,23 @@ export function revertChangeSet(
   throw new Error('unreachable')
 }
 
+/**
+ * Change sets of the kinds undo looks at, newest first, read a page at a time: a project holds a
+ * change set per triage mark, and undo mostly stops at the first.
+ */
+function* undoCandidates(db: Db): Generator<{ id: number; kind: ChangeSetKind }> {
+  const limit = 100
+  let beforeId: number | undefined
+  for (;;) {
+    const page = changeSetIdsOfKinds(db, UNDOABLE, { limit, beforeId })
+    yield* page
+    if (page.length < limit) return
+    beforeId = page[page.length - 1]?.id
+  }
+}
+
 function undoTarget(db: Db, revertedBy: ReadonlyMap<number, number>): ChangeSetRow | null {
-  for (const { id, kind } of changeSetIdsOfKinds(db, UNDOABLE)) {
+  for (const { id, kind } of undoCandidates(db)) {
     if (revertedBy.has(id)) continue
     if (isUndoable(db, id, kind)) return changeSetById(db, id) ?? null
   }
@@ -147,8 +162,12 @@ function redoRevert(
   db: Db,
   revertedBy: ReadonlyMap<number, number>,
 ): { revert: number; target: ChangeSetRow } | null {
-  const newestEdit =
-    changeSetIdsOfKinds(db, UNDOABLE).find((c) => isUndoable(db, c.id, c.kind))?.id ?? 0
+  let newestEdit = 0
+  for (const c of undoCandidates(db)) {
+    if (!isUndoable(db, c.id, c.kind)) continue
+    newestEdit = c.id
+    break
+  }
   for (const link of revertLinks(db)) {
     if (link.id < newestEdit) return null
     if (revertedBy.has(link.id)) continue

@@ -67,13 +67,16 @@ export function revertLinks(db: Db): { id: number; reverts: number }[] {
   )
 }
 
-/** Ids (and kinds) of change sets of the given kinds, newest first. */
+/** Ids (and kinds) of change sets of the given kinds, newest first; `beforeId` pages back. */
 export function changeSetIdsOfKinds(
   db: Db,
   kinds: readonly ChangeSetKind[],
+  { limit, beforeId }: { limit: number; beforeId?: number | undefined },
 ): { id: number; kind: ChangeSetKind }[] {
+  const before = beforeId === undefined ? sql`1` : sql`id < ${beforeId}`
   return all<{ id: number; kind: ChangeSetKind }>(
     db,
-    sql`SELECT id, kind FROM change_sets WHERE kind IN ${sql.list(kinds)} ORDER BY id DESC`,
+    sql`SELECT id, kind FROM change_sets WHERE kind IN ${sql.list(kinds)} AND ${before}
+        ORDER BY id DESC LIMIT ${limit}`,
   )
 }
