@@ -139,6 +139,19 @@ describe('migration 014 (change entries)', () => {
     )
     for (const kind of ['triage', 'audit', 'setting', 'crowdaq', 'protoqa']) insert.run(kind)
     expect(() => insert.run('other')).toThrow(/CHECK constraint failed/)
+    // The rebuilt table keeps its index and gains those undo and each new change set read.
+    expect(
+      db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'change_sets'")
+        .pluck()
+        .all()
+        .sort(),
+    ).toEqual([
+      'change_sets_created',
+      'change_sets_kind',
+      'change_sets_reverts',
+      'sqlite_autoindex_change_sets_1',
+    ])
     expect(db.pragma('foreign_key_check')).toEqual([])
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
     db.close()
