@@ -120,7 +120,7 @@ export function drawMore(db: Db, auditId: number, n: number, author: string): Au
   return auditDetail(db, auditId)
 }
 
-export interface Verdict {
+interface Verdict {
   auditId: number
   annotationId: number
   /** null clears the verdict. */

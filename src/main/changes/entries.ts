@@ -142,7 +142,7 @@ export function applyEntry(db: Db, row: EntryRow, at: number): void {
   }
 }
 
-export interface RecordedChange {
+interface RecordedChange {
   kind: ChangeSetKind
   author: string
   /** What History says it did, in the reviewer's words. */

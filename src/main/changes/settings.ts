@@ -2,7 +2,7 @@ import type { Db } from '../db/connection'
 import { latestValue } from '../db/queries/changeEntries'
 import { encodeEntry, recordChange, sameValue } from './entries'
 
-export interface SettingChange {
+interface SettingChange {
   key: string
   /** The new value (JSON-able); null removes the setting, so its default applies. */
   value: unknown

@@ -99,7 +99,7 @@ function annotationWords(annotationId: number): string {
   return `submission ${Math.floor(annotationId / 16)}, dimension ${annotationId % 16}`
 }
 
-export interface MarkChange {
+interface MarkChange {
   queueId: number
   annotationId: number
   /** null clears the mark. */
