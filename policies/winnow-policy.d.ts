@@ -7,6 +7,10 @@
  * The script runs in a sandbox: no file system, no network, no clock, no other imports. It reads
  * facts (read-only) and returns rules; Winnow applies them to whole sets of annotations.
  * Rules are ordered: an annotation is moved by the first rule that selects it.
+ *
+ * Limits: 10 s for the script (and as long for selecting what its rules move), 256 MB of memory,
+ * at most 10,000 rules and 16 MB of JSON returned. `new Date()` and `Date.now()` refuse: give
+ * dates explicitly. Throw an Error (`throw new Error('…')`) to stop with a message.
  */
 
 /** A rating on the project's scale, e.g. 3, 2, 1.5, 1, 0, -1, -2. */

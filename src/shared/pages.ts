@@ -1,5 +1,5 @@
 /** Collections a project may hold beside GLUCOSE, each with a page of its own. */
-export const COLLECTIONS = ['protoqa', 'crowdaq'] as const
+export const COLLECTIONS = ['protoqa', 'crowdaq', 'halie'] as const
 
 export type CollectionId = (typeof COLLECTIONS)[number]
 
@@ -32,6 +32,12 @@ export const PAGES = [
     label: 'CROWDAQ',
     hint: 'Exams, tutorials and tasks: preview, grade, report, qualify',
     collection: 'crowdaq',
+  },
+  {
+    id: 'halie',
+    label: 'HALIE',
+    hint: 'Human–LM interaction sessions: filter, replay, chart, rate',
+    collection: 'halie',
   },
 ] as const satisfies readonly {
   id: string

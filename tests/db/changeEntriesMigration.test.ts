@@ -15,13 +15,13 @@ import { generateSubmissions } from '../../src/main/synth/glucose'
 import { useTempDir } from '../helpers/tmp'
 
 /**
- * A project at schema 13 as that Winnow wrote it: an import, a rating and its revert, a ProtoQA-
+ * A project at schema 14 as that Winnow wrote it: an import, a rating and its revert, a ProtoQA-
  * style edit, settings, a triage queue with marks, feedback and a review, an audit with verdicts.
  */
-function projectAt13(dir: string): { db: Database.Database; path: string; annotations: number[] } {
+function projectAt14(dir: string): { db: Database.Database; path: string; annotations: number[] } {
   const path = join(dir, 'p.winnow')
   const db = new Database(path)
-  migrate(db, path, 13)
+  migrate(db, path, 14)
   const annotations = db.transaction(() => {
     const imported = createChangeSet(db, { kind: 'import', author: 'imp', description: 'Import' })
     const writer = new SubmissionWriter(db, imported.id, null)
@@ -63,11 +63,11 @@ function projectAt13(dir: string): { db: Database.Database; path: string; annota
 const rowsOf = (db: Database.Database, table: string, order: string) =>
   db.prepare(`SELECT * FROM ${table} ORDER BY ${order}`).all() as Record<string, unknown>[]
 
-describe('migration 014 (change entries)', () => {
+describe('migration 015 (change entries)', () => {
   const tempDir = useTempDir()
 
   it('keeps every change set and row, gives each change set a global id and records the state as it stood', () => {
-    const { db, path, annotations } = projectAt13(tempDir())
+    const { db, path, annotations } = projectAt14(tempDir())
     const [a1, a2] = annotations as [number, number]
     const before = {
       changeSets: rowsOf(db, 'change_sets', 'id'),
@@ -90,7 +90,7 @@ describe('migration 014 (change entries)', () => {
     ])
 
     migrate(db, path)
-    expect(db.pragma('user_version', { simple: true })).toBe(14)
+    expect(db.pragma('user_version', { simple: true })).toBe(15)
     const changeSets = rowsOf(db, 'change_sets', 'id')
     expect(changeSets.map(({ uid: _uid, ...rest }) => rest)).toEqual(before.changeSets)
     const uids = changeSets.map((c) => c.uid as string)
@@ -158,7 +158,7 @@ describe('migration 014 (change entries)', () => {
   })
 
   it('lets the first mark and verdict after it be undone to what the project held before', () => {
-    const { db, path, annotations } = projectAt13(tempDir())
+    const { db, path, annotations } = projectAt14(tempDir())
     const [a1, a2] = annotations as [number, number]
     db.close()
     const project = openProject(path)
@@ -176,13 +176,13 @@ describe('migration 014 (change entries)', () => {
   })
 
   it('migrates a project that already held a broken reference, and keeps it as it was', () => {
-    const { db, path } = projectAt13(tempDir())
+    const { db, path } = projectAt14(tempDir())
     db.pragma('foreign_keys = OFF')
     db.exec(`INSERT INTO triage_marks (queue_id, annotation_id, mark, note, marked_at)
       VALUES (99, 16, 'bad', '', 1)`)
     db.pragma('foreign_keys = ON')
     migrate(db, path)
-    expect(db.pragma('user_version', { simple: true })).toBe(14)
+    expect(db.pragma('user_version', { simple: true })).toBe(15)
     expect(db.prepare('SELECT count(*) FROM triage_marks WHERE queue_id = 99').pluck().get()).toBe(
       1,
     )

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -9,6 +10,26 @@ import { policyThread } from '../../src/main/policies/thread'
 import { useTempDir } from '../helpers/tmp'
 import { day, importSubmissions, newProject } from '../ratings/helpers'
 import { policyText, ratingsSnapshot, tableCounts } from './helpers'
+
+const root = join(import.meta.dirname, '..', '..')
+
+/** Runs `source`'s rules in a process of its own (sandbox-child.ts): its outcome and peak memory. */
+async function inOwnProcess(
+  source: string,
+  memoryMb: number,
+): Promise<{ outcome: { code?: string; message?: string }; peakBytes: number }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, 'sandbox-child.ts'), String(memoryMb)],
+    { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] },
+  )
+  let out = ''
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.stdin.end(source)
+  await exited
+  return JSON.parse(out) as { outcome: { code?: string; message?: string }; peakBytes: number }
+}
 
 function project(dir: string): Db {
   const db = newProject(dir)
@@ -80,12 +101,11 @@ describe('policy sandbox', () => {
       message: expect.stringMatching(/memory limit \(32 MB\)/) as unknown,
     })
     // One built-in call the engine cannot interrupt: the thread is stopped after the limit.
-    const fill = policyText(
-      `    const keep = []\n    for (;;) keep.push(new Array(100000).fill(keep.length))`,
-    )
+    // (A generic indexOf over 2^34 indexes allocates nothing and runs for minutes.)
+    const long = policyText(`    return [Array.prototype.indexOf.call({ length: 2 ** 34 }, 1)]`)
     policyThread.mode = 'thread'
     try {
-      expect(await failure(db, fill, { timeMs: 1000 })).toMatchObject({ code: 'policy-timeout' })
+      expect(await failure(db, long, { timeMs: 1000 })).toMatchObject({ code: 'policy-timeout' })
     } finally {
       policyThread.mode = 'auto'
     }
@@ -221,5 +241,142 @@ describe('policy sandbox', () => {
     return [rule({ name: [w.byDay.length, w.byDay[0].annotations, Object.isFrozen(w.byDay[0])].join(','), where: {}, to: 1 })]`),
     ).toEqual(['1,2,true'])
     expect(asked).toEqual(['byDay'])
+  })
+  it('bounds the whole process by the memory limit, and what leaves the sandbox', async () => {
+    // Large strings made and dropped: the engine's count stays under its limit while the
+    // memory beneath it grew, before the bound, to 2 GB.
+    const bomb = policyText(
+      `    const keep = []\n    for (;;) keep.push('x'.repeat(8 * 2 ** 20) + keep.length)`,
+    )
+    const { outcome, peakBytes } = await inOwnProcess(bomb, 32)
+    expect(outcome).toMatchObject({
+      code: 'policy-memory',
+      message: expect.stringMatching(/memory limit \(32 MB\)/) as unknown,
+      line: 8,
+    })
+    expect(peakBytes).toBeLessThan(512 * 2 ** 20)
+    // What the script hands back is measured before it is copied out of the engine.
+    const db = project(tempDir())
+    const big = await failure(
+      db,
+      policyText(`    return [rule({ name: 'x'.repeat(17 * 2 ** 20), where: {}, to: 1 })]`),
+    )
+    expect(big).toMatchObject({
+      code: 'policy-too-large',
+      message: "The policy's rules came to 17 MB of JSON; at most 16 MB may leave the sandbox.",
+    })
+  })
+
+  it('leaves no path to the real clock or to a host function', async () => {
+    const db = project(tempDir())
+    // Every function reachable from the global object, through properties (getters and setters
+    // too, none called) and prototypes; each named Date or now is called, and must refuse.
+    const walk = policyText(`    const seen = new Set()
+    const todo = [globalThis]
+    const called = []
+    const names = new Set()
+    while (todo.length > 0) {
+      const o = todo.pop()
+      if (o === null || (typeof o !== 'object' && typeof o !== 'function') || seen.has(o)) continue
+      seen.add(o)
+      todo.push(Object.getPrototypeOf(o))
+      for (const key of Reflect.ownKeys(o)) {
+        const d = Object.getOwnPropertyDescriptor(o, key)
+        todo.push(d.value, d.get, d.set)
+      }
+      if (typeof o !== 'function') continue
+      names.add(o.name)
+      if (o.name !== 'Date' && o.name !== 'now') continue
+      for (const how of ['call', 'new']) {
+        try {
+          const value = how === 'call' ? o() : new o()
+          called.push(o.name + ' ' + how + ' returned ' + String(value))
+        } catch (e) {
+          called.push(o.name + ' ' + how + ': ' + (/no clock/.test(e.message) ? 'no clock' : e.name))
+        }
+      }
+    }
+    throw new Error(JSON.stringify({ called: [...new Set(called)].sort(), fact: names.has('__fact'), functions: seen.size }))`)
+    const seen = JSON.parse((await failure(db, walk)).message) as {
+      called: string[]
+      fact: boolean
+      functions: number
+    }
+    expect(seen.functions).toBeGreaterThan(100)
+    expect(seen.called).toEqual([
+      'Date call: no clock',
+      'Date new: no clock',
+      'now call: no clock',
+      'now new: TypeError',
+    ])
+    expect(seen.fact).toBe(false)
+    for (const path of [
+      'Object.getPrototypeOf(Date).now()',
+      'new (Object.getPrototypeOf(Date))()',
+      'Date.prototype.constructor.now()',
+      'Object.getPrototypeOf(new Date(0)).constructor()',
+      'Reflect.construct(Date, [])',
+      'new (class extends Date {})()',
+      'Date()',
+    ]) {
+      const info = await failure(db, policyText(`    return [${path}]`))
+      expect(info.message, path).toMatch(/no clock|not a function|not a constructor/)
+    }
+    // Dates given explicitly work as before, subclasses too.
+    const dates = await dryRunPolicy(db, {
+      source: policyText(`    class Day extends Date {}
+    const d = new Day('2017-05-01')
+    return [rule({ name: [new Date(2017, 4, 1).getMonth(), Date.UTC(2017, 0, 1), Date.parse('2017-01-01'), d.getTime(), d instanceof Date, new Date(0).constructor === Date].join(), where: {}, to: 1 })]`),
+      fileName: 'dates.ts',
+    })
+    expect(dates.rules[0]?.name).toBe('4,1483228800000,1483228800000,1493596800000,true,true')
+  })
+
+  it('says what the script did wrong when it throws something odd or returns NaN, at its line', async () => {
+    const db = project(tempDir())
+    expect(
+      await failure(db, policyText(`    const x = 1\n    throw { message: 5, stack: 7 }`)),
+    ).toMatchObject({
+      code: 'policy-error',
+      line: 8,
+      message:
+        'The policy threw an object, not an Error: {"message":5,"stack":7}. Throw new Error("…") to say what went wrong.',
+    })
+    expect(await failure(db, policyText(`    throw new Proxy({}, {})`))).toMatchObject({
+      line: 7,
+      message: expect.stringMatching(/^The policy threw an object, not an Error/) as unknown,
+    })
+    const trapped = policyText(
+      `    throw new Proxy(new Error('hidden'), { get() { throw new Error('trap') }, ownKeys() { for (;;) {} } })`,
+    )
+    expect(await failure(db, trapped)).toMatchObject({
+      line: 7,
+      message: expect.stringMatching(/^The policy threw an object, not an Error/) as unknown,
+    })
+    expect(await failure(db, policyText(`    throw 'W1 is unknown'`))).toMatchObject({
+      line: 7,
+      message: expect.stringMatching(/threw a string, not an Error: "W1 is unknown"/) as unknown,
+    })
+    expect(await failure(db, policyText(`    if (facts) throw new Error()`))).toMatchObject({
+      line: 7,
+      column: 31,
+      message: 'The policy threw an Error with no message.',
+    })
+    const nan = policyText(`    return [
+      rule({ name: 'fine', where: {}, to: 1 }),
+      rule({ name: 'nan', where: {}, to: NaN }),
+    ]`)
+    expect(await failure(db, nan)).toMatchObject({
+      code: 'policy-rules',
+      line: 9,
+      message: 'Rule 2 (to): expected a finite number, got NaN',
+    })
+    const infinite = policyText(
+      `    return [rule({ name: 'inf', where: { ratings: [3, Infinity] }, to: 1 })]`,
+    )
+    expect(await failure(db, infinite)).toMatchObject({
+      line: 7,
+      message: 'Rule 1 (where.ratings.1): expected a finite number, got Infinity',
+    })
   })
 })

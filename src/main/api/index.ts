@@ -2,6 +2,7 @@ import type { CallName } from '../../shared/contract'
 import { auditHandlers } from './audits'
 import { dashboardHandlers } from './dashboard'
 import { crowdaqHandlers } from './crowdaq'
+import { halieHandlers } from '../collections/halie/api'
 import type { Handlers } from './handlers'
 import { importHandlers } from './imports'
 import { jobHandlers } from './jobs'
@@ -29,4 +30,5 @@ export const handlers: Handlers<CallName> = {
   ...dashboardHandlers,
   ...crowdaqHandlers,
   ...policyHandlers,
+  ...halieHandlers,
 }

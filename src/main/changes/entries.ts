@@ -10,7 +10,7 @@ import { deleteSetting, writeSetting } from '../db/queries/settings'
 import { putMark, setFeedback, setReviewed } from '../db/queries/triage'
 
 /**
- * What a change set sets, thing by thing (migration 014): the entry is the record another replica
+ * What a change set sets, thing by thing (migration 015): the entry is the record another replica
  * replays, and applying it here and there is the same code. Keys name the thing, never a change
  * set; their JSON is written with its properties in one order, so equal keys are equal text.
  */

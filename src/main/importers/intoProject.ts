@@ -1,5 +1,7 @@
 import type { ImportResult } from '../../shared/contract/imports'
 import type { ProtoqaImportResult } from '../../shared/protoqa/model'
+import type { HalieImportResult } from '../../shared/halie/tasks'
+import type { HalieSource } from '../collections/halie/read'
 import { type OpenOptions, openProject } from '../db/connection'
 import { indexSearchText } from '../search/indexer'
 import type { CrowdaqImportCounts, CrowdaqImportOptions } from './crowdaq/import'
@@ -14,13 +16,16 @@ export type ImportWork =
   | { collection?: 'glucose'; files: ImportFile[]; options: ImportOptions }
   | { collection: 'protoqa'; files: ProtoqaImportFile[]; options: { author?: string } }
   | { collection: 'crowdaq'; path: string; options: CrowdaqImportOptions }
+  | { collection: 'halie'; sources: HalieSource[]; options: { author?: string } }
 
 /** What importing `W` returns. */
 export type ImportWorkResult<W extends ImportWork> = W extends { collection: 'protoqa' }
   ? ProtoqaImportResult
   : W extends { collection: 'crowdaq' }
     ? CrowdaqImportCounts
-    : ImportResult
+    : W extends { collection: 'halie' }
+      ? HalieImportResult
+      : ImportResult
 
 export interface ImportWorkHooks extends ImportHooks {
   /**
@@ -51,6 +56,10 @@ export async function importIntoProject<W extends ImportWork>(
       // import thread starts without zod for the others.
       const crowdaq = await import('./crowdaq/import')
       return crowdaq.importCrowdaq(db, work.path, work.options, hooks) as ImportWorkResult<W>
+    }
+    if (work.collection === 'halie') {
+      const halie = await import('../collections/halie/import')
+      return halie.importHalie(db, work.sources, work.options, hooks) as ImportWorkResult<W>
     }
     const result = importFiles(db, work.files, work.options, hooks)
     // The rows are committed; their text goes into the full-text index in small steps.

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { PolicyOutline, PolicyParam, PolicyParamValue } from '../../shared/contract/policies'
 import { UserError } from '../../shared/contract/errors'
 import { annotationFilterSchema, isDay } from '../../shared/filter'
+import { formatCount } from '../../shared/text'
 import { PolicyError } from './sandbox'
 
 /** What a script declares and returns, checked on the host side: the script is untrusted. */
@@ -108,11 +109,24 @@ export function readOutline(raw: unknown, file: string): PolicyOutline {
   return { name: parsed.data.name, description: parsed.data.description ?? '', params }
 }
 
+/**
+ * The most rules a policy may return. Selecting them is one pass whatever their number, but each
+ * is a row of the report, its samples and a note; one rule can name many workers or ratings.
+ */
+export const MAX_RULES = 10_000
+
 export function readRules(raw: unknown, file: string): PolicyRule[] {
   if (!Array.isArray(raw)) {
     throw new PolicyError('policy-rules', '`rules(facts, params)` must return an array of rules.', {
       file,
     })
+  }
+  if (raw.length > MAX_RULES) {
+    throw new PolicyError(
+      'policy-rules',
+      `The policy returned ${formatCount(raw.length)} rules; at most ${formatCount(MAX_RULES)} are allowed. One rule can select many workers, ratings, dimensions or days at once.`,
+      { file },
+    )
   }
   return raw.map((item: unknown, i) => {
     const parsed = ruleSchema.safeParse(item)

@@ -54,6 +54,8 @@ export interface Evaluation {
   /** Project state and script, for "nothing changed since the dry run". */
   basis: string
   timings: PolicyTimings
+  /** The time limit, which also bounds selecting what the rules move. */
+  timeMs: number
 }
 
 function basisOf(db: Db, source: string, params: Record<string, PolicyParamValue>): string {
@@ -68,7 +70,8 @@ export async function evaluate(
 ): Promise<Evaluation> {
   scriptStarted?.()
   const started = performance.now()
-  const sandbox = await PolicySandbox.load(input.source, input.fileName, limitsOf(input), (kind) =>
+  const limits = limitsOf(input)
+  const sandbox = await PolicySandbox.load(input.source, input.fileName, limits, (kind) =>
     lazyFact(db, kind),
   )
   try {
@@ -109,6 +112,7 @@ export async function evaluate(
             scriptMs: scriptDone - scriptAt,
             selectMs: 0,
           },
+          timeMs: limits.timeMs,
         }
       })
       .deferred()
@@ -133,6 +137,8 @@ function resolveRules(
     )
   }
   const scaleText = scale.map(ratingKey).join(', ')
+  // Every worker any rule names, looked up at once.
+  const known = workerIdsByExternal(db, [...new Set(rules.flatMap((r) => r.where.workers ?? []))])
   return rules.map((rule, i) => {
     if (!scale.includes(rule.to))
       fail(rule, i, `rating ${rule.to} is not on this project's scale (${scaleText})`)
@@ -143,7 +149,6 @@ function resolveRules(
     const note = `${outline.name}: ${rule.name}${rule.reason ? ` — ${rule.reason}` : ''}`
     const workers = rule.where.workers
     if (workers === undefined) return { rule, note }
-    const known = workerIdsByExternal(db, workers)
     const unknown = workers.filter((w) => !known.has(w))
     if (unknown.length > 0) {
       fail(
@@ -152,6 +157,6 @@ function resolveRules(
         `no worker ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ' …' : ''} in this project`,
       )
     }
-    return { rule, note, workerIds: [...new Set(known.values())] }
+    return { rule, note, workerIds: [...new Set(workers.map((w) => known.get(w) ?? 0))] }
   })
 }

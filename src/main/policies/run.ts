@@ -4,10 +4,7 @@ import { plural } from '../../shared/text'
 import type { Db } from '../db/connection'
 import { createChangeSet } from '../db/queries/changeSets'
 import { recordEffects } from '../db/queries/history'
-import { matchingAnnotationIds } from '../db/queries/review'
 import {
-  addRuleMoves,
-  beginMoves,
   dataState,
   insertPolicyRun,
   keepChangingMoves,
@@ -20,7 +17,8 @@ import { pendingCount } from '../db/queries/ratingsImport'
 import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 import { settlePending } from '../ratings/importTimelines'
 import { ratingScale } from '../ratings/scale'
-import { type Evaluation, type PolicyInput, type ResolvedRule, sha256 } from './evaluation'
+import { type Evaluation, type PolicyInput, sha256 } from './evaluation'
+import { selectMoves } from './selection'
 import { evaluateIsolated } from './thread'
 
 export type { PolicyInput } from './evaluation'
@@ -62,22 +60,6 @@ async function evaluated(db: Db, input: PolicyInput): Promise<Evaluation> {
   return evaluation
 }
 
-/** Fills the moves of every rule, in order. */
-function selectMoves(db: Db, rules: readonly ResolvedRule[]): void {
-  beginMoves(db)
-  rules.forEach(({ rule, note, workerIds }, i) => {
-    const w = rule.where
-    addRuleMoves(db, i, rule.to, note, {
-      ...(workerIds !== undefined ? { workerIds } : {}),
-      ...(w.ratings !== undefined ? { ratings: w.ratings } : {}),
-      ...(w.dimensions !== undefined ? { dimensions: w.dimensions } : {}),
-      ...(w.submitted?.from !== undefined ? { from: w.submitted.from } : {}),
-      ...(w.submitted?.to !== undefined ? { to: w.submitted.to } : {}),
-      ...(w.filter !== undefined ? { matching: matchingAnnotationIds(db, w.filter) } : {}),
-    })
-  })
-}
-
 function report(db: Db, e: Evaluation, selectStarted: number): PolicyReport {
   const counts = new Map(ruleCounts(db).map((c) => [c.rule, c]))
   const rules: PolicyRuleReport[] = e.rules.map(({ rule }, i) => ({
@@ -110,7 +92,7 @@ export async function dryRunPolicy(db: Db, input: PolicyInput): Promise<PolicyRe
     .transaction(() => {
       if (dataState(db) !== e.basis.split(':')[0]) throw changedMeanwhile(false)
       const started = performance.now()
-      selectMoves(db, e.rules)
+      selectMoves(db, e.rules, { file: input.fileName, timeMs: e.timeMs })
       return report(db, e, started)
     })
     .deferred()
@@ -190,7 +172,7 @@ export function applyEvaluated(
       if (dataState(db) !== e.basis.split(':')[0])
         throw changedMeanwhile(request.basis !== undefined)
       const started = performance.now()
-      selectMoves(db, e.rules)
+      selectMoves(db, e.rules, { file: request.fileName, timeMs: e.timeMs })
       const result = report(db, e, started)
       const rows = keepChangingMoves(db)
       if (rows === 0) return { ...result, changeSet: null }

@@ -7,7 +7,7 @@ import { PolicyError } from './sandbox'
 
 /**
  * Runs a policy's script on a thread of its own. The engine stops a script's own loops at the
- * time limit, but not one long built-in call (`new Array(1e8).fill(0)`): the thread is then
+ * time limit, but not one long built-in call (an `indexOf` over 2^34 indexes): the thread is then
  * terminated a moment after the limit. The main thread stays free meanwhile.
  */
 

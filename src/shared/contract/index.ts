@@ -5,6 +5,7 @@ import { crowdaqCalls, crowdaqEvents } from './crowdaq'
 import type { Outcome } from './errors'
 import { auditCalls } from './audits'
 import { dashboardCalls } from './dashboard'
+import { halieCalls } from './halie'
 import { importCalls, type PickedFile } from './imports'
 import { jobCalls, jobEvents } from './jobs'
 import { mturkCalls, mturkEvents } from './mturk'
@@ -31,6 +32,7 @@ export const contract = {
   ...dashboardCalls,
   ...crowdaqCalls,
   ...policyCalls,
+  ...halieCalls,
 } satisfies Record<string, CallSpec>
 
 /** Every event main pushes to the page. */

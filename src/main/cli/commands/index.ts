@@ -3,6 +3,7 @@ import { exportCommand } from './export'
 import { auditCommand } from './audit'
 import { crowdaqCommand } from './crowdaq'
 import { examCommand } from './exam'
+import { halieCommand } from '../../collections/halie/command'
 import { historyCommand } from './history'
 import { importCommand } from './import'
 import { protoqaCommand } from './protoqa'
@@ -14,6 +15,7 @@ import { revertCommand } from './revert'
 import { serveCommand } from './serve'
 import { statsCommand } from './stats'
 import { synthCommand } from './synth'
+import { teamCommand } from './team'
 import { triageCommand } from './triage'
 import { workerCommand } from './worker'
 
@@ -36,4 +38,6 @@ export const commands: Command[] = [
   auditCommand,
   crowdaqCommand,
   examCommand,
+  teamCommand,
+  halieCommand,
 ]

@@ -13,7 +13,8 @@ import m010 from './010-triage'
 import m011 from './011-crowdaq'
 import m012 from './012-policies'
 import m013 from './013-crowdaq-attempt-times'
-import m014 from './014-change-entries'
+import m014 from './014-halie'
+import m015 from './015-change-entries'
 
 /** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
 export const APPLICATION_ID = 0x574e4e57
@@ -39,6 +40,7 @@ export const migrations: readonly Migration[] = [
   m012,
   m013,
   m014,
+  m015,
 ]
 
 export const LATEST_VERSION = migrations.length

@@ -2,7 +2,7 @@ import type { Db } from '../connection'
 import { all, get, pluck, run } from '../connection'
 import { sql } from '../sql'
 
-/** What a change set set, one row per thing: see migration 014. Rows are only ever added. */
+/** What a change set set, one row per thing: see migration 015. Rows are only ever added. */
 
 export type EntrySubject =
   | 'triage.mark'

@@ -16,6 +16,7 @@ const TABLES: Record<CollectionId, readonly string[]> = {
     'crowdaq_tasks',
     'crowdaq_task_assignments',
   ],
+  halie: ['halie_sessions'],
 }
 
 /** The collections beside GLUCOSE that the project holds, in the order of their pages. */

@@ -173,6 +173,7 @@ function condition(s: RuleSelection): SqlFragment {
 /**
  * Empties the moves; rules are then added in order. A move keeps the annotation's rating before
  * it (`was`), its worker and dimension, so counting and sampling the moves reads this table alone.
+ * `policy_groups` holds which rule takes each group of annotations (see `selectMoves`).
  */
 export function beginMoves(db: Db): void {
   db.exec(`
@@ -180,25 +181,130 @@ export function beginMoves(db: Db): void {
       id INTEGER PRIMARY KEY, rule INTEGER NOT NULL, rating REAL NOT NULL, was REAL,
       worker_id INTEGER, dimension INTEGER NOT NULL);
     CREATE TEMP TABLE IF NOT EXISTS policy_rule_notes (rule INTEGER PRIMARY KEY, note TEXT NOT NULL);
+    CREATE TEMP TABLE IF NOT EXISTS policy_groups (
+      worker_id INTEGER, rating REAL, dimension INTEGER, day INTEGER,
+      rule INTEGER NOT NULL, rating_to REAL NOT NULL);
+    DROP INDEX IF EXISTS temp.policy_moves_moved;
     DELETE FROM temp.policy_moves;
     DELETE FROM temp.policy_rule_notes;
+    DELETE FROM temp.policy_groups;
   `)
 }
 
-/** Adds the annotations rule `rule` selects that no earlier rule took; returns how many. */
-export function addRuleMoves(
+/** Each rule's note (its name and reason), which apply writes with the rule's ratings. */
+export function addRuleNotes(db: Db, notes: readonly string[]): void {
+  run(
+    db,
+    sql`INSERT INTO temp.policy_rule_notes (rule, note)
+        SELECT key, value FROM json_each(${JSON.stringify(notes)})`,
+  )
+}
+
+/** The annotation columns a policy's rules select by (a rule's days are whole UTC days). */
+export interface GroupKeys {
+  worker: boolean
+  rating: boolean
+  dimension: boolean
+  day: boolean
+}
+
+/** One group of annotations alike in every key: `[worker, rating, dimension, day]`, unused keys null. */
+export type AnnotationGroup = [number | null, number | null, number | null, number | null]
+
+/** The first second of the UTC day of `a.submitted_at` (SQLite's `/` and `%` truncate toward 0). */
+const dayOf = sql`a.submitted_at - (a.submitted_at % ${DAY} + ${DAY}) % ${DAY}`
+
+/**
+ * The distinct groups of annotations by the keys the rules use, in one pass over the annotations,
+ * or over those `within` allows (a set every rule asks for, read through its index).
+ */
+export function annotationGroups(
   db: Db,
-  rule: number,
-  to: number,
-  note: string,
-  selection: RuleSelection,
-): number {
-  run(db, sql`INSERT INTO temp.policy_rule_notes (rule, note) VALUES (${rule}, ${note})`)
+  keys: GroupKeys,
+  within?: { key: 'worker' | 'rating' | 'dimension'; values: readonly (number | null)[] },
+): AnnotationGroup[] {
+  const columns = [
+    keys.worker ? sql`a.worker_id` : sql`NULL`,
+    keys.rating ? sql`a.rating` : sql`NULL`,
+    keys.dimension ? sql`a.dimension` : sql`NULL`,
+    keys.day ? dayOf : sql`NULL`,
+  ]
+  const where =
+    within === undefined
+      ? sql`1`
+      : condition(
+          within.key === 'worker'
+            ? { workerIds: within.values.filter((v): v is number => v !== null) }
+            : within.key === 'rating'
+              ? { ratings: within.values }
+              : { dimensions: within.values.filter((v): v is number => v !== null) },
+        )
+  const used = columns.filter((_, i) => [keys.worker, keys.rating, keys.dimension, keys.day][i])
+  return prepareRaw(
+    db,
+    sql`SELECT ${sql.join(columns)} FROM annotations a WHERE ${where}
+        ${used.length > 0 ? sql`GROUP BY ${sql.join(used)}` : sql`LIMIT 1`}`,
+  ) as AnnotationGroup[]
+}
+
+function prepareRaw(db: Db, fragment: SqlFragment): unknown[][] {
+  return db
+    .prepare(fragment.text)
+    .raw()
+    .all(...fragment.values) as unknown[][]
+}
+
+/**
+ * Moves every annotation of the given groups to its group's rule: the groups drive, each read
+ * through the annotations' index on its keys, so only the moved annotations are read.
+ */
+export function addGroupMoves(
+  db: Db,
+  keys: GroupKeys,
+  groups: readonly { group: AnnotationGroup; rule: number; to: number }[],
+): void {
+  run(
+    db,
+    sql`INSERT INTO temp.policy_groups (worker_id, rating, dimension, day, rule, rating_to)
+        SELECT value->>'$[0][0]', value->>'$[0][1]', value->>'$[0][2]', value->>'$[0][3]',
+          value->>'$[1]', value->>'$[2]'
+        FROM json_each(${JSON.stringify(groups.map((g) => [g.group, g.rule, g.to]))})`,
+  )
+  const on: SqlFragment[] = []
+  if (keys.rating) on.push(sql`a.rating IS g.rating`)
+  if (keys.worker) on.push(sql`a.worker_id IS g.worker_id`)
+  if (keys.dimension) on.push(sql`a.dimension = g.dimension`)
+  // A day is a range of the index's submitted_at; a group of undated annotations is apart.
+  const days = keys.day
+    ? [
+        sql`g.day IS NOT NULL AND a.submitted_at >= g.day AND a.submitted_at < g.day + ${DAY}`,
+        sql`g.day IS NULL AND a.submitted_at IS NULL`,
+      ]
+    : [sql`1`]
+  for (const day of days) {
+    // CROSS JOIN keeps the groups outside, as SQLite reads a CROSS JOIN in the order written.
+    run(
+      db,
+      sql`INSERT INTO temp.policy_moves (id, rule, rating, was, worker_id, dimension)
+          SELECT a.id, g.rule, g.rating_to, a.rating, a.worker_id, a.dimension
+          FROM temp.policy_groups g CROSS JOIN annotations a
+          WHERE ${sql.join([...on, day], ' AND ')}`,
+    )
+  }
+}
+
+/**
+ * Adds the annotations rule `rule` selects, taking each from a later rule that had it (the first
+ * rule that selects an annotation keeps it); returns how many it took.
+ */
+export function addRuleMoves(db: Db, rule: number, to: number, selection: RuleSelection): number {
   return run(
     db,
-    sql`INSERT OR IGNORE INTO temp.policy_moves (id, rule, rating, was, worker_id, dimension)
+    sql`INSERT INTO temp.policy_moves (id, rule, rating, was, worker_id, dimension)
         SELECT a.id, ${rule}, ${to}, a.rating, a.worker_id, a.dimension
-        FROM annotations a WHERE ${condition(selection)}`,
+        FROM annotations a WHERE ${condition(selection)}
+        ON CONFLICT (id) DO UPDATE SET rule = excluded.rule, rating = excluded.rating
+          WHERE excluded.rule < policy_moves.rule`,
   ).changes
 }
 
@@ -226,9 +332,13 @@ export function moveTransitions(db: Db): PolicyTransition[] {
 
 /**
  * Up to `perRule` moved annotations of each rule, spread over the rule's rows by a fixed hash of
- * the id (the same data gives the same samples). One bounded sort per rule, not one of every move.
+ * the id (the same data gives the same samples). One bounded sort per rule of its own rows (an
+ * index of the moved rows by rule), not one of every move.
  */
 export function moveSamples(db: Db, perRule: number): PolicySample[] {
+  // Built once the moves are in (a sort of the moved rows), so each rule reads only its own rows.
+  db.exec(`CREATE INDEX IF NOT EXISTS temp.policy_moves_moved ON policy_moves (rule)
+           WHERE was IS NOT rating`)
   const rules = pluckAll<number>(db, sql`SELECT rule FROM temp.policy_rule_notes ORDER BY rule`)
   return rules.flatMap((rule) =>
     all<PolicySample>(

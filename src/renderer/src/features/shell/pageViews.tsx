@@ -18,4 +18,5 @@ export const pageViews: Partial<Record<PageId, ComponentType>> = {
   protoqa: lazy(() => import('../protoqa/ProtoqaPage').then((m) => ({ default: m.ProtoqaPage }))),
   release: lazy(() => import('../release/ReleasePage').then((m) => ({ default: m.ReleasePage }))),
   crowdaq: lazy(() => import('../crowdaq/CrowdaqPage').then((m) => ({ default: m.CrowdaqPage }))),
+  halie: lazy(() => import('../halie/HaliePage').then((m) => ({ default: m.HaliePage }))),
 }

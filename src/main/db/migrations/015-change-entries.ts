@@ -18,7 +18,7 @@ import type { Migration } from './index'
  * Queues and audits record the change set that made them, and audit items the one that drew them.
  */
 const migration: Migration = {
-  version: 14,
+  version: 15,
   name: 'change-entries',
   up(db) {
     db.exec(`

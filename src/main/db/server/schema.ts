@@ -1,0 +1,200 @@
+import type pg from 'pg'
+import { UserError } from '../../../shared/contract/errors'
+import { escapeIdentifier } from './connect'
+
+/**
+ * The team's shared record on PostgreSQL, in schema `winnow`: the ordered log of change sets, the
+ * bulk data every replica fetches once, and the members with their roles. It has migrations of its
+ * own, numbered apart from the project file's; `winnow.schema_version` holds the one it is at.
+ */
+export interface ServerMigration {
+  version: number
+  name: string
+  /** Runs inside the migrating transaction; `groups` are the role names of this database. */
+  up(client: pg.ClientBase, groups: GroupRoles): Promise<void>
+}
+
+/** The PostgreSQL roles a member's login role is granted, one per team role. */
+export interface GroupRoles {
+  lead: string
+  reviewer: string
+  viewer: string
+}
+
+export type TeamRole = keyof GroupRoles
+
+export const TEAM_ROLES: readonly TeamRole[] = ['lead', 'reviewer', 'viewer']
+
+/** Change-set kinds a reviewer may push; a lead pushes any, a viewer none. */
+export const REVIEWER_KINDS = ['manual', 'bulk', 'revert'] as const
+
+/**
+ * Roles are global to the PostgreSQL cluster, so the group roles carry the database's name: two
+ * teams on one server never share a group.
+ */
+export function groupRoles(database: string): GroupRoles {
+  const base = `winnow_${database}`.slice(0, 50)
+  return { lead: `${base}_lead`, reviewer: `${base}_reviewer`, viewer: `${base}_viewer` }
+}
+
+const m001: ServerMigration = {
+  version: 1,
+  name: 'log',
+  async up(client, groups) {
+    const lead = escapeIdentifier(groups.lead)
+    const reviewer = escapeIdentifier(groups.reviewer)
+    const viewer = escapeIdentifier(groups.viewer)
+    const reviewerKinds = REVIEWER_KINDS.map((k) => `'${k}'`).join(', ')
+    await client.query(`
+      CREATE TABLE winnow.members (
+        name text PRIMARY KEY,
+        role text NOT NULL CHECK (role IN ('lead', 'reviewer', 'viewer')),
+        added_at timestamptz NOT NULL DEFAULT now()
+      );
+
+      -- One row: the last place given in the log and its time. Pushes update it, so they queue on
+      -- its row lock and commit in the order of their places: a pull after place N misses nothing.
+      CREATE TABLE winnow.log_head (
+        only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+        seq bigint NOT NULL,
+        recorded_at bigint NOT NULL
+      );
+      INSERT INTO winnow.log_head VALUES (true, 0, 0);
+
+      CREATE TABLE winnow.change_sets (
+        seq bigint NOT NULL UNIQUE,
+        -- Made by the member's app when the change set was first pushed: the same on every replica.
+        uid uuid PRIMARY KEY,
+        member text NOT NULL,
+        kind text NOT NULL,
+        author text NOT NULL,
+        -- Epoch ms on the member's clock, and the time the log gives it (increasing with seq).
+        created_at bigint NOT NULL,
+        recorded_at bigint NOT NULL,
+        description text NOT NULL,
+        -- An envelope (see team/codecs.ts), so no replica meets an entry it cannot read as one.
+        payload jsonb NOT NULL CHECK (jsonb_typeof(payload) = 'object' AND payload ? 'format'
+          AND payload ? 'body')
+      );
+
+      -- The server, not the app, gives a change set its place, its time and its member.
+      CREATE FUNCTION winnow.place_change_set() RETURNS trigger
+        LANGUAGE plpgsql SECURITY DEFINER SET search_path = winnow, pg_temp AS $$
+      BEGIN
+        UPDATE winnow.log_head
+          SET seq = seq + 1,
+              recorded_at = greatest(
+                least(NEW.created_at, (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 60000),
+                recorded_at + 1)
+          RETURNING seq, recorded_at INTO NEW.seq, NEW.recorded_at;
+        NEW.member := session_user;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER change_sets_place BEFORE INSERT ON winnow.change_sets
+        FOR EACH ROW EXECUTE FUNCTION winnow.place_change_set();
+
+      CREATE FUNCTION winnow.announce_change_sets() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('winnow_log', (SELECT seq::text FROM winnow.log_head));
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER change_sets_announce AFTER INSERT ON winnow.change_sets
+        FOR EACH STATEMENT EXECUTE FUNCTION winnow.announce_change_sets();
+
+      -- Who may push what is checked here, so a modified app cannot do more than its role.
+      ALTER TABLE winnow.change_sets ENABLE ROW LEVEL SECURITY;
+      CREATE POLICY change_sets_read ON winnow.change_sets FOR SELECT USING (true);
+      CREATE POLICY change_sets_push ON winnow.change_sets FOR INSERT WITH CHECK (
+        member = session_user AND EXISTS (
+          SELECT 1 FROM winnow.members m WHERE m.name = session_user
+            AND (m.role = 'lead' OR (m.role = 'reviewer' AND kind IN (${reviewerKinds})))));
+
+      CREATE TABLE winnow.settings (key text PRIMARY KEY, value text NOT NULL);
+      CREATE TABLE winnow.workers (id bigint PRIMARY KEY, external_id text NOT NULL UNIQUE);
+      CREATE TABLE winnow.stories (id bigint PRIMARY KEY, external_id text NOT NULL UNIQUE, text text NOT NULL);
+      CREATE TABLE winnow.sentences (
+        story_id bigint NOT NULL, idx integer NOT NULL, text text NOT NULL,
+        PRIMARY KEY (story_id, idx));
+      CREATE TABLE winnow.source_files (
+        id bigint PRIMARY KEY, name text NOT NULL, path text NOT NULL, sha256 text NOT NULL,
+        bytes bigint NOT NULL, format text NOT NULL, year integer, imported_at bigint NOT NULL,
+        change_set_uid uuid NOT NULL, records bigint NOT NULL, submissions_added bigint NOT NULL,
+        annotations_added bigint NOT NULL, warnings text NOT NULL);
+      CREATE TABLE winnow.submissions (
+        id bigint PRIMARY KEY, source_key text NOT NULL UNIQUE, assignment_id text,
+        worker_id bigint, worker_ref text, story_id bigint, sentence_index integer NOT NULL,
+        submitted_at bigint, accepted_at bigint, file_rating double precision,
+        declared_filled integer, source_file_id bigint, source_line bigint,
+        change_set_uid uuid NOT NULL, flags integer NOT NULL, raw text);
+      CREATE TABLE winnow.annotations (
+        id bigint PRIMARY KEY, submission_id bigint NOT NULL, dimension integer NOT NULL,
+        worker_id bigint, story_id bigint NOT NULL, sentence_index integer NOT NULL,
+        submitted_at bigint, file_rating double precision, flags integer NOT NULL);
+      CREATE TABLE winnow.annotation_texts (
+        annotation_id bigint PRIMARY KEY, specific_nl text NOT NULL, specific_structured text,
+        general_nl text NOT NULL, general_structured text);
+
+      GRANT USAGE ON SCHEMA winnow TO ${lead}, ${reviewer}, ${viewer};
+      GRANT SELECT ON ALL TABLES IN SCHEMA winnow TO ${lead}, ${reviewer}, ${viewer};
+      GRANT INSERT ON winnow.change_sets TO ${lead}, ${reviewer};
+    `)
+  },
+}
+
+export const serverMigrations: readonly ServerMigration[] = [m001]
+
+export const SERVER_SCHEMA_VERSION = serverMigrations.length
+
+/** Whether the database already holds a Winnow team (its schema exists). */
+export async function holdsTeam(client: pg.ClientBase): Promise<boolean> {
+  const result = await client.query<{ found: boolean }>(
+    `SELECT to_regclass('winnow.schema_version') IS NOT NULL AS found`,
+  )
+  return result.rows[0]?.found === true
+}
+
+/** Creates the schema of a new team, inside the caller's transaction. */
+export async function createServerSchema(client: pg.ClientBase, groups: GroupRoles): Promise<void> {
+  for (const name of TEAM_ROLES.map((role) => groups[role])) {
+    const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [name])
+    if (exists.rowCount === 0) await client.query(`CREATE ROLE ${escapeIdentifier(name)} NOLOGIN`)
+  }
+  await client.query(`CREATE SCHEMA winnow;
+    CREATE TABLE winnow.schema_version (version integer NOT NULL);
+    INSERT INTO winnow.schema_version VALUES (0);`)
+  for (const migration of serverMigrations) await migration.up(client, groups)
+  await client.query('UPDATE winnow.schema_version SET version = $1', [SERVER_SCHEMA_VERSION])
+}
+
+/**
+ * The server's schema must be one this Winnow knows: an older app meeting a newer server says so
+ * before it pushes or pulls anything. Call it inside the transaction that pushes.
+ */
+export async function checkServerSchema(client: pg.ClientBase, server: string): Promise<void> {
+  if (!(await holdsTeam(client))) {
+    throw new UserError({
+      type: 'not-found',
+      code: 'not-a-team',
+      message: `${server} holds no Winnow team (no schema winnow). A lead publishes one with winnow team init.`,
+    })
+  }
+  const result = await client.query<{ version: number }>(
+    'SELECT version FROM winnow.schema_version',
+  )
+  const version = result.rows[0]?.version ?? 0
+  if (version > SERVER_SCHEMA_VERSION) {
+    throw new UserError({
+      type: 'conflict',
+      code: 'server-too-new',
+      message: `The team's server ${server} was set up by a newer Winnow (server schema ${version}; this version knows ${SERVER_SCHEMA_VERSION}). Update Winnow: nothing was pushed or pulled.`,
+    })
+  }
+  if (version < SERVER_SCHEMA_VERSION) {
+    throw new UserError({
+      type: 'conflict',
+      code: 'server-too-old',
+      message: `The team's server ${server} has server schema ${version}; this Winnow needs ${SERVER_SCHEMA_VERSION}. The lead who published the team updates it; nothing was pushed or pulled.`,
+    })
+  }
+}

@@ -1,0 +1,133 @@
+import { UserError } from '../../shared/contract/errors'
+import type { Db } from '../db/connection'
+import { insertCompensatingRows } from '../db/queries/ratingRows'
+import {
+  type PolicyRunRow,
+  type RatingEffects,
+  type RatingRowsPayload,
+  changeSetOfUid,
+  encodeRatingRows,
+  insertPolicyRun,
+  insertRatingRows,
+  policyRunOf,
+  ratingEffectsOf,
+  uidOf,
+} from '../db/queries/team'
+
+/**
+ * How each kind of change set travels in the log: `encode` reads what a local change set wrote
+ * into a payload of plain JSON in terms every replica shares; `apply` writes that payload into a
+ * change set just opened on another replica. A new kind of change set plugs in here with its own
+ * codec. What every payload carries besides (the change set it reverts, what it did to effective
+ * ratings when it was made) is in the envelope.
+ */
+export interface ChangeSetCodec<P> {
+  encode(db: Db, changeSetId: number): P
+  apply(db: Db, change: { id: number; at: number; reverts: number | null }, payload: P): void
+}
+
+/** Rating rows as they are: worker and item ratings, and retractions. */
+const ratingRows: ChangeSetCodec<RatingRowsPayload> = {
+  encode: encodeRatingRows,
+  apply: (db, change, payload) => insertRatingRows(db, change.id, change.at, payload),
+}
+
+/** A policy's rating rows and what it was made from (its script, parameters and dry run). */
+const policy: ChangeSetCodec<{ rows: RatingRowsPayload; run: PolicyRunRow | null }> = {
+  encode: (db, id) => ({ rows: encodeRatingRows(db, id), run: policyRunOf(db, id) ?? null }),
+  apply(db, change, payload) {
+    insertRatingRows(db, change.id, change.at, payload.rows)
+    if (payload.run) insertPolicyRun(db, change.id, payload.run)
+  },
+}
+
+/**
+ * A revert carries nothing but what it reverts: its rows are the compensating rows the local
+ * revert writes (`insertCompensatingRows`), worked out again from the same reverted rows.
+ */
+const revert: ChangeSetCodec<Record<string, never>> = {
+  encode: () => ({}),
+  apply(db, change) {
+    if (change.reverts === null) throw new Error('a revert that names no change set')
+    insertCompensatingRows(db, change.reverts, change)
+  },
+}
+
+const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
+  import: ratingRows,
+  manual: ratingRows,
+  bulk: ratingRows,
+  mturk: ratingRows,
+  policy,
+  revert,
+}
+
+/** The payload format this Winnow writes; an entry of a later format is refused, not misread. */
+export const PAYLOAD_FORMAT = 1
+
+export interface Envelope {
+  format: number
+  /** Global id of the change set this one reverts. */
+  reverts: string | null
+  /** What it did to effective ratings where it was made (History shows it). */
+  effects: RatingEffects | null
+  body: unknown
+}
+
+function codecFor(kind: string): ChangeSetCodec<unknown> {
+  const codec = CODECS[kind]
+  if (!codec) {
+    throw new UserError({
+      type: 'conflict',
+      code: 'unknown-change-set-kind',
+      message: `The team's log holds a change set of kind '${kind}', which this Winnow cannot apply. Update Winnow.`,
+    })
+  }
+  return codec
+}
+
+export function encodeChangeSet(
+  db: Db,
+  change: { id: number; kind: string; reverts: number | null },
+): Envelope {
+  const reverts = change.reverts === null ? null : (uidOf(db, change.reverts) ?? null)
+  return {
+    format: PAYLOAD_FORMAT,
+    reverts,
+    effects: ratingEffectsOf(db, change.id),
+    body: codecFor(change.kind).encode(db, change.id),
+  }
+}
+
+/** The local id of the change set an envelope reverts, or null. */
+export function revertedChangeSet(db: Db, envelope: Envelope): number | null {
+  if (envelope.reverts === null) return null
+  const id = changeSetOfUid(db, envelope.reverts)
+  if (id === undefined)
+    throw new Error(`a revert of change set ${envelope.reverts}, which this replica lacks`)
+  return id
+}
+
+export function checkEnvelope(payload: unknown): Envelope {
+  const envelope = payload as Envelope | null
+  if (!envelope || typeof envelope !== 'object' || typeof envelope.format !== 'number') {
+    throw new Error('a change set in the log has no payload envelope')
+  }
+  if (envelope.format > PAYLOAD_FORMAT) {
+    throw new UserError({
+      type: 'conflict',
+      code: 'server-too-new',
+      message: `The team's log holds change sets written by a newer Winnow (payload format ${envelope.format}). Update Winnow.`,
+    })
+  }
+  return envelope
+}
+
+export function applyChangeSetBody(
+  db: Db,
+  kind: string,
+  change: { id: number; at: number; reverts: number | null },
+  envelope: Envelope,
+): void {
+  codecFor(kind).apply(db, change, envelope.body)
+}

@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto'
+import { UserError } from '../../shared/contract/errors'
+import type { Db } from '../db/connection'
+import { fillSelection } from '../db/queries/ratingsApply'
+import { recordEffects } from '../db/queries/history'
+import {
+  type TeamState,
+  annotationsTouchedBy,
+  assignUid,
+  broughtBulkData,
+  changeSetOfUid,
+  insertPulledChangeSet,
+  pendingAtOrBefore,
+  pendingChangeSets,
+  placeChangeSet,
+  retimeChangeSet,
+  setTeamRole,
+  setTeamSeq,
+  teamState,
+} from '../db/queries/team'
+import { type LogEntry, type PulledEntry, appendToLog, readLog } from '../db/server/log'
+import { memberRole } from '../db/server/members'
+import { checkServerSchema } from '../db/server/schema'
+import { refreshSelection } from '../ratings/effective'
+import { applyChangeSetBody, checkEnvelope, encodeChangeSet, revertedChangeSet } from './codecs'
+import {
+  type TeamServer,
+  closeServer,
+  inServerTransaction,
+  openServer,
+  serverError,
+} from './server'
+import { parseServerUrl } from '../db/server/connect'
+
+/**
+ * Push and pull. The server's log orders every change set: each gets a place (`seq`) and a time
+ * that grows with it, and a replica records a placed change set at that time, so the rating rules
+ * (the later recorded rating stands) agree on every replica. Pending change sets, not yet placed,
+ * come after everything placed; when they are placed they take the log's time.
+ */
+export interface SyncResult {
+  pushed: number
+  pulled: number
+  seq: number
+}
+
+/** Change sets pushed in one server transaction at most. */
+const PUSH_BATCH = 200
+/** Log entries applied in one local transaction at most. */
+const PULL_PAGE = 500
+
+export function requireTeam(db: Db): TeamState {
+  const state = teamState(db)
+  if (!state) {
+    throw new UserError({
+      type: 'conflict',
+      code: 'not-a-team-project',
+      message: `${db.name} is not a team project (winnow team init publishes it, winnow team join makes a replica).`,
+      file: db.name,
+    })
+  }
+  return state
+}
+
+/** Connects as the project's member (the password from PGPASSWORD or ~/.pgpass). */
+export async function openTeamServer(state: TeamState): Promise<TeamServer> {
+  const { password, ...address } = parseServerUrl(state.server)
+  return await openServer(address, password)
+}
+
+export async function syncTeam(db: Db): Promise<SyncResult> {
+  const state = requireTeam(db)
+  const server = await openTeamServer(state)
+  try {
+    return await syncWith(db, server, state.member)
+  } finally {
+    await closeServer(server)
+  }
+}
+
+/** One sync over an open connection: the member's role, then push, then pull. */
+export async function syncWith(db: Db, server: TeamServer, member: string): Promise<SyncResult> {
+  let role: Awaited<ReturnType<typeof memberRole>>
+  try {
+    await checkServerSchema(server.client, server.address.url)
+    role = await memberRole(server.client, member)
+  } catch (error) {
+    const refused = serverError(server, error)
+    // A removed member's role keeps its login but loses every grant of the team.
+    if (refused instanceof UserError && refused.info.code === 'not-allowed') role = null
+    else throw refused
+  }
+  if (role === null) {
+    throw new UserError({
+      type: 'conflict',
+      code: 'not-a-member',
+      message: `${member} is not a member of the team at ${server.address.url}; a lead adds members with winnow team member add.`,
+    })
+  }
+  db.transaction(() => setTeamRole(db, role)).immediate()
+  const pushed = role === 'viewer' ? 0 : await push(db, server)
+  const { pulled, seq } = await pull(db, server)
+  return { pushed, pulled, seq }
+}
+
+/**
+ * Pushes pending change sets, oldest first, each batch in one server transaction. Their global
+ * ids are written to the project file before anything is sent, so a push cut off and retried sends
+ * the same ids and the log, which skips ids it holds, doubles nothing.
+ */
+export async function push(db: Db, server: TeamServer): Promise<number> {
+  let pushed = 0
+  for (;;) {
+    const pending = pendingChangeSets(db, PUSH_BATCH)
+    if (pending.length === 0) return pushed
+    // Others could not apply rows naming submissions the server lacks: say so, send nothing.
+    const imported = pending.find((c) => broughtBulkData(db, c.id))
+    if (imported) {
+      throw new UserError({
+        type: 'conflict',
+        code: 'import-not-shared',
+        message: `Change set ${imported.id} (${imported.description}) imported data into this replica; imports into a team project are not shared yet, so it and what came after it wait unpushed. Import into the lead's project before publishing.`,
+      })
+    }
+    db.transaction(() => {
+      for (const c of pending) if (c.uid === null) assignUid(db, c.id, randomUUID())
+    }).immediate()
+    const entries: (LogEntry & { id: number })[] = pendingChangeSets(db, PUSH_BATCH).map((c) => ({
+      id: c.id,
+      uid: c.uid as string,
+      kind: c.kind,
+      author: c.author,
+      createdAt: c.createdAt,
+      description: c.description,
+      payload: encodeChangeSet(db, c),
+    }))
+    const placed = await inServerTransaction(server, async () => {
+      await checkServerSchema(server.client, server.address.url)
+      return await appendToLog(server.client, entries)
+    })
+    if (placed.length !== entries.length)
+      throw new Error('the log did not place every change set pushed')
+    // The places are recorded (and the times taken) when the pull brings them back in order.
+    const byUid = new Map(placed.map((p) => [p.uid, p]))
+    db.transaction(() => {
+      for (const e of entries) {
+        const p = byUid.get(e.uid)
+        if (p) placeChangeSet(db, e.id, { uid: e.uid, seq: p.seq, member: p.member })
+      }
+    }).immediate()
+    pushed += entries.length
+  }
+}
+
+/** Pulls what the log holds after this replica's place and applies it, a page per transaction. */
+export async function pull(db: Db, server: TeamServer): Promise<{ pulled: number; seq: number }> {
+  let pulled = 0
+  for (;;) {
+    const after = requireTeam(db).seq
+    let page: PulledEntry[]
+    try {
+      page = await readLog(server.client, after, PULL_PAGE)
+    } catch (error) {
+      throw serverError(server, error)
+    }
+    if (page.length === 0) return { pulled, seq: after }
+    pulled += applyPulled(db, page)
+  }
+}
+
+/**
+ * Applies a page of the log in one transaction: another member's change set is written through
+ * its codec at the log's time; one of this replica's own takes its place and the log's time.
+ * Pending change sets move after the page, and the effective ratings of every annotation the
+ * page touched are worked out again by the rules local writes use. Returns how many were others'.
+ */
+export function applyPulled(db: Db, page: readonly PulledEntry[]): number {
+  return db
+    .transaction(() => {
+      let others = 0
+      let last = 0
+      const touched: number[] = []
+      for (const entry of page) {
+        last = entry.recordedAt
+        const own = changeSetOfUid(db, entry.uid)
+        if (own !== undefined) {
+          placeChangeSet(db, own, entry)
+          if (retimeChangeSet(db, own, entry.recordedAt)) touched.push(own)
+          continue
+        }
+        const id = insertHeader(db, entry)
+        applyBody(db, id, entry)
+        touched.push(id)
+        others++
+      }
+      // Pending work comes after everything placed, in the order it was made.
+      for (const pending of pendingAtOrBefore(db, last)) {
+        retimeChangeSet(db, pending.id, ++last)
+        touched.push(pending.id)
+      }
+      if (fillSelection(db, annotationsTouchedBy(touched)) > 0) refreshSelection(db)
+      setTeamSeq(db, page[page.length - 1]?.seq ?? 0)
+      return others
+    })
+    .immediate()
+}
+
+/** Opens the local change set of a log entry, placed, at the log's time. */
+export function insertHeader(db: Db, entry: PulledEntry): number {
+  const envelope = checkEnvelope(entry.payload)
+  const id = insertPulledChangeSet(db, {
+    kind: entry.kind,
+    author: entry.author,
+    at: entry.recordedAt,
+    description: entry.description,
+    reverts: revertedChangeSet(db, envelope),
+  })
+  placeChangeSet(db, id, entry)
+  return id
+}
+
+/** Writes what a log entry did into its local change set (no effective ratings yet). */
+export function applyBody(db: Db, id: number, entry: PulledEntry): void {
+  const envelope = checkEnvelope(entry.payload)
+  applyChangeSetBody(
+    db,
+    entry.kind,
+    { id, at: entry.recordedAt, reverts: revertedChangeSet(db, envelope) },
+    envelope,
+  )
+  if (envelope.effects)
+    recordEffects(db, id, envelope.effects.changed, envelope.effects.transitions)
+}

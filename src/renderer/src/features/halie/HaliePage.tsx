@@ -1,0 +1,43 @@
+import { useState } from 'react'
+import { useStore } from '../../lib/store'
+import { projectState } from '../project/project'
+import { ChartsPanel } from './ChartsPanel'
+import { ImportFolderButton } from './ImportFolderButton'
+import { SessionView } from './SessionView'
+import { SessionsGrid } from './SessionsGrid'
+import './halie.css'
+
+/** HALIE: human–LM interaction sessions to filter, open, replay and chart. */
+export function HaliePage() {
+  const dataVersion = useStore(projectState).dataVersion
+  const [open, setOpen] = useState<number | null>(null)
+  const [view, setView] = useState<'sessions' | 'charts'>('sessions')
+  return (
+    <div className="halie-page" data-testid="halie-page">
+      <header className="halie-head">
+        <h2>HALIE</h2>
+        <nav className="halie-tabs">
+          {(['sessions', 'charts'] as const).map((v) => (
+            <button
+              key={v}
+              className={`small ${view === v ? 'is-active' : ''}`}
+              data-testid={`halie-view-${v}`}
+              onClick={() => setView(v)}
+            >
+              {v === 'sessions' ? 'Sessions' : 'Charts'}
+            </button>
+          ))}
+        </nav>
+        <ImportFolderButton onImported={() => setOpen(null)} />
+      </header>
+      {/* The grid stays mounted behind an open session, so its filters and scroll are kept. */}
+      <div className="halie-main" hidden={view !== 'sessions' || open !== null}>
+        <SessionsGrid dataVersion={dataVersion} onOpen={(row) => setOpen(row.id)} />
+      </div>
+      {view === 'sessions' && open !== null && (
+        <SessionView id={open} onBack={() => setOpen(null)} />
+      )}
+      {view === 'charts' && <ChartsPanel dataVersion={dataVersion} />}
+    </div>
+  )
+}

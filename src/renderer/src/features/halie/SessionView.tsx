@@ -1,0 +1,150 @@
+import { useEffect, useMemo, useState } from 'react'
+import type { LogEvent } from '../../../../shared/halie/logEvents'
+import { parseLogLine } from '../../../../shared/halie/logEvents'
+import type { SessionDetail } from '../../../../shared/halie/sessions'
+import { staticBlocks } from '../../../../shared/halie/staticView'
+import { api } from '../../api'
+import { showError } from '../messages/messages'
+import { ReplayView } from './ReplayView'
+
+type Tab = 'replay' | 'blocks' | 'tables'
+
+/** One session: its figures and survey answers, then its replay, its blocks or its tables. */
+export function SessionView({ id, onBack }: { id: number; onBack: () => void }) {
+  const [detail, setDetail] = useState<SessionDetail | null>(null)
+  const [events, setEvents] = useState<LogEvent[] | null>(null)
+  const [tab, setTab] = useState<Tab>('blocks')
+
+  useEffect(() => {
+    let live = true
+    Promise.all([api.halie.session({ id }), api.halie.log({ id })])
+      .then(([d, lines]) => {
+        if (!live) return
+        setDetail(d)
+        setEvents(lines.map((l, i) => parseLogLine(l, i)))
+        setTab(lines.length > 0 ? 'replay' : 'blocks')
+      })
+      .catch((e: unknown) => showError('Opening the session', e))
+    return () => {
+      live = false
+    }
+  }, [id])
+
+  const blocks = useMemo(() => {
+    const table = detail?.tables.find((t) => t.kind === 'event_blocks')
+    return detail && table
+      ? staticBlocks(
+          detail.row.task,
+          table.header,
+          table.rows.map((r) => r.cells),
+        )
+      : []
+  }, [detail])
+
+  if (!detail) return <div className="halie-session" />
+  const { row } = detail
+  const tabs: { id: Tab; label: string }[] = [
+    ...(events && events.length > 0 ? [{ id: 'replay' as const, label: 'Replay' }] : []),
+    { id: 'blocks', label: 'Event blocks' },
+    { id: 'tables', label: 'Tables' },
+  ]
+  return (
+    <div className="halie-session" data-testid="halie-session">
+      <header className="halie-session-head">
+        <button className="small" data-testid="halie-back" onClick={onBack}>
+          ← Sessions
+        </button>
+        <h3 data-testid="halie-session-id">
+          {row.task} · {row.session}
+        </h3>
+        <span className="note">
+          worker {row.worker ?? '—'} · {row.model ?? '—'} · prompt {row.prompt ?? '—'}
+        </span>
+      </header>
+      <dl className="halie-figures" data-testid="halie-figures">
+        <dt>Blocks</dt>
+        <dd>{row.blocks}</dd>
+        <dt>Queries</dt>
+        <dd>{row.queries}</dd>
+        <dt>Minutes</dt>
+        <dd>{row.elapsedMinutes?.toFixed(2) ?? '—'}</dd>
+        <dt>Accuracy</dt>
+        <dd>{row.accuracy?.toFixed(3) ?? '—'}</dd>
+        <dt>Log events</dt>
+        <dd>{row.events || '—'}</dd>
+        {Object.entries(row.scores).map(([name, value]) => (
+          <span key={name} className="halie-score">
+            <dt>{name}</dt>
+            <dd>{Number.isInteger(value) ? value : value.toFixed(2)}</dd>
+          </span>
+        ))}
+      </dl>
+      <nav className="halie-tabs">
+        {tabs.map((t) => (
+          <button
+            key={t.id}
+            className={`small ${tab === t.id ? 'is-active' : ''}`}
+            data-testid={`halie-tab-${t.id}`}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </nav>
+      {tab === 'replay' && events && events.length > 0 && <ReplayView events={events} />}
+      {tab === 'blocks' && (
+        <ol className="halie-blocks" data-testid="halie-blocks">
+          {blocks.map((b, i) => (
+            <li key={i}>
+              <h4>{b.title}</h4>
+              {b.exchanges.map((x, j) => (
+                <div key={j} className="halie-exchange">
+                  <p className="by-U">{x.query}</p>
+                  <p className="by-A">{x.answer}</p>
+                </div>
+              ))}
+              {b.note && <p className="note">{b.note}</p>}
+            </li>
+          ))}
+        </ol>
+      )}
+      {tab === 'tables' && (
+        <div className="halie-tables" data-testid="halie-tables">
+          {detail.tables.map((t) => (
+            <section key={t.kind}>
+              <h4>{t.kind.replace('_', ' ')}</h4>
+              <div className="halie-table-scroll">
+                <table>
+                  <thead>
+                    <tr>
+                      <th>line</th>
+                      {t.header.map((h) => (
+                        <th key={h}>{h}</th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {t.rows.map((r) => (
+                      <tr key={r.line}>
+                        <td>{r.line}</td>
+                        {r.cells.map((c, i) => (
+                          <td key={i}>{c}</td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </section>
+          ))}
+          {detail.metadata && (
+            <section>
+              <h4>Session metadata</h4>
+              <pre>{detail.metadata}</pre>
+            </section>
+          )}
+        </div>
+      )}
+    </div>
+  )
+}

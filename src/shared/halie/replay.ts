@@ -1,0 +1,147 @@
+import type { DeltaOp, LogEvent } from './logEvents'
+
+/** Who wrote a character: `P` the initial document, `U` the user, `A` the model or the system. */
+export type Author = 'P' | 'U' | 'A'
+
+/** The document at one moment; `provenance` has one author letter per character of `text`. */
+export interface DocumentState {
+  text: string
+  provenance: string
+}
+
+const EMPTY: DocumentState = { text: '', provenance: '' }
+
+/** Applies one Quill delta: retain n skips, insert puts text in, delete n takes text out. */
+export function applyDelta(
+  state: DocumentState,
+  ops: readonly DeltaOp[],
+  author: Author,
+): DocumentState {
+  let { text, provenance } = state
+  let at = 0
+  for (const op of ops) {
+    if ('retain' in op) {
+      at = Math.min(text.length, at + op.retain)
+    } else if ('delete' in op) {
+      // A delete past the end (the stray one before system-initialize) removes what is there.
+      const end = Math.min(text.length, at + op.delete)
+      text = text.slice(0, at) + text.slice(end)
+      provenance = provenance.slice(0, at) + provenance.slice(end)
+    } else if (typeof op.insert === 'string') {
+      text = text.slice(0, at) + op.insert + text.slice(at)
+      provenance = provenance.slice(0, at) + author.repeat(op.insert.length) + provenance.slice(at)
+      at += op.insert.length
+    }
+    // Non-string inserts (embeds) are skipped, as the format says.
+  }
+  return { text, provenance }
+}
+
+/** What one event does to the document. */
+export function applyEvent(state: DocumentState, event: LogEvent): DocumentState {
+  if (event.name === 'system-initialize') {
+    const text = event.doc ?? ''
+    return { text, provenance: 'P'.repeat(text.length) }
+  }
+  if ((event.name === 'text-insert' || event.name === 'text-delete') && Array.isArray(event.delta))
+    return applyDelta(state, event.delta, event.source === 'api' ? 'A' : 'U')
+  return state
+}
+
+/** Every event of a whole log applied in order: the log's final document. */
+export function rebuild(events: readonly LogEvent[]): DocumentState {
+  return events.reduce(applyEvent, EMPTY)
+}
+
+/** Events between kept documents: a seek applies at most this many. */
+export const CHECKPOINT_EVERY = 64
+
+/**
+ * A log ready to seek: the document is kept every `CHECKPOINT_EVERY` events, so the document at
+ * any moment is a kept one plus fewer than that many events, never a replay from the start.
+ */
+export class Replay {
+  /** Each event's time in ms after the first event; a clock that steps back does not reorder. */
+  readonly times: readonly number[]
+  readonly duration: number
+  private readonly checkpoints: DocumentState[] = []
+
+  constructor(readonly events: readonly LogEvent[]) {
+    const first = events[0]?.timestamp ?? 0
+    let latest = 0
+    this.times = events.map((e) => (latest = Math.max(latest, e.timestamp - first)))
+    this.duration = latest
+    let state = EMPTY
+    events.forEach((event, i) => {
+      if (i % CHECKPOINT_EVERY === 0) this.checkpoints.push(state)
+      state = applyEvent(state, event)
+    })
+  }
+
+  /** How many events have happened at `ms` after the first one (those at or before it). */
+  countAt(ms: number): number {
+    let lo = 0
+    let hi = this.times.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if ((this.times[mid] as number) <= ms) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /** The document once the first `count` events are applied. */
+  afterEvents(count: number): DocumentState {
+    const n = Math.max(0, Math.min(count, this.events.length))
+    const index = Math.floor(n / CHECKPOINT_EVERY)
+    let state = this.checkpoints[index] ?? EMPTY
+    for (let i = index * CHECKPOINT_EVERY; i < n; i++)
+      state = applyEvent(state, this.events[i] as LogEvent)
+    return state
+  }
+
+  /** The document at `ms` after the first event: every event at or before it, in log order. */
+  at(ms: number): DocumentState {
+    return this.afterEvents(this.countAt(ms))
+  }
+}
+
+/** The suggestions on screen after the first `count` events, and which one was taken. */
+export interface ShownSuggestions {
+  /** The event that showed them. */
+  seq: number
+  options: string[]
+  /** The option taken (metaphor's `suggestion-select`), or null. */
+  taken: number | null
+}
+
+const SHOWING = new Set(['suggestion-shown', 'suggestion-open', 'suggestion-reopen', 'summary-add'])
+/** A new request or the next question takes the last offer off the screen. */
+const ENDING = new Set(['button-next', 'suggestion-get', 'button-generate'])
+
+/**
+ * What the model offered last before `count` events: a question's answer (`suggestion-shown`),
+ * a metaphor's options (`suggestion-open`), a summary (`summary-add`); and the one selected.
+ */
+export function suggestionsAt(events: readonly LogEvent[], count: number): ShownSuggestions | null {
+  let shown: ShownSuggestions | null = null
+  for (let i = 0; i < Math.min(count, events.length); i++) {
+    const e = events[i] as LogEvent
+    if (SHOWING.has(e.name)) {
+      const options =
+        e.suggestions.length > 0
+          ? e.suggestions.map((s) => s.trimmed || s.original)
+          : typeof e.delta === 'string'
+            ? [e.delta]
+            : []
+      if (options.length > 0) shown = { seq: e.seq, options, taken: null }
+    } else if (e.name === 'suggestion-select' && shown !== null) {
+      const last: ShownSuggestions = shown
+      shown = { seq: last.seq, options: last.options, taken: e.suggestionIndex }
+    } else if (ENDING.has(e.name) || (e.name === 'suggestion-close' && shown?.taken === null)) {
+      // A closed offer stays on screen only when one of its options was taken.
+      shown = null
+    }
+  }
+  return shown
+}

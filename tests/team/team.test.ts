@@ -1,0 +1,620 @@
+import { spawn } from 'node:child_process'
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import pg from 'pg'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openProject } from '../../src/main/db/connection'
+import { cli } from '../helpers/cli'
+import { releaseCsv } from '../helpers/glucose'
+import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
+import { useTempDir } from '../helpers/tmp'
+
+/**
+ * Team mode against a real PostgreSQL server started for these tests: publishing, joining,
+ * pushing and pulling change sets, roles enforced by the server, passwords, versions.
+ */
+const root = join(import.meta.dirname, '..', '..')
+
+describe.skipIf(noPostgres !== null)('team mode', () => {
+  let server: PgServer
+  const tempDir = useTempDir()
+  let databases = 0
+  const savedEnv = { PGPASSFILE: process.env.PGPASSFILE, PGPASSWORD: process.env.PGPASSWORD }
+
+  beforeAll(async () => {
+    server = await startPostgres()
+  }, 120_000)
+  afterAll(async () => {
+    await server?.destroy()
+  })
+  afterEach(() => {
+    for (const [key, value] of Object.entries(savedEnv)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  })
+
+  /** A fresh team database with its lead, passwords in a pgpass file the members use. */
+  async function team(dir: string): Promise<{
+    db: string
+    lead: string
+    leadPassword: string
+    url: (user: string, password?: string) => string
+    remember: (user: string, password: string) => void
+  }> {
+    const db = `team${++databases}`
+    const lead = `lead${databases}`
+    const leadPassword = `pw-${lead}-${Math.random().toString(36).slice(2)}`
+    await server.createTeamDatabase(db, { user: lead, password: leadPassword })
+    const pgpass = join(dir, 'pgpass')
+    writeFileSync(pgpass, '', { mode: 0o600 })
+    process.env.PGPASSFILE = pgpass
+    delete process.env.PGPASSWORD
+    const remember = (user: string, password: string): void =>
+      appendFileSync(pgpass, `127.0.0.1:${server.port}:${db}:${user}:${password}\n`)
+    remember(lead, leadPassword)
+    return {
+      db,
+      lead,
+      leadPassword,
+      url: (user, password) => server.url(db, user, password),
+      remember,
+    }
+  }
+
+  async function importedProject(dir: string, name: string, count = 40): Promise<string> {
+    const path = join(dir, name)
+    const csv = releaseCsv(dir, `${name}.csv`, count, 7)
+    const result = await cli('import', csv, '--db', path, '--json')
+    expect(result.code, result.stderr).toBe(0)
+    return path
+  }
+
+  function ratings(path: string): { id: number; rating: number | null }[] {
+    const db = openProject(path, { readonly: true })
+    try {
+      return db.prepare('SELECT id, rating FROM annotations ORDER BY id').all() as {
+        id: number
+        rating: number | null
+      }[]
+    } finally {
+      db.close()
+    }
+  }
+
+  /** The rating history as every replica must hold it: rows and times, without local ids. */
+  function ratingHistory(path: string): unknown[][] {
+    const db = openProject(path, { readonly: true })
+    try {
+      return [
+        db
+          .prepare(
+            `SELECT worker_id, value, effective_from, recorded_at, note FROM worker_ratings
+             ORDER BY recorded_at, worker_id, effective_from`,
+          )
+          .all(),
+        db
+          .prepare(
+            `SELECT annotation_id, value, recorded_at, note FROM item_ratings
+             ORDER BY recorded_at, annotation_id`,
+          )
+          .all(),
+        db
+          .prepare(
+            `SELECT r.target, r.retracted, r.recorded_at, coalesce(w.worker_id, i.annotation_id) AS what,
+               coalesce(w.recorded_at, i.recorded_at) AS rated_at
+             FROM rating_retractions r
+             LEFT JOIN worker_ratings w ON r.target = 'worker' AND w.id = r.rating_id
+             LEFT JOIN item_ratings i ON r.target = 'item' AND i.id = r.rating_id
+             ORDER BY r.recorded_at, what, rated_at`,
+          )
+          .all(),
+        db
+          .prepare('SELECT kind, created_at, description FROM change_sets ORDER BY created_at')
+          .all(),
+      ]
+    } finally {
+      db.close()
+    }
+  }
+
+  async function ok(...argv: string[]): Promise<Record<string, unknown>> {
+    const result = await cli(...argv, '--json')
+    expect(result.code, result.stderr).toBe(0)
+    return result.json as Record<string, unknown>
+  }
+
+  async function addMember(
+    t: Awaited<ReturnType<typeof team>>,
+    lead: string,
+    name: string,
+    role: string,
+  ): Promise<string> {
+    const added = await ok('team', 'member', 'add', name, '--role', role, '--db', lead)
+    expect(added).toMatchObject({ member: name, role })
+    const password = added.password as string
+    t.remember(name, password)
+    return password
+  }
+
+  it('publishes a project, joins a replica, and carries ratings and reverts both ways', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow')
+    const published = await ok(
+      'team',
+      'init',
+      '--db',
+      lead,
+      '--server',
+      t.url(t.lead),
+      '--name',
+      t.lead,
+    )
+    expect(published).toEqual({
+      server: t.url(t.lead),
+      member: t.lead,
+      role: 'lead',
+      changeSets: 1,
+      submissions: 40,
+    })
+
+    await addMember(t, lead, 'rev1', 'reviewer')
+    const replica = join(dir, 'rev1.winnow')
+    const joined = await ok(
+      'team',
+      'join',
+      '--server',
+      t.url('rev1'),
+      '--db',
+      replica,
+      '--name',
+      'rev1',
+    )
+    expect(joined).toMatchObject({ changeSets: 1, seq: 1, submissions: 40 })
+    expect(joined.annotations).toBeGreaterThan(40)
+    const before = ratings(lead)
+    expect(ratings(replica)).toEqual(before)
+
+    const submission = String(Math.floor((before[0]?.id ?? 0) / 16))
+    await ok('rate', '--db', replica, '--submission', submission, '--rating', '-2')
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({
+      member: 'rev1',
+      role: 'reviewer',
+      pending: 1,
+      seq: 1,
+      serverSeq: 1,
+    })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 1, pulled: 0, seq: 2 })
+    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 0, pulled: 1, seq: 2 })
+    expect(ratings(lead)).toEqual(ratings(replica))
+    expect(ratings(lead)).not.toEqual(before)
+
+    // The lead reverts the reviewer's rating; the revert travels back.
+    const history = await ok('history', '--db', lead)
+    const reviewerChange = (history.changeSets as { id: number; kind: string }[]).find(
+      (c) => c.kind === 'manual',
+    )
+    expect(reviewerChange).toBeDefined()
+    await ok('revert', String(reviewerChange?.id), '--db', lead)
+    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 1, pulled: 0, seq: 3 })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 0, pulled: 1, seq: 3 })
+    expect(ratings(replica)).toEqual(before)
+    expect(ratings(lead)).toEqual(before)
+    expect(ratingHistory(replica)).toEqual(ratingHistory(lead))
+  }, 60_000)
+
+  it('replays a history of worker ratings, reverts and reverts of reverts on a joining replica', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow')
+    const first = String(ratings(lead)[0]?.id)
+    const db = openProject(lead, { readonly: true })
+    const worker = db
+      .prepare('SELECT external_id FROM workers ORDER BY id LIMIT 1')
+      .pluck()
+      .get() as string
+    db.close()
+    await ok('rate', '--db', lead, '--worker', worker, '--rating', '-2', '--from', '2000-01-01')
+    await ok(
+      'rate',
+      '--db',
+      lead,
+      '--submission',
+      String(Math.floor(Number(first) / 16)),
+      '--rating',
+      '-1',
+    )
+    const history = (await ok('history', '--db', lead)).changeSets as { id: number }[]
+    const [newest] = history
+    await ok('revert', String(newest?.id), '--db', lead)
+    await ok('revert', String((newest?.id ?? 0) + 1), '--db', lead)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev8', 'reviewer')
+    const replica = join(dir, 'rev8.winnow')
+    expect(
+      await ok('team', 'join', '--server', t.url('rev8'), '--db', replica, '--name', 'rev8'),
+    ).toMatchObject({ changeSets: 5, seq: 5 })
+    expect(ratings(replica)).toEqual(ratings(lead))
+    expect(ratingHistory(replica)).toEqual(ratingHistory(lead))
+    expect(ratings(replica).find((r) => String(r.id) === first)?.rating).toBe(-1)
+  }, 60_000)
+
+  it('brings three members rating the same annotations at once to one state', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const members = ['m1', 'm2', 'm3']
+    const replicas: string[] = []
+    for (const name of members) {
+      await addMember(t, lead, name, 'reviewer')
+      const replica = join(dir, `${name}.winnow`)
+      await ok('team', 'join', '--server', t.url(name), '--db', replica, '--name', name)
+      replicas.push(replica)
+    }
+    // Few annotations, so the members often rate the same one.
+    const targets = ratings(lead)
+      .slice(0, 6)
+      .map((r) => String(r.id))
+    const rounds = 8
+    const codes = await Promise.all(
+      replicas.map((replica, i) => {
+        const child = spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            join(root, 'tests/team/memberLoop.ts'),
+            replica,
+            String(rounds),
+            String(i + 1),
+            ...targets,
+          ],
+          { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: process.env },
+        )
+        return new Promise((resolve) => child.once('exit', resolve))
+      }),
+    )
+    expect(codes).toEqual([0, 0, 0])
+    for (const replica of [...replicas, lead]) await ok('team', 'sync', '--db', replica)
+    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    expect(logged.rows).toEqual([{ n: 1 + members.length * rounds }])
+    for (const replica of replicas) {
+      expect(ratings(replica)).toEqual(ratings(lead))
+      expect(ratingHistory(replica)).toEqual(ratingHistory(lead))
+    }
+  }, 180_000)
+
+  it('orders two ratings of one annotation by their place in the log on every replica', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow')
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev2', 'reviewer')
+    const replica = join(dir, 'rev2.winnow')
+    await ok('team', 'join', '--server', t.url('rev2'), '--db', replica, '--name', 'rev2')
+    const annotation = String(ratings(lead)[0]?.id)
+
+    // Both rate offline; the lead's rating is made first but pushed last, so it stands.
+    await ok('rate', '--db', lead, '--annotation', annotation, '--rating', '1')
+    await ok('rate', '--db', replica, '--annotation', annotation, '--rating', '2')
+    await ok('team', 'sync', '--db', replica)
+    await ok('team', 'sync', '--db', lead)
+    await ok('team', 'sync', '--db', replica)
+    const onLead = ratings(lead)
+    expect(onLead.find((r) => String(r.id) === annotation)?.rating).toBe(1)
+    expect(ratings(replica)).toEqual(onLead)
+  }, 60_000)
+
+  it("carries a lead's policy run, with its script, to a replica", async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 60)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev7', 'reviewer')
+    const replica = join(dir, 'rev7.winnow')
+    await ok('team', 'join', '--server', t.url('rev7'), '--db', replica, '--name', 'rev7')
+    const before = ratings(lead)
+    await ok('policy', 'run', join(root, 'policies', 'glucose-cleanup.ts'), '--db', lead)
+    expect(ratings(lead)).not.toEqual(before)
+    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 1, pulled: 0, seq: 2 })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 0, pulled: 1, seq: 2 })
+    expect(ratings(replica)).toEqual(ratings(lead))
+    const runs = (path: string): unknown[] => {
+      const db = openProject(path, { readonly: true })
+      try {
+        return db.prepare('SELECT name, sha256, params FROM policy_runs').all()
+      } finally {
+        db.close()
+      }
+    }
+    expect(runs(replica)).toEqual(runs(lead))
+    expect(runs(replica)).toHaveLength(1)
+  }, 60_000)
+
+  it("refuses a viewer's change set in the server itself, and a reviewer's policy run", async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 5)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const viewerPassword = await addMember(t, lead, 'view1', 'viewer')
+    const reviewerPassword = await addMember(t, lead, 'rev3', 'reviewer')
+
+    async function insertAs(user: string, password: string, kind: string): Promise<unknown> {
+      const client = new pg.Client({ connectionString: t.url(user, password) })
+      await client.connect()
+      try {
+        await client.query(
+          `INSERT INTO winnow.change_sets (uid, kind, author, created_at, description, payload)
+           VALUES (gen_random_uuid(), $1, 'x', 0, 'forged', $2)`,
+          [
+            kind,
+            {
+              format: 1,
+              reverts: null,
+              effects: null,
+              body: { strings: [], workers: [], items: [], retractions: [] },
+            },
+          ],
+        )
+        return null
+      } catch (error) {
+        return error
+      } finally {
+        await client.end()
+      }
+    }
+    const viewer = await insertAs('view1', viewerPassword, 'manual')
+    expect(viewer).toMatchObject({ code: '42501' })
+    expect(String(viewer)).toMatch(/permission denied for table change_sets/)
+    const reviewerPolicy = await insertAs('rev3', reviewerPassword, 'policy')
+    expect(reviewerPolicy).toMatchObject({ code: '42501' })
+    expect(String(reviewerPolicy)).toMatch(/row-level security/)
+    // A reviewer's rating goes in, under the reviewer's own name whatever the client says.
+    expect(await insertAs('rev3', reviewerPassword, 'manual')).toBeNull()
+    const members = await server.admin$(
+      `SELECT member FROM winnow.change_sets WHERE description = 'forged'`,
+      t.db,
+    )
+    expect(members.rows).toEqual([{ member: 'rev3' }])
+
+    // Through the app a viewer pulls and pushes nothing: its own writes stay in its file.
+    const replica = join(dir, 'view1.winnow')
+    await ok('team', 'join', '--server', t.url('view1'), '--db', replica, '--name', 'view1')
+    await ok(
+      'rate',
+      '--db',
+      replica,
+      '--annotation',
+      String(ratings(replica)[0]?.id),
+      '--rating',
+      '1',
+    )
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 0, pulled: 0, seq: 2 })
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({
+      role: 'viewer',
+      pending: 1,
+      serverSeq: 2,
+    })
+  }, 60_000)
+
+  it('keeps the password out of every file it writes', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    writeFileSync(process.env.PGPASSFILE as string, '')
+    const lead = await importedProject(dir, 'lead.winnow')
+    const withPassword = t.url(t.lead, t.leadPassword)
+    const published = await cli(
+      'team',
+      'init',
+      '--db',
+      lead,
+      '--server',
+      withPassword,
+      '--name',
+      t.lead,
+      '--json',
+    )
+    expect(published.code, published.stderr).toBe(0)
+    expect(published.stdout).not.toContain(t.leadPassword)
+    process.env.PGPASSWORD = t.leadPassword
+    const added = await ok('team', 'member', 'add', 'rev4', '--role', 'reviewer', '--db', lead)
+    delete process.env.PGPASSWORD
+    const replica = join(dir, 'rev4.winnow')
+    const joinUrl = t.url('rev4', added.password as string)
+    await ok('team', 'join', '--server', joinUrl, '--db', replica, '--name', 'rev4')
+    await ok(
+      'rate',
+      '--db',
+      replica,
+      '--annotation',
+      String(ratings(replica)[0]?.id),
+      '--rating',
+      '1',
+    )
+    const refused = await cli('team', 'sync', '--db', replica, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/No password for .*: set PGPASSWORD, or add a line/)
+    for (const secret of [t.leadPassword, added.password as string]) {
+      expect(refused.stderr).not.toContain(secret)
+      for (const name of readdirSync(dir)) {
+        if (name === 'pgpass') continue
+        expect(readFileSync(join(dir, name)).includes(secret), `${name} holds a password`).toBe(
+          false,
+        )
+      }
+    }
+  }, 60_000)
+
+  it('keeps working offline and converges when the server is back', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev5', 'reviewer')
+    const replica = join(dir, 'rev5.winnow')
+    await ok('team', 'join', '--server', t.url('rev5'), '--db', replica, '--name', 'rev5')
+    const annotation = String(ratings(replica)[0]?.id)
+
+    await server.stop()
+    try {
+      await ok('rate', '--db', replica, '--annotation', annotation, '--rating', '-2')
+      expect(await ok('team', 'status', '--db', replica)).toMatchObject({
+        pending: 1,
+        seq: 1,
+        serverSeq: null,
+      })
+      const offline = await cli('team', 'sync', '--db', replica, '--json')
+      expect(offline.code).toBe(1)
+      expect(offline.stderr).toMatch(/cannot be reached/)
+    } finally {
+      await server.start()
+    }
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 1, serverSeq: 1 })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 1, pulled: 0, seq: 2 })
+    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 0, pulled: 1, seq: 2 })
+    expect(ratings(lead)).toEqual(ratings(replica))
+    expect(ratings(lead).find((r) => String(r.id) === annotation)?.rating).toBe(-2)
+  }, 60_000)
+
+  it('loses and doubles nothing when a member is killed in the middle of a push', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev6', 'reviewer')
+    const replica = join(dir, 'rev6.winnow')
+    await ok('team', 'join', '--server', t.url('rev6'), '--db', replica, '--name', 'rev6')
+    const ids = ratings(replica).map((r) => String(r.id))
+    await ok('rate', '--db', replica, '--annotation', ids[0] as string, '--rating', '-2')
+    await ok('rate', '--db', replica, '--annotation', ids[1] as string, '--rating', '-1')
+
+    // Another transaction holds the log's head, so the push waits inside its transaction,
+    // after sending its change sets: it is killed there.
+    const blocker = new pg.Client({
+      connectionString: server.url(t.db, server.admin.user, server.admin.password),
+    })
+    blocker.on('error', () => undefined)
+    await blocker.connect()
+    await blocker.query('BEGIN')
+    await blocker.query('SELECT * FROM winnow.log_head FOR UPDATE')
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'src/main/cli/main.ts'), 'team', 'sync', '--db', replica],
+      { cwd: root, stdio: 'ignore', env: process.env },
+    )
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    for (;;) {
+      // Asked on another connection: a transaction sees one snapshot of pg_stat_activity.
+      const waiting = await server.admin$(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = 'rev6' AND wait_event_type = 'Lock'`,
+      )
+      if ((waiting.rows[0] as { n: number }).n > 0) break
+      expect(child.exitCode).toBeNull()
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    child.kill('SIGKILL')
+    await exited
+    await blocker.query('ROLLBACK')
+    await blocker.end()
+
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 2 })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 2, pulled: 0, seq: 3 })
+
+    // Killed after the server committed but before the project recorded the places: the next
+    // push sends the same global ids, and the log keeps one of each.
+    const db = openProject(replica)
+    db.exec(
+      'UPDATE team_change_sets SET seq = NULL, member = NULL WHERE seq > 1; UPDATE team_state SET seq = 1',
+    )
+    db.close()
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 2, seq: 1 })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 2, pulled: 0, seq: 3 })
+    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    expect(logged.rows).toEqual([{ n: 3 }])
+    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 0, pulled: 2, seq: 3 })
+    expect(ratings(lead)).toEqual(ratings(replica))
+  }, 90_000)
+
+  it('lists and removes members; a removed member is refused', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 5)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev9', 'reviewer')
+    const replica = join(dir, 'rev9.winnow')
+    await ok('team', 'join', '--server', t.url('rev9'), '--db', replica, '--name', 'rev9')
+    expect(await ok('team', 'member', 'list', '--db', lead)).toEqual([
+      { name: t.lead, role: 'lead' },
+      { name: 'rev9', role: 'reviewer' },
+    ])
+    expect(await ok('team', 'member', 'remove', 'rev9', '--db', lead)).toEqual({
+      member: 'rev9',
+      removed: true,
+    })
+    expect(await ok('team', 'member', 'list', '--db', lead)).toEqual([
+      { name: t.lead, role: 'lead' },
+    ])
+    const refused = await cli('team', 'sync', '--db', replica, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/rev9 is not a member of the team/)
+  }, 60_000)
+
+  it("does not publish ProtoQA work, nor push a replica's own import", async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const withProtoqa = await importedProject(dir, 'protoqa.winnow', 5)
+    const fixture = join(root, 'tests/fixtures/protoqa/questions.jsonl')
+    await ok('protoqa', 'import', fixture, '--db', withProtoqa)
+    const refused = await cli(
+      'team',
+      'init',
+      '--db',
+      withProtoqa,
+      '--server',
+      t.url(t.lead),
+      '--name',
+      t.lead,
+      '--json',
+    )
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/holds protoqa work, which team mode does not share yet/)
+    const schema = await server.admin$(`SELECT to_regclass('winnow.change_sets') AS found`, t.db)
+    expect(schema.rows).toEqual([{ found: null }])
+
+    const lead = await importedProject(dir, 'lead.winnow', 5)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev10', 'reviewer')
+    const replica = join(dir, 'rev10.winnow')
+    await ok('team', 'join', '--server', t.url('rev10'), '--db', replica, '--name', 'rev10')
+    await ok('import', releaseCsv(dir, 'more.csv', 5, 99), '--db', replica)
+    const pushed = await cli('team', 'sync', '--db', replica, '--json')
+    expect(pushed.code).toBe(1)
+    expect(pushed.stderr).toMatch(/imports into a team project are not shared yet/)
+    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    expect(logged.rows).toEqual([{ n: 1 }])
+  }, 60_000)
+
+  it('refuses a server set up by a newer Winnow and pushes nothing', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 5)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await ok('rate', '--db', lead, '--annotation', String(ratings(lead)[0]?.id), '--rating', '1')
+    await server.admin$('UPDATE winnow.schema_version SET version = 99', t.db)
+    const refused = await cli('team', 'sync', '--db', lead, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/newer Winnow \(server schema 99; this version knows 1\)/)
+    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    expect(logged.rows).toEqual([{ n: 1 }])
+    expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })
+  }, 60_000)
+})
+
+describe.runIf(noPostgres !== null)('team mode without a PostgreSQL server', () => {
+  it('is skipped here', () => {
+    console.warn(`team mode tests skipped: ${noPostgres}`)
+    expect(noPostgres).not.toBeNull()
+  })
+})
