@@ -41,7 +41,7 @@ const TIER_MAP = [
 ]
 
 const setup = openProject(path)
-saveReleaseSettings(setup, path, { tierMap: TIER_MAP })
+saveReleaseSettings(setup, path, { tierMap: TIER_MAP }, 'bench')
 const annotations = setup.prepare('SELECT count(*) FROM annotations').pluck().get() as number
 setup.close()
 

@@ -126,6 +126,11 @@ export class Session {
     this.emit('project.changed', { project: this.info(), reason: 'data' })
   }
 
+  /** A change set was written that leaves ratings as they were: History and Undo read again. */
+  historyChanged(): void {
+    this.emit('history.changed', {})
+  }
+
   /** Lets the page name a file the user chose (dialog, drop) or uploaded (serve mode). */
   grantFile(path: string, name = basename(path)): PickedFile {
     const bytes = statSync(path).size

@@ -48,12 +48,12 @@ describe('audits', () => {
       seed: 1,
       author: 't',
     })
-    const more = drawMore(db, audit.result.id, 10)
+    const more = drawMore(db, audit.result.id, 10, 't')
     const ids = more.items.map((i) => i.annotationId)
     expect(ids).toHaveLength(20)
     expect(new Set(ids).size).toBe(20)
     expect(ids.slice(0, 15)).toEqual(audit.items.map((i) => i.annotationId))
-    expect(drawMore(db, audit.result.id, 10).items).toHaveLength(20)
+    expect(drawMore(db, audit.result.id, 10, 't').items).toHaveLength(20)
     db.close()
   })
 
@@ -61,15 +61,36 @@ describe('audits', () => {
     const db = projectWith(tempDir(), SUBS)
     const audit = drawAudit(db, { name: 'all', filter: {}, n: 12, seed: 2, author: 't' })
     const ids = audit.items.map((i) => i.annotationId)
-    ids.slice(0, 8).forEach((id) => judge(db, audit.result.id, id, 'yes'))
-    ids.slice(8, 10).forEach((id) => judge(db, audit.result.id, id, 'no'))
-    const last = judge(db, audit.result.id, ids[10] as number, 'skip', 'unreadable')
+    ids
+      .slice(0, 8)
+      .forEach((id) =>
+        judge(db, { auditId: audit.result.id, annotationId: id, verdict: 'yes', author: 't' }),
+      )
+    ids
+      .slice(8, 10)
+      .forEach((id) =>
+        judge(db, { auditId: audit.result.id, annotationId: id, verdict: 'no', author: 't' }),
+      )
+    const last = judge(db, {
+      auditId: audit.result.id,
+      annotationId: ids[10] as number,
+      verdict: 'skip',
+      note: 'unreadable',
+      author: 't',
+    })
     expect(last.result).toMatchObject({ judged: 10, yes: 8, no: 2, skipped: 1, precision: 0.8 })
     expect(last.result.low).toBeCloseTo(0.4902, 4)
     expect(last.result.high).toBeCloseTo(0.9433, 4)
     expect(last.items[10]).toMatchObject({ verdict: 'skip', note: 'unreadable' })
     // A verdict can be taken back.
-    expect(judge(db, audit.result.id, ids[0] as number, null).result.yes).toBe(7)
+    expect(
+      judge(db, {
+        auditId: audit.result.id,
+        annotationId: ids[0] as number,
+        verdict: null,
+        author: 't',
+      }).result.yes,
+    ).toBe(7)
     db.close()
   })
 
@@ -87,7 +108,12 @@ describe('audits', () => {
     for (let guard = 0; guard < 20; guard++) {
       const open = detail.items.find((i) => i.verdict === null)
       if (!open) break
-      detail = judge(db, audit.result.id, open.annotationId, 'yes')
+      detail = judge(db, {
+        auditId: audit.result.id,
+        annotationId: open.annotationId,
+        verdict: 'yes',
+        author: 't',
+      })
     }
     const { result } = detail
     expect(result.sample).toBeGreaterThan(5)
@@ -99,7 +125,9 @@ describe('audits', () => {
   it('refuse an item outside the audit and an empty query, changing nothing', () => {
     const db = projectWith(tempDir(), SUBS)
     const audit = drawAudit(db, { name: 'x', filter: {}, n: 3, seed: 1, author: 't' })
-    expect(() => judge(db, audit.result.id, 1, 'yes')).toThrow(/not in audit/)
+    expect(() =>
+      judge(db, { auditId: audit.result.id, annotationId: 1, verdict: 'yes', author: 't' }),
+    ).toThrow(/not in audit/)
     expect(() =>
       drawAudit(db, { name: 'none', filter: { workers: ['NOBODY'] }, n: 3, author: 't' }),
     ).toThrow(/selects no annotations/)
@@ -117,7 +145,14 @@ describe('audits', () => {
       seed: 8,
       author: 't',
     })
-    audit.items.forEach((i, k) => judge(db, audit.result.id, i.annotationId, k < 3 ? 'yes' : 'no'))
+    audit.items.forEach((i, k) =>
+      judge(db, {
+        auditId: audit.result.id,
+        annotationId: i.annotationId,
+        verdict: k < 3 ? 'yes' : 'no',
+        author: 't',
+      }),
+    )
     db.close()
     const reader = openProject(join(dir, 'triage.winnow'), { readonly: true })
     const [result] = auditResults(reader)

@@ -29,9 +29,22 @@ describe('audit results as facts and in the datasheet', () => {
       author: 't',
     })
     const ids = audit.items.map((i) => i.annotationId)
-    ids.slice(0, 7).forEach((id) => judge(db, audit.result.id, id, 'yes'))
-    ids.slice(7, 9).forEach((id) => judge(db, audit.result.id, id, 'no'))
-    judge(db, audit.result.id, ids[9] as number, 'skip')
+    ids
+      .slice(0, 7)
+      .forEach((id) =>
+        judge(db, { auditId: audit.result.id, annotationId: id, verdict: 'yes', author: 't' }),
+      )
+    ids
+      .slice(7, 9)
+      .forEach((id) =>
+        judge(db, { auditId: audit.result.id, annotationId: id, verdict: 'no', author: 't' }),
+      )
+    judge(db, {
+      auditId: audit.result.id,
+      annotationId: ids[9] as number,
+      verdict: 'skip',
+      author: 't',
+    })
     drawAudit(db, { name: 'not judged', filter: {}, n: 5, seed: 1, author: 't' })
 
     expect(readFacts(db).audits).toEqual([

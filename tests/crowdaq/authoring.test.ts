@@ -79,7 +79,7 @@ describe('exams and tutorials written in the app', () => {
       { path: '$.exam_id', message: "the project has an exam 'my_exam' already" },
     ])
     expect(db.prepare('SELECT kind, description FROM change_sets').all()).toEqual([
-      { kind: 'manual', description: 'Wrote exam my_exam in the app' },
+      { kind: 'crowdaq', description: 'Wrote exam my_exam in the app' },
     ])
   })
 

@@ -11,6 +11,9 @@ import {
   outlinePolicy,
 } from '../../src/main/policies/run'
 import { policyRunDetail } from '../../src/main/policies/history'
+import { ratingScale, setRatingScale } from '../../src/main/ratings/scale'
+import { markAnnotation, startQueue } from '../../src/main/triage/queue'
+import { saveTriageSettings, triageSettings } from '../../src/main/triage/settings'
 import { useTempDir } from '../helpers/tmp'
 import { day, expectConsistent, importSubmissions, newProject } from '../ratings/helpers'
 import { policyText, ratingsSnapshot, tableCounts } from './helpers'
@@ -263,7 +266,7 @@ describe('policy rules', () => {
     rateSelection(db, { annotationIds: [ann], submissionIds: [] }, { value: 2, author: 't' })
     const before = { counts: tableCounts(db), ratings: ratingsSnapshot(db) }
     expect(() => applyEvaluated(db, { evaluation, source, fileName: FILE, author: 'x' })).toThrow(
-      'The project changed while the policy ran (a rating, an import or an audit verdict in between); nothing was changed by it. Run it again.',
+      'The project changed while the policy ran (a rating, an import, an audit verdict or a new rating scale in between); nothing was changed by it. Run it again.',
     )
     expect({ counts: tableCounts(db), ratings: ratingsSnapshot(db) }).toEqual(before)
   })
@@ -291,7 +294,12 @@ describe('policy rules', () => {
     // An audit verdict changes the facts a policy reads.
     const audit = drawAudit(db, { name: 'spot', filter: {}, n: 2, seed: 1, author: 't' })
     const fourth = await dryRunPolicy(db, input(source))
-    judge(db, audit.result.id, audit.items[0]?.annotationId ?? 0, 'no')
+    judge(db, {
+      auditId: audit.result.id,
+      annotationId: audit.items[0]?.annotationId ?? 0,
+      verdict: 'no',
+      author: 't',
+    })
     await expect(
       applyPolicy(db, { ...input(source), basis: fourth.basis, author: 'x' }),
     ).rejects.toThrow(/an audit verdict/)
@@ -302,5 +310,29 @@ describe('policy rules', () => {
     // The apply took the dry run's rules: the script did not run again.
     expect(ok.timings.scriptMs).toBe(fifth.timings.scriptMs)
     expect(ok.timings.factsMs).toBe(fifth.timings.factsMs)
+  })
+  it('applies after a triage mark or another setting since the dry run, and refuses after a new rating scale', async () => {
+    const db = project(tempDir())
+    const source = policyText(`    return [rule({ name: 'rest', where: {}, to: 1 })]`)
+    const first = await dryRunPolicy(db, input(source))
+    const queue = startQueue(db, {
+      from: '2019-09-01',
+      to: '2019-09-03',
+      share: 1,
+      seed: 1,
+      author: 't',
+    })
+    const annotationId = queue.items[0]?.annotationIds[0] ?? 0
+    markAnnotation(db, { queueId: queue.id, annotationId, mark: 'good', author: 't' })
+    saveTriageSettings(db, { ...triageSettings(db), rushSeconds: 5 }, 't')
+    const applied = await applyPolicy(db, { ...input(source), basis: first.basis, author: 'x' })
+    expect(applied.changeSet).not.toBeNull()
+
+    const second = await dryRunPolicy(db, input(source))
+    setRatingScale(db, [...ratingScale(db), { value: 5, label: 'Gold', color: '#123456' }], 't')
+    await expect(
+      applyPolicy(db, { ...input(source), basis: second.basis, author: 'x' }),
+    ).rejects.toMatchObject({ info: { code: 'policy-data-changed' } })
+    db.close()
   })
 })

@@ -60,7 +60,12 @@ describe('winnow rate, history, revert', () => {
 
     const listed = await cli('history', '--db', path, '--json')
     const { changeSets } = listed.json as { changeSets: Record<string, unknown>[] }
-    const { at, description, ...rest } = changeSets[0] as { at: unknown; description: string }
+    const { at, description, author, ...rest } = changeSets[0] as {
+      at: unknown
+      description: string
+      author: unknown
+    }
+    expect(typeof author).toBe('string')
     expect(rest).toEqual({
       id: (rated.json as { changeSet: number }).changeSet,
       kind: 'manual',

@@ -15,21 +15,26 @@ function released(formats: ('csv' | 'jsonl' | 'parquet')[]) {
   const dir = tempDir()
   const { db, csv } = releaseProject(dir, releaseSubmissions(80, 14))
   const project = openProject(db)
-  saveReleaseSettings(project, db, {
-    tierMap: [
-      { rating: 3, tier: 3 },
-      { rating: 2, tier: 2 },
-      { rating: 1, tier: 1 },
-      { rating: 1.5, tier: 1 },
-    ],
-    card: {
-      name: 'GLUCOSE tiers',
-      description: 'Causal explanations in quality tiers.',
-      license: 'cc-by-4.0',
-      url: 'https://example.org/glucose',
-      creator: 'The GLUCOSE team',
+  saveReleaseSettings(
+    project,
+    db,
+    {
+      tierMap: [
+        { rating: 3, tier: 3 },
+        { rating: 2, tier: 2 },
+        { rating: 1, tier: 1 },
+        { rating: 1.5, tier: 1 },
+      ],
+      card: {
+        name: 'GLUCOSE tiers',
+        description: 'Causal explanations in quality tiers.',
+        license: 'cc-by-4.0',
+        url: 'https://example.org/glucose',
+        creator: 'The GLUCOSE team',
+      },
     },
-  })
+    't',
+  )
   project.close()
   const out = join(dir, 'r')
   const result = exportNow(db, { out, formats, split: { test: 3, tier: 3, seed: 's' } })

@@ -120,16 +120,26 @@ export default definePolicy({
               seed: 1,
               author: 'lead',
             })
-            judge(db, audit.result.id, audit.items[0]?.annotationId ?? 0, 'yes')
-            saveReleaseSettings(db, dbPath, {
-              card: {
-                name: `GLUCOSE from ${say(4, a)}`,
-                description: `Rated with ${say(5, b)}.`,
-                license: 'cc-by-4.0',
-                url: `https://example.org/${a}`,
-                creator: b,
-              },
+            judge(db, {
+              auditId: audit.result.id,
+              annotationId: audit.items[0]?.annotationId ?? 0,
+              verdict: 'yes',
+              author: 'lead',
             })
+            saveReleaseSettings(
+              db,
+              dbPath,
+              {
+                card: {
+                  name: `GLUCOSE from ${say(4, a)}`,
+                  description: `Rated with ${say(5, b)}.`,
+                  license: 'cc-by-4.0',
+                  url: `https://example.org/${a}`,
+                  creator: b,
+                },
+              },
+              'lead',
+            )
           } finally {
             db.close()
           }

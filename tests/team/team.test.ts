@@ -3,7 +3,11 @@ import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:f
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { drawAudit, judge } from '../../src/main/audits/audits'
 import { openProject } from '../../src/main/db/connection'
+import { undo } from '../../src/main/ratings/revert'
+import { saveReleaseSettings } from '../../src/main/release/settings'
+import { markAnnotation, startQueue } from '../../src/main/triage/queue'
 import { cli } from '../helpers/cli'
 import { releaseCsv } from '../helpers/glucose'
 import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
@@ -594,6 +598,78 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(pushed.stderr).toMatch(/imports into a team project are not shared yet/)
     const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
     expect(logged.rows).toEqual([{ n: 1 }])
+  }, 60_000)
+
+  it('keeps triage, audits and settings on their replica, and lets the ratings after them travel', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    const first = ratings(lead)[0]?.id ?? 0
+    // Written before publishing: a setting, a triage queue with a mark, an audit with a verdict.
+    const local = (path: string, author: string): void => {
+      const db = openProject(path)
+      try {
+        const day = db
+          .prepare("SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch') FROM annotations")
+          .pluck()
+          .get() as string
+        const queue = startQueue(db, { from: day, to: day, share: 1, seed: 1, author })
+        const annotationId = queue.items[0]?.annotationIds[0] ?? 0
+        markAnnotation(db, { queueId: queue.id, annotationId, mark: 'bad', author })
+        undo(db, author)
+        markAnnotation(db, { queueId: queue.id, annotationId, mark: 'good', author })
+        const audit = drawAudit(db, { name: 'spot', filter: {}, n: 2, seed: 1, author })
+        const item = audit.items[0]?.annotationId ?? 0
+        judge(db, { auditId: audit.result.id, annotationId: item, verdict: 'yes', author })
+      } finally {
+        db.close()
+      }
+    }
+    const leadDb = openProject(lead)
+    saveReleaseSettings(leadDb, lead, { tierMap: [{ rating: 3, tier: 1 }] }, t.lead)
+    leadDb.close()
+    local(lead, t.lead)
+    expect(
+      await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead),
+    ).toMatchObject({ changeSets: 1 })
+
+    await addMember(t, lead, 'rev11', 'reviewer')
+    const replica = join(dir, 'rev11.winnow')
+    await ok('team', 'join', '--server', t.url('rev11'), '--db', replica, '--name', 'rev11')
+    // The settings came with the bulk data, and their record says so.
+    const joined = openProject(replica, { readonly: true })
+    const tierMap = joined
+      .prepare(
+        `SELECT value FROM change_entries WHERE subject = 'setting' AND key = '"release.tierMap"'
+         ORDER BY id DESC LIMIT 1`,
+      )
+      .pluck()
+      .get() as string
+    expect(JSON.parse(tierMap)).toEqual([{ rating: 3, tier: 1 }])
+    joined.close()
+
+    // On the replica: triage and an audit, then a rating; only the rating is pushed, and the
+    // local change sets keep their times.
+    local(replica, 'rev11')
+    const times = () => {
+      const db = openProject(replica, { readonly: true })
+      try {
+        return db
+          .prepare("SELECT id, created_at FROM change_sets WHERE kind != 'import' ORDER BY id")
+          .all()
+      } finally {
+        db.close()
+      }
+    }
+    await ok('rate', '--db', replica, '--annotation', String(first), '--rating', '1')
+    const before = times()
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 1 })
+    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 1, pulled: 0, seq: 2 })
+    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 0, pulled: 1, seq: 2 })
+    expect(ratings(lead)).toEqual(ratings(replica))
+    expect(times()).toEqual(before)
+    const logged = await server.admin$('SELECT kind FROM winnow.change_sets ORDER BY seq', t.db)
+    expect(logged.rows).toEqual([{ kind: 'import' }, { kind: 'manual' }])
   }, 60_000)
 
   it('refuses a server set up by a newer Winnow and pushes nothing', async () => {

@@ -46,9 +46,20 @@ describe('the triage queue', () => {
     const queue = startQueue(db, { from: '2019-09-05', to: '2019-09-05', author: 't', seed: 3 })
     const first = queue.items[0]
     const annotation = first?.annotationIds[0] as number
-    markAnnotation(db, queue.id, annotation, 'needs-work', 'vague')
-    queueFeedback(db, queue.id, 1, 'Please fill more dimensions.')
-    markReviewed(db, queue.id, 1, true)
+    markAnnotation(db, {
+      queueId: queue.id,
+      annotationId: annotation,
+      mark: 'needs-work',
+      note: 'vague',
+      author: 't',
+    })
+    queueFeedback(db, {
+      queueId: queue.id,
+      position: 1,
+      feedback: 'Please fill more dimensions.',
+      author: 't',
+    })
+    markReviewed(db, { queueId: queue.id, position: 1, reviewed: true, author: 't' })
     db.close()
 
     db = openProject(join(dir, 'triage.winnow'))
@@ -61,8 +72,8 @@ describe('the triage queue', () => {
     })
     expect(resumed?.items[0]?.reviewedAt).not.toBeNull()
     // The last item reviewed finishes the queue; nothing is left to resume.
-    markReviewed(db, queue.id, 2, true)
-    const done = markReviewed(db, queue.id, 3, true)
+    markReviewed(db, { queueId: queue.id, position: 2, reviewed: true, author: 't' })
+    const done = markReviewed(db, { queueId: queue.id, position: 3, reviewed: true, author: 't' })
     expect(done.finishedAt).not.toBeNull()
     expect(currentQueue(db)).toBeNull()
     db.close()
@@ -71,7 +82,9 @@ describe('the triage queue', () => {
   it('refuses an annotation that is not queued and an empty range, changing nothing', () => {
     const db = projectWith(tempDir(), subs)
     const queue = startQueue(db, { from: '2019-09-04', to: '2019-09-04', author: 't', seed: 1 })
-    expect(() => markAnnotation(db, queue.id, 999_999, 'bad')).toThrow(/not in triage queue/)
+    expect(() =>
+      markAnnotation(db, { queueId: queue.id, annotationId: 999_999, mark: 'bad', author: 't' }),
+    ).toThrow(/not in triage queue/)
     expect(currentQueue(db)?.items[0]?.marks).toEqual([])
     expect(() => startQueue(db, { from: '2020-01-01', to: '2020-01-02', author: 't' })).toThrow(
       /No submissions from 2020-01-01 to 2020-01-02/,

@@ -55,7 +55,7 @@ describe('the Today figures', () => {
     expect(day6.workers).toMatchObject([
       { workerId: 'CHARLIE', medianWorkSeconds: 50, flags: ['rushing', 'new'] },
     ])
-    saveTriageSettings(db, { ...triageSettings(db), rushSeconds: 10, newWorkerDays: 0 })
+    saveTriageSettings(db, { ...triageSettings(db), rushSeconds: 10, newWorkerDays: 0 }, 't')
     expect(triageReport(db, { from: '2019-09-06', to: '2019-09-06' }).workers[0]?.flags).toEqual([])
     const august = triageReport(db, { from: '2019-08-01', to: '2019-08-01' })
     expect(august.workers).toMatchObject([{ workerId: 'BRAVO', medianWorkSeconds: null }])

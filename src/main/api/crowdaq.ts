@@ -1,7 +1,7 @@
 import type { crowdaqCalls, ExamSummary } from '../../shared/contract/crowdaq'
 import type { Db } from '../db/connection'
-import { examRows, resourceLists, setExamSettings } from '../db/queries/crowdaqSpecs'
-import { examSpec, saveQuestionSet, tutorialSpec } from '../crowdaq/authoring'
+import { examRows, resourceLists } from '../db/queries/crowdaqSpecs'
+import { examSpec, saveExamSettings, saveQuestionSet, tutorialSpec } from '../crowdaq/authoring'
 import { gradeExam, requireExam } from '../crowdaq/grade'
 import { previewQuestionSet, previewTask } from '../crowdaq/preview'
 import { bandsDryRun } from '../crowdaq/qualify'
@@ -38,7 +38,8 @@ export const crowdaqHandlers: Handlers<keyof typeof crowdaqCalls> = {
   'crowdaq.saveSettings': ({ examId, settings }, { session }) => {
     const { db } = session.project()
     requireExam(db, examId)
-    db.transaction(() => setExamSettings(db, examId, settings)).immediate()
+    saveExamSettings(db, examId, settings, localAuthor())
+    session.historyChanged()
     return examSummary(db, examId)
   },
   'crowdaq.grade': ({ examId }, { session }) =>

@@ -26,9 +26,11 @@ import {
   withConnection,
 } from '../mturk/service'
 import { settingsView, writeEndpoint } from '../mturk/settings'
+import { localAuthor } from '../ratings/author'
 import { WORKER_ACTIONS, type WorkerActionSpec } from '../mturk/workerActionTable'
 import type { Session } from '../session'
 import type { Handlers } from './handlers'
+import { recorded } from './recorded'
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000)
 
@@ -59,8 +61,8 @@ export const mturkHandlers: Handlers<keyof typeof mturkCalls> = {
   'mturk.settings': (_args, { session }) => settingsView(session.project().db, secretsOf(session)),
   'mturk.saveSettings': (args, { session }) => {
     const { db } = session.project()
-    writeEndpoint(db, args)
-    return settingsView(db, secretsOf(session))
+    writeEndpoint(db, args, localAuthor())
+    return recorded(session, settingsView(db, secretsOf(session)))
   },
   'mturk.setCredentials': ({ accessKeyId, secretAccessKey }, { session }) => {
     editableSecrets(session).save({ accessKeyId, secretAccessKey })
@@ -120,13 +122,13 @@ export const mturkHandlers: Handlers<keyof typeof mturkCalls> = {
   'mturk.setFieldMapping': ({ file }, { session }) => {
     const { db } = session.project()
     if (file === null) {
-      rememberFieldMap(db, null)
-      return null
+      rememberFieldMap(db, null, localAuthor())
+      return recorded(session, null)
     }
     const chosen = session.resolveFile(file)
     const mapping = readFieldMapFile(chosen.path, chosen.name)
-    rememberFieldMap(db, mapping)
-    return fieldMappingView(mapping)
+    rememberFieldMap(db, mapping, localAuthor())
+    return recorded(session, fieldMappingView(mapping))
   },
   'mturk.queryTargets': ({ filter }, { session }) =>
     queryTargetCounts(session.project().db, filter),

@@ -14,7 +14,7 @@ import type { Handlers } from './handlers'
 export const ratingsHandlers: Handlers<keyof typeof ratingsCalls> = {
   'ratings.scale': (_args, { session }) => ratingScale(session.project().db),
   'ratings.setScale': ({ scale }, { session }) => {
-    const result = setRatingScale(session.project().db, scale)
+    const result = setRatingScale(session.project().db, scale, localAuthor())
     session.dataChanged()
     return result
   },

@@ -2,7 +2,9 @@ import type { releaseCalls } from '../../shared/contract/release'
 import { startExportJob } from '../jobs/exportJob'
 import { checkOutputFolder } from '../release/folder'
 import { releaseSettings, saveReleaseSettings } from '../release/settings'
+import { localAuthor } from '../ratings/author'
 import type { Handlers } from './handlers'
+import { recorded } from './recorded'
 
 export const releaseHandlers: Handlers<keyof typeof releaseCalls> = {
   'release.settings': (_args, { session }) => {
@@ -11,7 +13,10 @@ export const releaseHandlers: Handlers<keyof typeof releaseCalls> = {
   },
   'release.saveSettings': ({ tierMap, card }, { session }) => {
     const project = session.project()
-    return saveReleaseSettings(project.db, project.path, { tierMap, card })
+    return recorded(
+      session,
+      saveReleaseSettings(project.db, project.path, { tierMap, card }, localAuthor()),
+    )
   },
   'release.export': (options, { session }) => {
     const project = session.project()

@@ -11,26 +11,45 @@ import {
 import { triageReport } from '../triage/report'
 import { saveTriageSettings, triageSettings } from '../triage/settings'
 import type { Handlers } from './handlers'
+import { recorded } from './recorded'
 
 export const triageHandlers: Handlers<keyof typeof triageCalls> = {
   'triage.report': (range, { session }) => triageReport(session.project().db, range),
   'triage.settings': (_args, { session }) => triageSettings(session.project().db),
   'triage.saveSettings': (settings, { session }) =>
-    saveTriageSettings(session.project().db, settings),
+    recorded(session, saveTriageSettings(session.project().db, settings, localAuthor())),
   'triage.startQueue': ({ from, to, share, seed }, { session }) =>
-    startQueue(session.project().db, {
-      from,
-      to,
-      ...(share !== undefined ? { share } : {}),
-      ...(seed !== undefined ? { seed } : {}),
-      author: localAuthor(),
-    }),
+    recorded(
+      session,
+      startQueue(session.project().db, {
+        from,
+        to,
+        ...(share !== undefined ? { share } : {}),
+        ...(seed !== undefined ? { seed } : {}),
+        author: localAuthor(),
+      }),
+    ),
   'triage.currentQueue': (_args, { session }) => currentQueue(session.project().db),
   'triage.queue': ({ queueId }, { session }) => triageQueue(session.project().db, queueId),
   'triage.mark': ({ queueId, annotationId, mark, note }, { session }) =>
-    markAnnotation(session.project().db, queueId, annotationId, mark, note),
+    recorded(
+      session,
+      markAnnotation(session.project().db, {
+        queueId,
+        annotationId,
+        mark,
+        note,
+        author: localAuthor(),
+      }),
+    ),
   'triage.feedback': ({ queueId, position, feedback }, { session }) =>
-    queueFeedback(session.project().db, queueId, position, feedback),
+    recorded(
+      session,
+      queueFeedback(session.project().db, { queueId, position, feedback, author: localAuthor() }),
+    ),
   'triage.reviewed': ({ queueId, position, reviewed }, { session }) =>
-    markReviewed(session.project().db, queueId, position, reviewed),
+    recorded(
+      session,
+      markReviewed(session.project().db, { queueId, position, reviewed, author: localAuthor() }),
+    ),
 }

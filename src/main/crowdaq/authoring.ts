@@ -1,12 +1,14 @@
 import type { AuthoringProblem, SaveQuestionSetResult } from '../../shared/contract/crowdaq'
+import type { ExamSettings } from '../../shared/crowdaq/grading'
 import type { ExamSpec, TutorialSpec } from '../../shared/crowdaq/spec'
+import { canonicalJson, recordChange } from '../changes/entries'
 import type { Db } from '../db/connection'
-import { createChangeSet } from '../db/queries/changeSets'
 import {
   examQuestions,
   examRow,
   putExam,
   putTutorial,
+  setExamSettings,
   setQuestionEnabled,
   specText,
 } from '../db/queries/crowdaqSpecs'
@@ -81,11 +83,16 @@ export function saveQuestionSet(
     }
   }
   db.transaction(() => {
-    const changeSet = createChangeSet(db, {
-      kind: 'manual',
-      author: options.author,
-      description: `${options.create ? 'Wrote' : 'Edited'} ${kind} ${id} in the app`,
-    }).id
+    // The spec as saved travels with the change set: the tables keep only the latest.
+    const changeSet = recordChange(
+      db,
+      {
+        kind: 'crowdaq',
+        author: options.author,
+        description: `${options.create ? 'Wrote' : 'Edited'} ${kind} ${id} in the app`,
+      },
+      [{ subject: 'crowdaq.question-set', key: { kind, id }, value: spec }],
+    ).id
     if ('exam_id' in spec) {
       putExam(db, examInput(spec), changeSet)
       const kept = new Set(spec.question_set.map((q) => q.question_id))
@@ -97,4 +104,22 @@ export function saveQuestionSet(
     }
   }).immediate()
   return { id, problems: [] }
+}
+
+/** An exam's settings from its panel, as one change set (none when they are as they were). */
+export function saveExamSettings(
+  db: Db,
+  examId: string,
+  settings: ExamSettings,
+  author: string,
+): void {
+  db.transaction(() => {
+    const known = examRow(db, examId)
+    if (!known) throw notFound('exam', examId)
+    if (canonicalJson(known.settings) === canonicalJson(settings)) return
+    recordChange(db, { kind: 'crowdaq', author, description: `Settings of exam ${examId}` }, [
+      { subject: 'crowdaq.exam-settings', key: { exam: examId }, value: settings },
+    ])
+    setExamSettings(db, examId, settings)
+  }).immediate()
 }

@@ -10,8 +10,9 @@ import { basename } from 'node:path'
 import { z } from 'zod'
 import { UserError } from '../../shared/contract/errors'
 import type { MTurkFieldMapping } from '../../shared/contract/mturk'
+import { changeSetting } from '../changes/settings'
 import type { Db } from '../db/connection'
-import { readSetting, writeSetting } from '../db/queries/settings'
+import { readSetting } from '../db/queries/settings'
 import { type FieldMap, checkFieldMap } from './glucose-map'
 
 const MAPPING_KEY = 'mturk.fieldMap'
@@ -94,8 +95,16 @@ export function projectFieldMap(db: Db): NamedFieldMap | null {
   return checkFieldMap(parsed.data.map).length === 0 ? parsed.data : null
 }
 
-export function rememberFieldMap(db: Db, mapping: NamedFieldMap | null): void {
-  writeSetting(db, MAPPING_KEY, mapping)
+/** Keeps the mapping (null: the release column names again) as a change set. */
+export function rememberFieldMap(db: Db, mapping: NamedFieldMap | null, author: string): void {
+  changeSetting(db, {
+    key: MAPPING_KEY,
+    value: mapping,
+    author,
+    description: mapping
+      ? `MTurk field mapping: ${mapping.name}`
+      : 'MTurk field mapping: the release column names',
+  })
 }
 
 /** The mapping as the page shows it. */

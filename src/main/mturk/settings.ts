@@ -6,8 +6,10 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { MTurkEndpointKind, MTurkSettings } from '../../shared/contract/mturk'
+import { changeSetting } from '../changes/settings'
 import type { Db } from '../db/connection'
-import { readSetting, writeSetting } from '../db/queries/settings'
+import { readSetting } from '../db/queries/settings'
+import { localAuthor } from '../ratings/author'
 import { endpointUrl } from './client'
 import type { SecretStore } from './credentials'
 
@@ -29,14 +31,23 @@ export function readEndpoint(db: Db): EndpointSetting {
   return parsed.success ? parsed.data : { endpoint: 'sandbox', customUrl: null }
 }
 
-/** Saves the choice; a custom URL is checked (https, or http on this machine) before it is kept. */
+/**
+ * Saves the choice as a change set; a custom URL is checked (https, or http on this machine)
+ * before it is kept.
+ */
 export function writeEndpoint(
   db: Db,
   setting: { endpoint: MTurkEndpointKind; customUrl?: string | undefined },
+  author: string,
 ): void {
   const customUrl = setting.customUrl?.trim() || null
   if (setting.endpoint === 'custom') endpointUrl(customUrl ?? '')
-  writeSetting(db, ENDPOINT_KEY, { endpoint: setting.endpoint, customUrl })
+  changeSetting(db, {
+    key: ENDPOINT_KEY,
+    value: { endpoint: setting.endpoint, customUrl },
+    author,
+    description: `MTurk endpoint: ${customUrl ?? setting.endpoint}`,
+  })
 }
 
 /** The URL requests go to. */
@@ -49,7 +60,12 @@ export function projectId(db: Db): string {
   const id = readSetting(db, PROJECT_ID_KEY)
   if (typeof id === 'string' && id !== '') return id
   const fresh = randomUUID()
-  writeSetting(db, PROJECT_ID_KEY, fresh)
+  changeSetting(db, {
+    key: PROJECT_ID_KEY,
+    value: fresh,
+    author: localAuthor(),
+    description: 'MTurk project id made (bonus tokens derive from it)',
+  })
   return fresh
 }
 

@@ -104,8 +104,8 @@ function changedMeanwhile(sinceDryRun: boolean): UserError {
     type: 'conflict',
     code: 'policy-data-changed',
     message: sinceDryRun
-      ? 'The project changed since the dry run (a rating, an import or an audit verdict in between); dry run the policy again before applying it.'
-      : 'The project changed while the policy ran (a rating, an import or an audit verdict in between); nothing was changed by it. Run it again.',
+      ? 'The project changed since the dry run (a rating, an import, an audit verdict or a new rating scale in between); dry run the policy again before applying it.'
+      : 'The project changed while the policy ran (a rating, an import, an audit verdict or a new rating scale in between); nothing was changed by it. Run it again.',
   })
 }
 

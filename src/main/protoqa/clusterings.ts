@@ -60,7 +60,7 @@ export function saveClustering(db: Db, save: SaveClustering): SavedClustering {
   return db
     .transaction(() => {
       const changeSet = createChangeSet(db, {
-        kind: 'manual',
+        kind: 'protoqa',
         author: save.author,
         description:
           save.role === 'final'

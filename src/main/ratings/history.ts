@@ -1,5 +1,7 @@
-import type { ChangeSetSummary } from '../../shared/contract/ratings'
+import type { ChangeSetKind, ChangeSetSummary } from '../../shared/contract/ratings'
 import type { Db } from '../db/connection'
+import { REVERTABLE_SUBJECTS } from '../changes/entries'
+import { hasEntries } from '../db/queries/changeEntries'
 import {
   type ChangeSetRow,
   changeSetById,
@@ -20,9 +22,22 @@ export function revertedByMap(db: Db): Map<number, number> {
   return revertedBy
 }
 
+/** Kinds whose change sets only add (a queue, drawn items, a CROWDAQ or ProtoQA version). */
+const ADDING: ReadonlySet<ChangeSetKind> = new Set(['crowdaq', 'protoqa'])
+/** Kinds that revert through the entries they set (a mark, a verdict, a setting). */
+const SETTING: ReadonlySet<ChangeSetKind> = new Set(['triage', 'audit', 'setting'])
+
+/** Whether a revert of the change set can do anything (History offers Revert… only then). */
+export function isRevertable(db: Db, row: ChangeSetRow): boolean {
+  if (ADDING.has(row.kind)) return false
+  if (SETTING.has(row.kind)) return hasEntries(db, row.id, REVERTABLE_SUBJECTS)
+  return true
+}
+
 export function summarizeChangeSet(
   row: ChangeSetRow,
   revertedBy: ReadonlyMap<number, number>,
+  revertable: boolean,
   revertOf: ChangeSetSummary['revertOf'] = null,
 ): ChangeSetSummary {
   return {
@@ -36,6 +51,7 @@ export function summarizeChangeSet(
     reverts: row.reverts,
     revertedBy: revertedBy.get(row.id) ?? null,
     revertOf,
+    revertable,
   }
 }
 
@@ -65,11 +81,16 @@ export function history(
 ): ChangeSetSummary[] {
   const revertedBy = revertedByMap(db)
   return listChangeSets(db, page).map((row) => {
+    const revertable = isRevertable(db, row)
     const target = row.kind === 'revert' && row.reverts !== null && changeSetById(db, row.reverts)
-    if (!target) return summarizeChangeSet(row, revertedBy)
+    if (!target) return summarizeChangeSet(row, revertedBy, revertable)
     // Told from the chain, so projects whose reverts were written "Revert 4: Revert 3: …" read
     // the same as new ones.
     const { original, redo, description } = revertOutcome(db, target)
-    return summarizeChangeSet({ ...row, description }, revertedBy, { id: original.id, redo })
+    return summarizeChangeSet({ ...row, description }, revertedBy, revertable, {
+      id: original.id,
+      redo,
+      kind: original.kind,
+    })
   })
 }

@@ -28,12 +28,25 @@ import {
   trackedChanges,
   workerTimeline,
 } from './effective'
-import { revertOutcome, revertedByMap, summarizeChangeSet } from './history'
+import { isRevertable, revertOutcome, revertedByMap, summarizeChangeSet } from './history'
 import { settlePending } from './importTimelines'
 import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
+import { UNDOABLE_SUBJECTS } from '../changes/entries'
+import { revertEntries } from '../changes/revert'
+import { hasEntries } from '../db/queries/changeEntries'
 
-/** What undo and redo step through; imports are reverted by name only. */
-const UNDOABLE: readonly ChangeSetKind[] = ['manual', 'bulk', 'policy']
+/** Ratings undo and redo step through; imports are reverted by name only. */
+const UNDOABLE_RATINGS: readonly ChangeSetKind[] = ['manual', 'bulk', 'policy']
+/** Change sets whose triage marks or audit verdicts undo and redo step through as well. */
+const UNDOABLE_ENTRIES: readonly ChangeSetKind[] = ['triage', 'audit']
+const UNDOABLE: readonly ChangeSetKind[] = [...UNDOABLE_RATINGS, ...UNDOABLE_ENTRIES]
+
+/** Whether undo takes this change set: it rated, or marked or judged, something. */
+function isUndoable(db: Db, id: number, kind: ChangeSetKind): boolean {
+  if (UNDOABLE_ENTRIES.includes(kind)) return hasEntries(db, id, UNDOABLE_SUBJECTS)
+  const rows = changeSetRows(db, id)
+  return rows.workerRatings + rows.itemRatings + rows.retractions > 0
+}
 
 class Rollback extends Error {
   constructor(readonly result: RatingResult) {
@@ -66,12 +79,15 @@ export function revertChangeSet(
       message: `Change set ${id} is already reverted by ${revertedBy}; revert ${revertedBy} to re-apply it.`,
     })
   }
+  if (hasEntries(db, id)) return revertEntries(db, target, by)
   const rows = changeSetRows(db, id)
   if (rows.workerRatings + rows.itemRatings + rows.retractions === 0) {
     throw new UserError({
       type: 'conflict',
       code: 'nothing-to-revert',
-      message: `Change set ${id} changed no ratings.`,
+      message: isRevertable(db, target)
+        ? `Change set ${id} changed no ratings.`
+        : `Change set ${id} (${target.description}) only added what it made; it cannot be reverted.`,
     })
   }
   const apply = (): RatingResult => {
@@ -118,12 +134,25 @@ export function revertChangeSet(
   throw new Error('unreachable')
 }
 
+/**
+ * Change sets of the kinds undo looks at, newest first, read a page at a time: a project holds a
+ * change set per triage mark, and undo mostly stops at the first.
+ */
+function* undoCandidates(db: Db): Generator<{ id: number; kind: ChangeSetKind }> {
+  const limit = 100
+  let beforeId: number | undefined
+  for (;;) {
+    const page = changeSetIdsOfKinds(db, UNDOABLE, { limit, beforeId })
+    yield* page
+    if (page.length < limit) return
+    beforeId = page[page.length - 1]?.id
+  }
+}
+
 function undoTarget(db: Db, revertedBy: ReadonlyMap<number, number>): ChangeSetRow | null {
-  for (const id of changeSetIdsOfKinds(db, UNDOABLE)) {
+  for (const { id, kind } of undoCandidates(db)) {
     if (revertedBy.has(id)) continue
-    const rows = changeSetRows(db, id)
-    if (rows.workerRatings + rows.itemRatings + rows.retractions > 0)
-      return changeSetById(db, id) ?? null
+    if (isUndoable(db, id, kind)) return changeSetById(db, id) ?? null
   }
   return null
 }
@@ -133,12 +162,18 @@ function redoRevert(
   db: Db,
   revertedBy: ReadonlyMap<number, number>,
 ): { revert: number; target: ChangeSetRow } | null {
-  const newestEdit = changeSetIdsOfKinds(db, UNDOABLE)[0] ?? 0
+  let newestEdit = 0
+  for (const c of undoCandidates(db)) {
+    if (!isUndoable(db, c.id, c.kind)) continue
+    newestEdit = c.id
+    break
+  }
   for (const link of revertLinks(db)) {
     if (link.id < newestEdit) return null
     if (revertedBy.has(link.id)) continue
     const target = changeSetById(db, link.reverts)
-    if (target && UNDOABLE.includes(target.kind)) return { revert: link.id, target }
+    if (target && UNDOABLE.includes(target.kind) && isUndoable(db, target.id, target.kind))
+      return { revert: link.id, target }
   }
   return null
 }
@@ -148,8 +183,8 @@ export function undoState(db: Db): UndoState {
   const undo = undoTarget(db, revertedBy)
   const redo = redoRevert(db, revertedBy)
   return {
-    undo: undo && summarizeChangeSet(undo, revertedBy),
-    redo: redo && summarizeChangeSet(redo.target, revertedBy),
+    undo: undo && summarizeChangeSet(undo, revertedBy, true),
+    redo: redo && summarizeChangeSet(redo.target, revertedBy, true),
   }
 }
 

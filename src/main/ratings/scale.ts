@@ -8,12 +8,18 @@ import { UserError } from '../../shared/contract/errors'
 import { ratingKey } from '../../shared/ratings/key'
 import type { Db } from '../db/connection'
 import { ratingValuesInUse } from '../db/queries/ratingsTimeline'
-import { readSetting, writeSetting } from '../db/queries/settings'
+import { readSetting } from '../db/queries/settings'
+import { changeSetting } from '../changes/settings'
+
+/** A stored scale as the project uses it: the default when it is missing or unreadable. */
+export function scaleOrDefault(stored: unknown): RatingLevel[] {
+  const parsed = ratingLevelSchema.array().min(1).safeParse(stored)
+  return parsed.success ? parsed.data : DEFAULT_RATING_SCALE.map((level) => ({ ...level }))
+}
 
 /** The project's rating scale, highest first. */
 export function ratingScale(db: Db): RatingLevel[] {
-  const parsed = ratingLevelSchema.array().min(1).safeParse(readSetting(db, RATING_SCALE_SETTING))
-  return parsed.success ? parsed.data : DEFAULT_RATING_SCALE.map((level) => ({ ...level }))
+  return scaleOrDefault(readSetting(db, RATING_SCALE_SETTING))
 }
 
 /** Refuses a rating that is not a step of the scale (bad input, not an internal error). */
@@ -29,10 +35,10 @@ export function assertOnScale(db: Db, value: number, field = 'rating'): void {
 }
 
 /**
- * Replaces the scale. Values must be distinct, and a value still in use (as an effective rating or
- * in a rating in force) may not be dropped: the page could no longer show or filter it.
+ * A scale the project may take: values distinct, and none still in use (as an effective rating or
+ * in a rating in force) dropped, or the page could no longer show or filter it.
  */
-export function setRatingScale(db: Db, scale: readonly RatingLevel[]): RatingLevel[] {
+export function checkScale(db: Db, scale: readonly RatingLevel[]): void {
   const values = scale.map((l) => l.value)
   if (new Set(values).size !== values.length) {
     throw new UserError({
@@ -51,7 +57,23 @@ export function setRatingScale(db: Db, scale: readonly RatingLevel[]): RatingLev
       field: 'scale',
     })
   }
+}
+
+/** Replaces the scale, as one change set. */
+export function setRatingScale(
+  db: Db,
+  scale: readonly RatingLevel[],
+  author: string,
+): RatingLevel[] {
   const sorted = [...scale].sort((a, b) => b.value - a.value)
-  writeSetting(db, RATING_SCALE_SETTING, sorted)
+  db.transaction(() => {
+    checkScale(db, sorted)
+    changeSetting(db, {
+      key: RATING_SCALE_SETTING,
+      value: sorted,
+      author,
+      description: `Rating scale: ${sorted.map((l) => `${ratingKey(l.value)} ${l.label}`).join(', ')}`,
+    })
+  }).immediate()
   return sorted
 }

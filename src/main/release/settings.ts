@@ -9,8 +9,10 @@ import {
   releaseCardSchema,
   tierMapSchema,
 } from '../../shared/contract/release'
+import { ratingKey } from '../../shared/ratings/key'
+import { changeSetting } from '../changes/settings'
 import type { Db } from '../db/connection'
-import { readSetting, writeSetting } from '../db/queries/settings'
+import { readSetting } from '../db/queries/settings'
 import { ratingScale } from '../ratings/scale'
 
 /** The project's map from ratings to release tiers (DESIGN.md "Ratings"), highest tier first. */
@@ -42,14 +44,32 @@ export function releaseSettings(db: Db, projectPath: string): ReleaseSettings {
   }
 }
 
+/** Saves the tier map and the card, each that changed as a change set of its own. */
 export function saveReleaseSettings(
   db: Db,
   projectPath: string,
   change: { tierMap?: TierStep[] | undefined; card?: ReleaseCard | undefined },
+  author: string,
 ): ReleaseSettings {
   db.transaction(() => {
-    if (change.tierMap) writeSetting(db, TIER_MAP_SETTING, change.tierMap)
-    if (change.card) writeSetting(db, RELEASE_CARD_SETTING, change.card)
+    const { tierMap, card } = change
+    if (tierMap) {
+      const steps = tierMap.map((s) => `${ratingKey(s.rating)} → tier ${s.tier}`)
+      changeSetting(db, {
+        key: TIER_MAP_SETTING,
+        value: tierMap,
+        author,
+        description: `Tier map: ${steps.join(', ') || 'nothing released'}`,
+      })
+    }
+    if (card) {
+      changeSetting(db, {
+        key: RELEASE_CARD_SETTING,
+        value: card,
+        author,
+        description: `Dataset card: ${card.name}, ${card.license}`,
+      })
+    }
   }).immediate()
   return releaseSettings(db, projectPath)
 }

@@ -1,15 +1,17 @@
 import type { TriageMark, TriageQueue } from '../../shared/contract/triage'
 import { dayStart } from '../../shared/filter'
 import { smallestKeys } from '../../shared/stats/sampleKey'
+import { plural } from '../../shared/text'
 import { randomSeed } from '../audits/audits'
+import { recordChange } from '../changes/entries'
 import type { Db } from '../db/connection'
+import { createChangeSet } from '../db/queries/changeSets'
 import {
   currentQueueId,
   insertQueue,
   rangeSubmissions,
-  setFeedback,
-  setMark,
-  setReviewed,
+  requireItem,
+  requireQueuedMark,
   triageQueue,
   workerFacts,
 } from '../db/queries/triage'
@@ -62,7 +64,20 @@ export function startQueue(db: Db, options: StartQueue): TriageQueue {
       const submissionIds = order.flatMap(([, ids]) =>
         smallestKeys(ids, seed, sampleSize(ids.length, share)),
       )
-      return insertQueue(db, { ...options, share, seed, submissionIds })
+      const range = options.from === options.to ? options.from : `${options.from} to ${options.to}`
+      const changeSet = createChangeSet(db, {
+        kind: 'triage',
+        author: options.author,
+        description: `Triage queue of ${range}: ${plural(submissionIds.length, 'submission')} (${Number((share * 100).toFixed(2))} % of each worker's, seed ${seed})`,
+      })
+      return insertQueue(db, {
+        ...options,
+        share,
+        seed,
+        submissionIds,
+        changeSetId: changeSet.id,
+        at: changeSet.at,
+      })
     })
     .immediate()
   return triageQueue(db, id)
@@ -73,33 +88,88 @@ export function currentQueue(db: Db): TriageQueue | null {
   return id === null ? null : triageQueue(db, id)
 }
 
-export function markAnnotation(
-  db: Db,
-  queueId: number,
-  annotationId: number,
-  mark: TriageMark | null,
-  note?: string,
-): TriageQueue {
-  db.transaction(() => setMark(db, queueId, annotationId, mark, note)).immediate()
+const MARK_WORDS: Record<TriageMark, string> = {
+  good: 'good',
+  'needs-work': 'needs work',
+  bad: 'bad',
+}
+
+/** "submission 12, dimension 3" */
+function annotationWords(annotationId: number): string {
+  return `submission ${Math.floor(annotationId / 16)}, dimension ${annotationId % 16}`
+}
+
+interface MarkChange {
+  queueId: number
+  annotationId: number
+  /** null clears the mark. */
+  mark: TriageMark | null
+  /** The mark's note; left out, a mark keeps the note it had. */
+  note?: string | undefined
+  author: string
+}
+
+/** Marks a queued annotation (or clears its mark) as one change set; the same mark again records nothing. */
+export function markAnnotation(db: Db, change: MarkChange): TriageQueue {
+  const { queueId, annotationId, mark } = change
+  db.transaction(() => {
+    const was = requireQueuedMark(db, queueId, annotationId)
+    const value = mark === null ? null : { mark, note: change.note ?? was?.note ?? '' }
+    if (value?.mark === was?.mark && value?.note === was?.note) return
+    const where = `${annotationWords(annotationId)} (triage queue ${queueId})`
+    const description = value
+      ? `Marked ${MARK_WORDS[value.mark]}: ${where}${value.note ? `, note “${value.note}”` : ''}`
+      : `Cleared the mark: ${where}`
+    recordChange(db, { kind: 'triage', author: change.author, description }, [
+      { subject: 'triage.mark', key: { queue: queueId, annotation: annotationId }, value },
+    ])
+  }).immediate()
   return triageQueue(db, queueId)
 }
 
+/** Queues (or with '' withdraws) a feedback message for the item's worker, as one change set. */
 export function queueFeedback(
   db: Db,
-  queueId: number,
-  position: number,
-  feedback: string,
+  change: { queueId: number; position: number; feedback: string; author: string },
 ): TriageQueue {
-  db.transaction(() => setFeedback(db, queueId, position, feedback)).immediate()
+  const { queueId, position, feedback } = change
+  db.transaction(() => {
+    const item = requireItem(db, queueId, position)
+    if (item.feedback === feedback) return
+    const worker = item.workerId ?? 'the worker'
+    const description = feedback
+      ? `Feedback for ${worker} queued: item ${position} of triage queue ${queueId}`
+      : `Feedback for ${worker} withdrawn: item ${position} of triage queue ${queueId}`
+    recordChange(db, { kind: 'triage', author: change.author, description }, [
+      {
+        subject: 'triage.feedback',
+        key: { queue: queueId, position },
+        value: feedback === '' ? null : feedback,
+      },
+    ])
+  }).immediate()
   return triageQueue(db, queueId)
 }
 
+/** Marks an item reviewed (or not) as one change set; the queue is finished once all are. */
 export function markReviewed(
   db: Db,
-  queueId: number,
-  position: number,
-  reviewed: boolean,
+  change: { queueId: number; position: number; reviewed: boolean; author: string },
 ): TriageQueue {
-  db.transaction(() => setReviewed(db, queueId, position, reviewed)).immediate()
+  const { queueId, position, reviewed } = change
+  db.transaction(() => {
+    const item = requireItem(db, queueId, position)
+    if ((item.reviewedAt !== null) === reviewed) return
+    const where = `item ${position} of triage queue ${queueId}`
+    const description = reviewed ? `Reviewed ${where}` : `Back to unreviewed: ${where}`
+    // The time reviewed is the change set's own, so every replica stores the same.
+    recordChange(db, { kind: 'triage', author: change.author, description }, (at) => [
+      {
+        subject: 'triage.reviewed',
+        key: { queue: queueId, position },
+        value: reviewed ? at : null,
+      },
+    ])
+  }).immediate()
   return triageQueue(db, queueId)
 }

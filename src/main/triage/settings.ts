@@ -1,6 +1,7 @@
 import { type TriageSettings, triageSettingsSchema } from '../../shared/contract/triage'
 import type { Db } from '../db/connection'
-import { readSetting, writeSetting } from '../db/queries/settings'
+import { readSetting } from '../db/queries/settings'
+import { changeSetting } from '../changes/settings'
 
 const KEY = 'triage.settings'
 
@@ -10,7 +11,21 @@ export function triageSettings(db: Db): TriageSettings {
   return parsed.success ? parsed.data : triageSettingsSchema.parse({})
 }
 
-export function saveTriageSettings(db: Db, settings: TriageSettings): TriageSettings {
-  db.transaction(() => writeSetting(db, KEY, settings)).immediate()
+/** Saves the thresholds as one change set (none when they are as they were). */
+export function saveTriageSettings(
+  db: Db,
+  settings: TriageSettings,
+  author: string,
+): TriageSettings {
+  const s = settings
+  const percent = (share: number) => `${Number((share * 100).toFixed(2))} %`
+  changeSetting(db, {
+    key: KEY,
+    value: settings,
+    author,
+    description:
+      `Flag thresholds: queue share ${percent(s.queueShare)}, rushing under ${s.rushSeconds} s ` +
+      `or ${percent(s.rushMinimalShare)} minimal, new for ${s.newWorkerDays} days`,
+  })
   return triageSettings(db)
 }

@@ -7,6 +7,7 @@ import { JobTray } from './features/jobs/JobTray'
 import { MTurkButton } from './features/mturk/MTurkButton'
 import { openMTurk } from './features/mturk/mturkState'
 import { startJobFeed } from './features/jobs/jobs'
+import { startHistoryFeed } from './features/ratings/ratingState'
 import { Messages } from './features/messages/Messages'
 import { showInfo } from './features/messages/messages'
 import { FileMenu } from './features/project/FileMenu'
@@ -54,6 +55,7 @@ export function App() {
   useEffect(() => {
     startProjectFeed()
     startJobFeed()
+    startHistoryFeed()
   }, [])
 
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { annotationFilterSchema } from '../filter'
-import { call } from './define'
+import { call, event } from './define'
 
 import type { RatingLevel } from '../ratings/scale'
 
@@ -31,7 +31,23 @@ export interface RatingResult {
   transitions: Transition[]
 }
 
-export type ChangeSetKind = 'import' | 'manual' | 'bulk' | 'policy' | 'revert' | 'mturk'
+/**
+ * What wrote a change set: ratings (`manual` one by one, `bulk`, `policy`), an `import`, an MTurk
+ * action or pull (`mturk`), a `revert` (undo and redo), triage (queues, marks, feedback, reviews),
+ * an `audit` (drawn items, verdicts), a project `setting`, a CROWDAQ or a ProtoQA edit.
+ */
+export type ChangeSetKind =
+  | 'import'
+  | 'manual'
+  | 'bulk'
+  | 'policy'
+  | 'revert'
+  | 'mturk'
+  | 'triage'
+  | 'audit'
+  | 'setting'
+  | 'crowdaq'
+  | 'protoqa'
 
 export interface ChangeSetSummary {
   id: number
@@ -48,9 +64,14 @@ export interface ChangeSetSummary {
   revertedBy: number | null
   /**
    * For a revert: the change set it finally acts on, undoing it, or (a revert of a revert)
-   * redoing it. Its description then reads "Undo #3: …" or "Redo #3: …".
+   * redoing it, and that one's kind. Its description then reads "Undo #3: …" or "Redo #3: …".
    */
-  revertOf: { id: number; redo: boolean } | null
+  revertOf: { id: number; redo: boolean; kind: ChangeSetKind } | null
+  /**
+   * Whether reverting it can do anything: false for what only adds (a triage queue, audit items
+   * drawn, a CROWDAQ or ProtoQA edit), which History offers no Revert for.
+   */
+  revertable: boolean
 }
 
 interface WorkerRatingEntry {
@@ -144,9 +165,12 @@ export const ratingsCalls = {
     z.object({ changeSetId: id, preview: z.boolean().optional() }),
   ).returns<RatingResult>(),
   'ratings.undoState': call(z.object({})).returns<UndoState>(),
-  /** Reverts the latest manual or bulk change set still in force; null when there is none. */
+  /**
+   * Reverts the latest change set still in force that rated by hand, in bulk or by a policy, marked
+   * a triage annotation or judged an audit item; null when there is none.
+   */
   'ratings.undo': call(z.object({})).returns<RatingResult | null>(),
-  /** Reverts the latest undo, unless a manual or bulk change came after it. */
+  /** Reverts the latest undo, unless a change undo would take came after it. */
   'ratings.redo': call(z.object({})).returns<RatingResult | null>(),
   /** Annotations by effective rating, now or as they stood at `asOf`. */
   'ratings.counts': call(z.object({ asOf: asOfSchema })).returns<{
@@ -155,4 +179,7 @@ export const ratingsCalls = {
   }>(),
 }
 
-export const ratingsEvents = {}
+export const ratingsEvents = {
+  /** A change set was written that does not change ratings (a triage mark, a verdict, a setting). */
+  'history.changed': event<Record<string, never>>(),
+}

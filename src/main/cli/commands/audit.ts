@@ -120,7 +120,13 @@ export const auditCommand: Command = {
         )
       const db = openProject(requireString(values, 'db'))
       try {
-        const detail = judge(db, id, item, verdict as AuditVerdict, optionalString(values, 'note'))
+        const detail = judge(db, {
+          auditId: id,
+          annotationId: item,
+          verdict: verdict as AuditVerdict,
+          note: optionalString(values, 'note'),
+          author: localAuthor(),
+        })
         return report(detail.result)
       } finally {
         db.close()

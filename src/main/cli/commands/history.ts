@@ -4,7 +4,7 @@ import { type Command, dbOption, optionalString, parseNumber, requireString } fr
 
 export const historyCommand: Command = {
   name: 'history',
-  summary: 'List change sets (imports, ratings, policies, reverts), newest first',
+  summary: 'List change sets of every kind, newest first, with their authors',
   usage: 'winnow history --db P [--limit N] [--json]',
   options: { ...dbOption, limit: { type: 'string' } },
   run(values) {
@@ -18,6 +18,7 @@ export const historyCommand: Command = {
         changeSets: changeSets.map((c) => ({
           id: c.id,
           kind: c.kind,
+          author: c.author,
           at: c.at,
           description: c.description,
           changed: c.changed,
@@ -27,7 +28,7 @@ export const historyCommand: Command = {
       const text = changeSets
         .map(
           (c) =>
-            `${String(c.id).padStart(5)}  ${new Date(c.at).toISOString()}  ${c.kind.padEnd(7)} ${String(c.changed).padStart(8)} changed  ${c.description}` +
+            `${String(c.id).padStart(5)}  ${new Date(c.at).toISOString()}  ${c.kind.padEnd(7)} ${String(c.changed).padStart(8)} changed  ${c.author}: ${c.description}` +
             (c.revertedBy === null ? '' : `  (reverted by ${c.revertedBy})`),
         )
         .join('\n')

@@ -6,7 +6,7 @@ import { ratingOutput } from './rate'
 
 export const revertCommand: Command = {
   name: 'revert',
-  summary: 'Revert a change set by adding compensating ratings (revert a revert to re-apply)',
+  summary: 'Revert a change set by adding compensating rows (revert a revert to re-apply)',
   usage: 'winnow revert CHANGESET --db P [--preview] [--json]',
   positionals: true,
   options: { ...dbOption, preview: { type: 'boolean' } },

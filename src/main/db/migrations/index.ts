@@ -14,6 +14,7 @@ import m011 from './011-crowdaq'
 import m012 from './012-policies'
 import m013 from './013-crowdaq-attempt-times'
 import m014 from './014-halie'
+import m015 from './015-change-entries'
 
 /** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
 export const APPLICATION_ID = 0x574e4e57
@@ -39,6 +40,7 @@ export const migrations: readonly Migration[] = [
   m012,
   m013,
   m014,
+  m015,
 ]
 
 export const LATEST_VERSION = migrations.length
@@ -51,16 +53,46 @@ export const LATEST_VERSION = migrations.length
  */
 export function migrate(db: Db, path: string, target = LATEST_VERSION): void {
   if (checkedVersion(db, path) >= target) return
-  db.transaction(() => {
-    const current = checkedVersion(db, path)
-    if (current >= target) return
-    if (current === 0) db.pragma(`application_id = ${APPLICATION_ID}`)
-    for (const migration of migrations) {
-      if (migration.version <= current || migration.version > target) continue
-      migration.up(db)
-    }
-    db.pragma(`user_version = ${target}`)
-  }).immediate()
+  // A migration may rebuild a table others refer to (SQLite's twelve steps), which needs foreign
+  // keys off; the setting only changes outside a transaction. They are checked before commit.
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number
+  db.pragma('foreign_keys = OFF')
+  try {
+    db.transaction(() => {
+      const current = checkedVersion(db, path)
+      if (current >= target) return
+      if (current === 0) db.pragma(`application_id = ${APPLICATION_ID}`)
+      const before = foreignKeys ? brokenReferences(db) : null
+      for (const migration of migrations) {
+        if (migration.version <= current || migration.version > target) continue
+        migration.up(db)
+      }
+      if (before) assertNoneBroken(db, before)
+      db.pragma(`user_version = ${target}`)
+    }).immediate()
+  } finally {
+    db.pragma(`foreign_keys = ${foreignKeys}`)
+  }
+}
+
+interface BrokenReference {
+  table: string
+  rowid: number | null
+  parent: string
+  fkid: number
+}
+
+function brokenReferences(db: Db): Set<string> {
+  const rows = db.pragma('foreign_key_check') as BrokenReference[]
+  return new Set(rows.map((r) => `${r.table} row ${r.rowid ?? '?'} → ${r.parent} (${r.fkid})`))
+}
+
+/** Only references a migration broke fail it: a project that already had some still opens. */
+function assertNoneBroken(db: Db, before: ReadonlySet<string>): void {
+  const added = [...brokenReferences(db)].filter((r) => !before.has(r))
+  if (added.length > 0) {
+    throw new Error(`a migration broke ${added.length} references (first: ${added[0] ?? ''})`)
+  }
 }
 
 function checkedVersion(db: Db, path: string): number {

@@ -14,16 +14,17 @@ export interface NewAudit {
   seed: number
   targetMargin: number | null
   author: string
-  /** Epoch ms; defaults to now. */
-  at?: number
+  /** The change set that draws it, and its time (epoch ms). */
+  changeSetId: number
+  at: number
 }
 
 export function insertAudit(db: Db, audit: NewAudit): number {
   const result = run(
     db,
-    sql`INSERT INTO audits (name, filter, seed, target_margin, author, created_at)
+    sql`INSERT INTO audits (name, filter, seed, target_margin, author, created_at, change_set_id)
         VALUES (${audit.name}, ${JSON.stringify(audit.filter)}, ${audit.seed},
-          ${audit.targetMargin}, ${audit.author}, ${audit.at ?? Date.now()})`,
+          ${audit.targetMargin}, ${audit.author}, ${audit.at}, ${audit.changeSetId})`,
   )
   return Number(result.lastInsertRowid)
 }
@@ -45,32 +46,35 @@ export function drawnIds(db: Db, auditId: number): number[] {
   )
 }
 
-/** Appends items after the audit's last position. */
-export function appendAuditItems(db: Db, auditId: number, annotationIds: readonly number[]): void {
+/** Appends items after the audit's last position, drawn by the change set given. */
+export function appendAuditItems(
+  db: Db,
+  auditId: number,
+  annotationIds: readonly number[],
+  changeSetId: number,
+): void {
   if (annotationIds.length === 0) return
   run(
     db,
-    sql`INSERT INTO audit_items (audit_id, position, annotation_id)
-        SELECT ${auditId}, (SELECT coalesce(max(position), 0) FROM audit_items WHERE audit_id = ${auditId}) + key + 1, value
+    sql`INSERT INTO audit_items (audit_id, position, annotation_id, change_set_id)
+        SELECT ${auditId}, (SELECT coalesce(max(position), 0) FROM audit_items WHERE audit_id = ${auditId}) + key + 1,
+          value, ${changeSetId}
         FROM json_each(${JSON.stringify(annotationIds)})`,
   )
 }
 
-export function setVerdict(
+/** An item's position, verdict and note; a not-found error when the audit does not hold it. */
+export function requireAuditItem(
   db: Db,
   auditId: number,
   annotationId: number,
-  verdict: AuditVerdict | null,
-  note: string | undefined,
-  at = Date.now(),
-): void {
-  const changed = run(
+): { position: number; verdict: AuditVerdict | null; note: string } {
+  const item = get<{ position: number; verdict: AuditVerdict | null; note: string }>(
     db,
-    sql`UPDATE audit_items SET verdict = ${verdict}, judged_at = ${verdict === null ? null : at},
-          note = coalesce(${note ?? null}, note)
+    sql`SELECT position, verdict, note FROM audit_items
         WHERE audit_id = ${auditId} AND annotation_id = ${annotationId}`,
-  ).changes
-  if (changed === 0) {
+  )
+  if (!item) {
     if (pluck(db, sql`SELECT 1 FROM audits WHERE id = ${auditId}`) === undefined)
       throw noSuchAudit(auditId)
     throw new UserError({
@@ -80,6 +84,23 @@ export function setVerdict(
       field: 'annotationId',
     })
   }
+  return item
+}
+
+/** Sets an item's verdict and note as the change set at `at` left them. */
+export function setVerdict(
+  db: Db,
+  auditId: number,
+  annotationId: number,
+  value: { verdict: AuditVerdict | null; note: string },
+  at: number,
+): void {
+  run(
+    db,
+    sql`UPDATE audit_items SET verdict = ${value.verdict},
+          judged_at = ${value.verdict === null ? null : at}, note = ${value.note}
+        WHERE audit_id = ${auditId} AND annotation_id = ${annotationId}`,
+  )
 }
 
 interface AuditRow {

@@ -1,8 +1,7 @@
+import type { ChangeSetKind } from '../../../shared/contract/ratings'
 import type { Db } from '../connection'
 import { get, run } from '../connection'
 import { sql } from '../sql'
-
-type ChangeSetKind = 'import' | 'manual' | 'bulk' | 'policy' | 'revert' | 'mturk'
 
 export interface NewChangeSet {
   kind: ChangeSetKind
@@ -15,7 +14,8 @@ export interface NewChangeSet {
 
 /**
  * Opens a change set. Timestamps strictly increase within a project so "as of T" can always tell
- * two change sets apart, even when they land in the same millisecond.
+ * two change sets apart, even when they land in the same millisecond. The schema gives it a
+ * random `uid` that names it on other replicas, where its local id means nothing.
  */
 export function createChangeSet(db: Db, change: NewChangeSet): { id: number; at: number } {
   const last = get<{ at: number }>(db, sql`SELECT max(created_at) AS at FROM change_sets`)?.at ?? 0

@@ -67,10 +67,16 @@ export function revertLinks(db: Db): { id: number; reverts: number }[] {
   )
 }
 
-/** Ids of change sets of the given kinds, newest first. */
-export function changeSetIdsOfKinds(db: Db, kinds: readonly ChangeSetKind[]): number[] {
-  return all<{ id: number }>(
+/** Ids (and kinds) of change sets of the given kinds, newest first; `beforeId` pages back. */
+export function changeSetIdsOfKinds(
+  db: Db,
+  kinds: readonly ChangeSetKind[],
+  { limit, beforeId }: { limit: number; beforeId?: number | undefined },
+): { id: number; kind: ChangeSetKind }[] {
+  const before = beforeId === undefined ? sql`1` : sql`id < ${beforeId}`
+  return all<{ id: number; kind: ChangeSetKind }>(
     db,
-    sql`SELECT id FROM change_sets WHERE kind IN ${sql.list(kinds)} ORDER BY id DESC`,
-  ).map((r) => r.id)
+    sql`SELECT id, kind FROM change_sets WHERE kind IN ${sql.list(kinds)} AND ${before}
+        ORDER BY id DESC LIMIT ${limit}`,
+  )
 }

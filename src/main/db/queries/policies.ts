@@ -1,4 +1,5 @@
 import type { PolicySample, PolicyTransition } from '../../../shared/contract/policies'
+import { RATING_SCALE_SETTING } from '../../../shared/contract/ratings'
 import { dayStart, formatDay } from '../../../shared/filter'
 import type { Db } from '../connection'
 import { all, get, pluck, pluckAll, run } from '../connection'
@@ -388,12 +389,18 @@ export function writeMoves(
 
 /**
  * What the project looks like for "has anything changed since the dry run": the last change set
- * and annotation, and the audit verdicts a policy reads as facts.
+ * that wrote ratings or the rating scale, the last annotation, and the audit verdicts a policy
+ * reads as facts. A triage mark or another setting in between changes nothing a policy reads.
  */
 export function dataState(db: Db): string {
   const row = get<{ changeSet: number | null; annotation: number | null; audits: string }>(
     db,
-    sql`SELECT (SELECT max(id) FROM change_sets) AS changeSet,
+    sql`SELECT (SELECT max(id) FROM (
+            SELECT max(change_set_id) AS id FROM worker_ratings
+            UNION ALL SELECT max(change_set_id) FROM item_ratings
+            UNION ALL SELECT max(change_set_id) FROM rating_retractions
+            UNION ALL SELECT max(change_set_id) FROM change_entries
+              WHERE subject = 'setting' AND key = ${JSON.stringify(RATING_SCALE_SETTING)})) AS changeSet,
           (SELECT max(id) FROM annotations) AS annotation,
           (SELECT count(verdict) || '.' || coalesce(sum(verdict = 'yes'), 0) || '.' || coalesce(max(judged_at), 0)
            FROM audit_items) AS audits`,

@@ -191,7 +191,14 @@ export interface ChangeSetRecord {
   policySha256: string | null
 }
 
-/** Every change set recorded by `asOf` (epoch ms; all for the present), oldest first. */
+/**
+ * Every change set of ratings recorded by `asOf` (epoch ms; all for the present), oldest first:
+ * imports, ratings, policies, MTurk actions and their reverts. Triage, audits (the datasheet lists
+ * audits apart), settings (the manifest holds them) and CROWDAQ or ProtoQA edits are left out,
+ * and so are their reverts.
+ */
+const RATING_KINDS = ['import', 'manual', 'bulk', 'policy', 'revert', 'mturk']
+
 export function changeSetsUpTo(db: Db, asOf: number | undefined): ChangeSetRecord[] {
   const until = asOf ?? Number.MAX_SAFE_INTEGER
   return all<ChangeSetRecord>(
@@ -202,7 +209,12 @@ export function changeSetsUpTo(db: Db, asOf: number | undefined): ChangeSetRecor
           e.changed, p.name AS policyName, p.sha256 AS policySha256
         FROM change_sets AS c LEFT JOIN rating_effects AS e ON e.change_set_id = c.id
           LEFT JOIN policy_runs AS p ON p.change_set_id = c.id
-        WHERE c.created_at <= ${until} ORDER BY c.id`,
+        WHERE c.created_at <= ${until}
+          AND c.kind IN ${sql.list(RATING_KINDS)}
+          AND NOT EXISTS (SELECT 1 FROM change_entries x WHERE x.change_set_id IN (c.id, c.reverts))
+          AND (c.reverts IS NULL
+            OR (SELECT t.kind FROM change_sets t WHERE t.id = c.reverts) IN ${sql.list(RATING_KINDS)})
+        ORDER BY c.id`,
   )
 }
 

@@ -15,3 +15,8 @@ export function writeSetting(db: Db, key: string, value: unknown): void {
         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
   )
 }
+
+/** Removes a setting: its reader's default applies again. */
+export function deleteSetting(db: Db, key: string): void {
+  run(db, sql`DELETE FROM settings WHERE key = ${key}`)
+}

@@ -70,14 +70,17 @@ export interface NewQueue {
   seed: number
   author: string
   submissionIds: readonly number[]
+  /** The change set that makes it, and its time (epoch ms). */
+  changeSetId: number
+  at: number
 }
 
 export function insertQueue(db: Db, q: NewQueue): number {
   const id = Number(
     run(
       db,
-      sql`INSERT INTO triage_queues (from_day, to_day, share, seed, author, created_at)
-          VALUES (${q.from}, ${q.to}, ${q.share}, ${q.seed}, ${q.author}, ${Date.now()})`,
+      sql`INSERT INTO triage_queues (from_day, to_day, share, seed, author, created_at, change_set_id)
+          VALUES (${q.from}, ${q.to}, ${q.share}, ${q.seed}, ${q.author}, ${q.at}, ${q.changeSetId})`,
     ).lastInsertRowid,
   )
   run(
@@ -144,10 +147,24 @@ export function triageQueue(db: Db, queueId: number): TriageQueue {
   return { ...q, items: full, next: full.find((i) => i.reviewedAt === null)?.position ?? null }
 }
 
-function requireItem(db: Db, queueId: number, position: number): void {
-  const found = pluck<number>(
+/** The item's submission and worker, or a not-found error naming the field. */
+export function requireItem(
+  db: Db,
+  queueId: number,
+  position: number,
+): { submissionId: number; workerId: string | null; feedback: string; reviewedAt: number | null } {
+  const found = get<{
+    submissionId: number
+    workerId: string | null
+    feedback: string
+    reviewedAt: number | null
+  }>(
     db,
-    sql`SELECT 1 FROM triage_items WHERE queue_id = ${queueId} AND position = ${position}`,
+    sql`SELECT i.submission_id AS submissionId, w.external_id AS workerId, i.feedback,
+          i.reviewed_at AS reviewedAt
+        FROM triage_items i JOIN submissions s ON s.id = i.submission_id
+          LEFT JOIN workers w ON w.id = s.worker_id
+        WHERE i.queue_id = ${queueId} AND i.position = ${position}`,
   )
   if (found === undefined) {
     throw new UserError({
@@ -157,15 +174,15 @@ function requireItem(db: Db, queueId: number, position: number): void {
       field: 'position',
     })
   }
+  return found
 }
 
-export function setMark(
+/** The mark of a queued annotation (null when unmarked); a not-found error when it is not queued. */
+export function requireQueuedMark(
   db: Db,
   queueId: number,
   annotationId: number,
-  mark: TriageMark | null,
-  note: string | undefined,
-): void {
+): { mark: TriageMark; note: string } | null {
   const queued = pluck<number>(
     db,
     sql`SELECT 1 FROM triage_items WHERE queue_id = ${queueId}
@@ -179,7 +196,24 @@ export function setMark(
       field: 'annotationId',
     })
   }
-  if (mark === null) {
+  return (
+    get<{ mark: TriageMark; note: string }>(
+      db,
+      sql`SELECT mark, note FROM triage_marks
+          WHERE queue_id = ${queueId} AND annotation_id = ${annotationId}`,
+    ) ?? null
+  )
+}
+
+/** Sets (or with null clears) an annotation's mark as the change set at `at` left it. */
+export function putMark(
+  db: Db,
+  queueId: number,
+  annotationId: number,
+  value: { mark: TriageMark; note: string } | null,
+  at: number,
+): void {
+  if (value === null) {
     run(
       db,
       sql`DELETE FROM triage_marks WHERE queue_id = ${queueId} AND annotation_id = ${annotationId}`,
@@ -189,15 +223,13 @@ export function setMark(
   run(
     db,
     sql`INSERT INTO triage_marks (queue_id, annotation_id, mark, note, marked_at)
-        VALUES (${queueId}, ${annotationId}, ${mark}, ${note ?? ''}, ${Date.now()})
+        VALUES (${queueId}, ${annotationId}, ${value.mark}, ${value.note}, ${at})
         ON CONFLICT (queue_id, annotation_id) DO UPDATE SET mark = excluded.mark,
-          note = ${note === undefined ? sql.raw('note') : sql`excluded.note`},
-          marked_at = excluded.marked_at`,
+          note = excluded.note, marked_at = excluded.marked_at`,
   )
 }
 
 export function setFeedback(db: Db, queueId: number, position: number, feedback: string): void {
-  requireItem(db, queueId, position)
   run(
     db,
     sql`UPDATE triage_items SET feedback = ${feedback}
@@ -205,19 +237,26 @@ export function setFeedback(db: Db, queueId: number, position: number, feedback:
   )
 }
 
-/** Marks an item reviewed or not; the queue is finished while every item is reviewed. */
-export function setReviewed(db: Db, queueId: number, position: number, reviewed: boolean): void {
-  requireItem(db, queueId, position)
-  const at = Date.now()
+/**
+ * Marks an item reviewed at `reviewedAt` (epoch ms) or, with null, not reviewed; the queue is
+ * finished while every item is reviewed.
+ */
+export function setReviewed(
+  db: Db,
+  queueId: number,
+  position: number,
+  reviewedAt: number | null,
+): void {
   run(
     db,
-    sql`UPDATE triage_items SET reviewed_at = ${reviewed ? at : null}
+    sql`UPDATE triage_items SET reviewed_at = ${reviewedAt}
         WHERE queue_id = ${queueId} AND position = ${position}`,
   )
   run(
     db,
     sql`UPDATE triage_queues SET finished_at = CASE WHEN EXISTS (SELECT 1 FROM triage_items
-          WHERE queue_id = ${queueId} AND reviewed_at IS NULL) THEN NULL ELSE ${at} END
+          WHERE queue_id = ${queueId} AND reviewed_at IS NULL) THEN NULL
+          ELSE (SELECT max(reviewed_at) FROM triage_items WHERE queue_id = ${queueId}) END
         WHERE id = ${queueId}`,
   )
 }

@@ -6,6 +6,7 @@ import { formatDay } from '../../lib/format'
 import { isPrimaryModifier, isTypingTarget } from '../../lib/keys'
 import { useLatest } from '../../lib/useLatest'
 import { RatingBadge } from '../ratings/RatingBadge'
+import { undoKey } from '../ratings/ratingState'
 import { showInReview } from '../shell/navigation'
 import { describeInterval, describeMargin, nextOpen, percent } from './auditState'
 
@@ -52,7 +53,7 @@ export function AuditView({ detail, onJudge, onDrawMore }: AuditViewProps) {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (isTypingTarget(e.target) || isPrimaryModifier(e) || e.altKey) return
+      if (isTypingTarget(e.target) || undoKey(e) || isPrimaryModifier(e) || e.altKey) return
       // A dialog (rating the worker) has the keys; Enter on a button is that button's.
       if (document.querySelector('.modal-backdrop')) return
       if (e.key === 'Enter' && e.target instanceof HTMLButtonElement) return

@@ -8,6 +8,7 @@ import type {
 import { api } from '../../api'
 import { formatMoment } from '../../lib/format'
 import { showError } from '../messages/messages'
+import { ratingsVersion } from '../ratings/ratingState'
 import { describeInterval } from './auditState'
 import { AuditView } from './AuditView'
 import { NewAudit } from './NewAudit'
@@ -25,6 +26,19 @@ export function AuditsPage() {
       .catch((e: unknown) => showError('Reading the audits', e))
   }, [])
   useEffect(refresh, [refresh])
+
+  // Undo and redo may take a verdict back (or judge it again): read the audit shown afresh.
+  const shownId = detail?.result.id
+  useEffect(() => {
+    if (shownId === undefined) return
+    return ratingsVersion.subscribe(() => {
+      refresh()
+      api.audits
+        .get({ auditId: shownId })
+        .then(setDetail)
+        .catch((e: unknown) => showError('Opening the audit', e))
+    })
+  }, [shownId, refresh])
 
   const show = (next: AuditDetail) => {
     setDetail(next)

@@ -17,6 +17,8 @@ interface ConfirmRatingProps {
   confirmLabel: string
   /** Runs the action; with `preview` it must write nothing. */
   run: (preview: boolean) => Promise<RatingResult>
+  /** What it does in words, when that is not a move of ratings (reverting a triage mark…). */
+  describe?: (result: RatingResult) => string
   onClose: () => void
 }
 
@@ -25,7 +27,14 @@ interface ConfirmRatingProps {
  * move from which rating to which, and only Confirm writes the change set. A large one is written
  * as a job: the dialog shows its progress and can cancel it (nothing is kept).
  */
-export function ConfirmRating({ title, summary, confirmLabel, run, onClose }: ConfirmRatingProps) {
+export function ConfirmRating({
+  title,
+  summary,
+  confirmLabel,
+  run,
+  describe,
+  onClose,
+}: ConfirmRatingProps) {
   const [preview, setPreview] = useState<RatingResult | null>(null)
   const [error, setError] = useState<ApiErrorInfo | null>(null)
   const [busy, setBusy] = useState(false)
@@ -46,7 +55,7 @@ export function ConfirmRating({ title, summary, confirmLabel, run, onClose }: Co
     setBusy(true)
     try {
       const result = await inTurn(() => run(false))
-      showInfo(`${describeResult(result)}.`)
+      showInfo(`${describe ? describe(result) : describeResult(result)}.`)
       ratingsChanged()
       onClose()
     } catch (e) {
@@ -82,7 +91,8 @@ export function ConfirmRating({ title, summary, confirmLabel, run, onClose }: Co
     >
       <p>{summary}</p>
       {!preview && !error && <p className="note busy">Working out what changes…</p>}
-      {preview && (
+      {preview && describe && <p data-testid="rating-preview-count">{describe(preview)}.</p>}
+      {preview && !describe && (
         <>
           <p data-testid="rating-preview-count">
             <strong>{formatCount(preview.changed)}</strong> annotation

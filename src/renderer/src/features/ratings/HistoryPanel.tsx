@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { ChangeSetSummary } from '../../../../shared/contract/ratings'
+import type { ChangeSetSummary, RatingResult } from '../../../../shared/contract/ratings'
 import { api } from '../../api'
 import { formatCount, formatInstant } from '../../lib/format'
 import { useStore } from '../../lib/store'
@@ -9,7 +9,7 @@ import { projectState } from '../project/project'
 import { PanelHead } from '../shell/PanelHead'
 import { ConfirmRating } from './ConfirmRating'
 import { viewAsOf } from './asOfView'
-import { ratingsVersion } from './ratingState'
+import { changesRating, describeRevert, historyVersion, ratingsVersion } from './ratingState'
 import { Transitions } from './Transitions'
 
 const PAGE = 50
@@ -21,6 +21,11 @@ const KIND_LABEL: Record<ChangeSetSummary['kind'], string> = {
   policy: 'policy',
   revert: 'revert',
   mturk: 'MTurk',
+  triage: 'triage',
+  audit: 'audit',
+  setting: 'setting',
+  crowdaq: 'CROWDAQ',
+  protoqa: 'ProtoQA',
 }
 
 /** A revert reads as the undo or redo it is. */
@@ -32,6 +37,7 @@ function kindLabel(cs: ChangeSetSummary): string {
 /** Every change set, newest first: who, when, what, how many; revert any; view the past as of one. */
 export function HistoryPanel({ onClose }: { onClose: () => void }) {
   const version = useStore(ratingsVersion)
+  const recorded = useStore(historyVersion)
   const { dataVersion } = useStore(projectState)
   const [items, setItems] = useState<ChangeSetSummary[] | null>(null)
   const [more, setMore] = useState(false)
@@ -50,7 +56,7 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
     return () => {
       live = false
     }
-  }, [version, dataVersion])
+  }, [version, recorded, dataVersion])
 
   function loadMore() {
     const last = items?.[items.length - 1]
@@ -89,7 +95,9 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
                 {cs.description}
               </div>
               <div className="history-meta">
-                <span>{formatCount(cs.changed)} changed</span>
+                {(cs.changed > 0 || changesRating(cs.revertOf?.kind ?? cs.kind)) && (
+                  <span>{formatCount(cs.changed)} changed</span>
+                )}
                 {cs.reverts !== null && <span>reverts #{cs.reverts}</span>}
                 {cs.revertedBy !== null && (
                   <span className="warn-text">reverted by #{cs.revertedBy}</span>
@@ -111,7 +119,7 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
                 >
                   As of #{cs.id}
                 </button>
-                {cs.revertedBy === null && (
+                {cs.revertedBy === null && cs.revertable && (
                   <button
                     className="small"
                     data-testid="history-revert"
@@ -136,6 +144,9 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
           summary={`Revert “${reverting.description}”. Rows are added, never deleted; the revert can itself be reverted.`}
           confirmLabel="Revert"
           run={(preview) => api.ratings.revert({ changeSetId: reverting.id, preview })}
+          {...(changesRating(reverting.revertOf?.kind ?? reverting.kind)
+            ? {}
+            : { describe: (result: RatingResult) => describeRevert(result) })}
           onClose={() => setReverting(null)}
         />
       )}

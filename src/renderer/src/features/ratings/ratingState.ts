@@ -1,5 +1,5 @@
-import type { RatingResult, UndoState } from '../../../../shared/contract/ratings'
-import { api, isDesktop } from '../../api'
+import type { ChangeSetKind, RatingResult, UndoState } from '../../../../shared/contract/ratings'
+import { api, isDesktop, onEvent } from '../../api'
 import { formatCount } from '../../lib/format'
 import { isPrimaryModifier } from '../../lib/keys'
 import { createProjectStore } from '../../lib/projectScope'
@@ -14,6 +14,42 @@ export const asOf = createProjectStore<number | null>(null)
 export const ratingsVersion = createStore(0)
 
 export const undoState = createProjectStore<UndoState>({ undo: null, redo: null })
+
+/** Bumped when main records a change set that leaves ratings as they were (a triage mark…). */
+export const historyVersion = createStore(0)
+
+let feeding = false
+
+/** Listens (once) for change sets written anywhere: History and the Undo buttons read again. */
+export function startHistoryFeed(): void {
+  if (feeding) return
+  feeding = true
+  onEvent('history.changed', () => {
+    historyVersion.set((v) => v + 1)
+    refreshUndo()
+  })
+}
+
+/** Kinds whose change sets move ratings (the others mark, judge, set or add). */
+const RATING_KINDS: ReadonlySet<ChangeSetKind> = new Set([
+  'import',
+  'manual',
+  'bulk',
+  'policy',
+  'mturk',
+])
+
+export function changesRating(kind: ChangeSetKind): boolean {
+  return RATING_KINDS.has(kind)
+}
+
+/** What reverting a mark, a verdict or a setting did (or, previewed, would do). */
+export function describeRevert(result: RatingResult): string {
+  if (result.rows === 0) return 'Nothing changes now: a later change has set it again'
+  const what = result.rows === 1 ? 'What it changed' : `The ${result.rows} things it changed`
+  const verb = result.preview ? 'will be' : result.rows === 1 ? 'is' : 'are'
+  return `${what} ${verb} put back as before`
+}
 
 export function refreshUndo(): void {
   api.ratings
@@ -60,7 +96,9 @@ async function stepNow(which: 'undo' | 'redo'): Promise<void> {
       showInfo(which === 'undo' ? 'Nothing to undo.' : 'Nothing to redo.')
     } else {
       const what = target ? `“${target.description}”` : 'the last change'
-      showInfo(`${which === 'undo' ? 'Undid' : 'Redid'} ${what}: ${describeResult(result)}.`)
+      // A mark or a verdict moves no rating: its name says it all.
+      const how = !target || changesRating(target.kind) ? `: ${describeResult(result)}` : ''
+      showInfo(`${which === 'undo' ? 'Undid' : 'Redid'} ${what}${how}.`)
     }
     ratingsChanged()
   } catch (e) {

@@ -10,6 +10,7 @@ import { plural } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
+import { ratingsVersion } from '../ratings/ratingState'
 import { TriageQueueView } from './TriageQueueView'
 import { TriageSettingsForm } from './TriageSettingsForm'
 import { NO_TIME, WorkerTable } from './WorkerTable'
@@ -45,6 +46,18 @@ export function TodayPage() {
       .catch((e: unknown) => showError('Reading the triage queue', e))
   }, [])
   useEffect(loadQueue, [loadQueue])
+
+  // Undo and redo may take a mark back (or make it again): read the queue shown afresh.
+  const queueId = queue?.id
+  useEffect(() => {
+    if (queueId === undefined) return
+    return ratingsVersion.subscribe(() => {
+      api.triage
+        .queue({ queueId })
+        .then(setQueue)
+        .catch((e: unknown) => showError('Reading the triage queue', e))
+    })
+  }, [queueId])
 
   const start = () => {
     if (!report) return

@@ -52,8 +52,12 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
   // The queue's writes go one after another, each seeing the queue the one before left (a note
   // saved on leaving its field, a mark pressed right before or after it).
   const writes = useRef<Promise<void>>(Promise.resolve())
-  // The marks are written only from here, so the queue the last write returned has the latest.
+  // The marks are written from here, so the queue the last write returned has the latest; undo
+  // and redo change them too, and the queue read again after one is then the latest.
   const written = useRef(queue)
+  useEffect(() => {
+    written.current = queue
+  }, [queue])
   const feedbackRef = useRef<HTMLTextAreaElement>(null)
   const noteRef = useRef<HTMLInputElement>(null)
   const version = useStore(ratingsVersion)
