@@ -8,7 +8,7 @@ import type { ProjectInfo, RecentProject } from '../shared/contract/project'
 import type { Db } from './db/connection'
 import { openProject } from './db/connection'
 import { LATEST_VERSION } from './db/migrations'
-import { resumeSearchIndexing } from './jobs/indexJob'
+import { resumeSearchIndexing } from './search/indexJob'
 import { JobManager } from './jobs/manager'
 import type { SecretStore } from './mturk/credentials'
 
@@ -75,7 +75,7 @@ export class Session {
     if (info) {
       if (!isDemo) this.options.recents?.add(info)
       this.emit('project.changed', { project: info, reason: 'opened' })
-      if (this.mode !== 'cli') resumeSearchIndexing(this)
+      if (this.mode !== 'cli') resumeSearchIndexing(this.jobs, db)
     }
     return info as ProjectInfo
   }
