@@ -5,6 +5,7 @@ import type { EventName, EventPayload } from '../shared/contract'
 import { UserError } from '../shared/contract/errors'
 import type { FileRef, PickedFile } from '../shared/contract/imports'
 import type { ProjectInfo, RecentProject } from '../shared/contract/project'
+import { toErrorInfo } from './api/errors'
 import type { Db } from './db/connection'
 import { openProject } from './db/connection'
 import { LATEST_VERSION } from './db/migrations'
@@ -50,7 +51,7 @@ export class Session {
     readonly emit: Emit,
     readonly options: SessionOptions = {},
   ) {
-    this.jobs = new JobManager((progress) => emit('job.progress', progress))
+    this.jobs = new JobManager((progress) => emit('job.progress', progress), toErrorInfo)
   }
 
   open(path: string, { create = false, isDemo = false } = {}): ProjectInfo {

@@ -1,6 +1,6 @@
 import { UserError } from '../../shared/contract/errors'
 import type { releaseCalls } from '../../shared/contract/release'
-import { startExportJob } from '../jobs/exportJob'
+import { startExportJob } from '../tasks/exportJob'
 import { isReplaceableFolder } from '../release/export'
 import { releaseSettings, saveReleaseSettings } from '../release/settings'
 import type { Handlers } from './handlers'

@@ -13,7 +13,7 @@ import { type ImportFile, type ImportHooks, type ImportOptions, importFiles } fr
 export type ImportWork =
   | { collection?: 'glucose'; files: ImportFile[]; options: ImportOptions }
   | { collection: 'protoqa'; files: ProtoqaImportFile[]; options: { author?: string } }
-  | { collection: 'crowdaq'; path: string; options: CrowdaqImportOptions }
+  | { collection: 'crowdaq'; path: string; name?: string; options: CrowdaqImportOptions }
 
 /** What importing `W` returns. */
 export type ImportWorkResult<W extends ImportWork> = W extends { collection: 'protoqa' }
