@@ -82,13 +82,14 @@ export function insertWorkerRating(db: Db, r: NewWorkerRating): number {
 }
 
 export interface NewItemRatings {
-  /** A query yielding annotation ids (one column). */
+  /** A query yielding annotation ids (column `id`), and whatever `value` and `note` read. */
   annotations: SqlFragment
   /** A SQL value expression over the selected row `s` (e.g. a bound number), or null to clear. */
   value: SqlFragment
   recordedAt: number
   author: string
-  note: string
+  /** The note, or an expression over `s` giving each row its own. */
+  note: string | SqlFragment
   changeSetId: number
 }
 
