@@ -1,8 +1,9 @@
+import type { CrowdaqImportCounts } from '../../shared/contract/crowdaq'
 import type { ImportResult } from '../../shared/contract/imports'
 import type { ProtoqaImportResult } from '../../shared/protoqa/model'
 import { type OpenOptions, openProject } from '../db/connection'
 import { indexSearchText } from '../search/indexer'
-import type { CrowdaqImportCounts, CrowdaqImportOptions } from './crowdaq/import'
+import type { CrowdaqImportOptions } from './crowdaq/import'
 import { type ProtoqaImportFile, importProtoqaFiles } from './protoqa/run'
 import { type ImportFile, type ImportHooks, type ImportOptions, importFiles } from './run'
 

@@ -1,8 +1,7 @@
+import type { ChangeSetKind } from '../../../shared/contract/ratings'
 import type { Db } from '../connection'
 import { get, run } from '../connection'
 import { sql } from '../sql'
-
-type ChangeSetKind = 'import' | 'manual' | 'bulk' | 'policy' | 'revert' | 'mturk'
 
 export interface NewChangeSet {
   kind: ChangeSetKind

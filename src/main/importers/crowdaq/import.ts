@@ -1,4 +1,5 @@
 import { basename } from 'node:path'
+import type { CrowdaqImportCounts } from '../../../shared/contract/crowdaq'
 import type { TaskSpec } from '../../../shared/crowdaq/spec'
 import type { Db } from '../../db/connection'
 import { createChangeSet, describeChangeSet } from '../../db/queries/changeSets'
@@ -29,16 +30,6 @@ import {
   normaliseResponse,
   toSeconds,
 } from './items'
-
-/** What `winnow crowdaq import` counts, by kind; a second import of the same files adds no rows. */
-export interface CrowdaqImportCounts {
-  exams: number
-  tutorials: number
-  instructions: number
-  tasks: number
-  examAttempts: number
-  taskAssignments: number
-}
 
 export interface CrowdaqImportOptions {
   author: string
