@@ -97,7 +97,7 @@ export const protoqaHandlers: Handlers<keyof typeof protoqaCalls> = {
     const explained =
       similarity === 'wordnet'
         ? await onWordNet('scoreQuestion', { target, predictions, metric: m })
-        : explain(scoreQuestion(target, predictions, m, exactMatch), target, exactMatch)
+        : explain(scoreQuestion(target, predictions, m, exactMatch))
     return { question, metric, similarity, ...explained, clusters: target.clusters }
   },
   'protoqa.scoreSet': async ({ set, similarity }, { session }) => {
