@@ -70,7 +70,7 @@ export const crowdaqHandlers: Handlers<keyof typeof crowdaqCalls> = {
       create,
       author: localAuthor(),
     })
-    if (result.id !== null) session.dataChanged()
+    if (result.id !== null) session.dataChanged({ collections: create })
     return result
   },
   'crowdaq.taskReview': ({ taskId, limit }, { session }) =>

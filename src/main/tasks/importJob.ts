@@ -30,7 +30,7 @@ export function startImportJob<W extends ImportWork>(
     unit: work.collection === 'crowdaq' ? 'items' : 'bytes',
     run: async (context) => {
       const result = await runImport(dbPath, work, context, thread)
-      session.dataChanged()
+      session.dataChanged({ collections: true })
       return result
     },
     summary: (result) => describeImport(work, result, names),
