@@ -1,5 +1,5 @@
 import type { ratingsCalls } from '../../shared/contract/ratings'
-import { projectStats } from '../db/queries/stats'
+import { ratingCounts } from '../db/queries/stats'
 import { pastAnnotations } from '../ratings/asOf'
 import { localAuthor } from '../ratings/author'
 import { parseDay, today } from '../ratings/dates'
@@ -69,7 +69,6 @@ export const ratingsHandlers: Handlers<keyof typeof ratingsCalls> = {
   },
   'ratings.counts': ({ asOf }, { session }) => {
     const db = session.project().db
-    const { byRating } = projectStats(db, pastAnnotations(db, asOf))
-    return { asOf: asOf ?? null, byRating }
+    return { asOf: asOf ?? null, byRating: ratingCounts(db, pastAnnotations(db, asOf)) }
   },
 }
