@@ -102,6 +102,10 @@ export function insertItemRatings(db: Db, r: NewItemRatings): number {
   ).changes
 }
 
+export function workerCount(db: Db): number {
+  return pluck<number>(db, sql`SELECT count(*) FROM workers`) ?? 0
+}
+
 export function allWorkerIds(db: Db): number[] {
   return pluckAll<number>(db, sql`SELECT id FROM workers ORDER BY id`)
 }
