@@ -123,8 +123,9 @@ export function asWriteHooks(hooks: Pick<TaskHooks, 'report' | 'cancelled'>): Wr
 /** Bytes (or items) read, the file being read, or the step after the rows (shown at once). */
 function importReport(p: ImportProgress): JobReport {
   return {
-    done: p.bytes,
-    total: p.totalBytes,
+    done: p.done,
+    total: p.total,
+    unit: p.unit,
     records: p.records,
     detail: p.step ?? p.file,
     newStep: p.step !== undefined,

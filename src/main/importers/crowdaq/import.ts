@@ -330,8 +330,7 @@ const ITEMS_PER_TICK = 200
 
 /**
  * An import's progress in items, step by step (reading, checking, writing), with a cancel check
- * at each report: cancelling while checking writes nothing, while writing rolls back. The items
- * travel in ImportProgress's byte counts: a CROWDAQ import job counts items.
+ * at each report: cancelling while checking writes nothing, while writing rolls back.
  */
 function itemSteps(hooks: ImportHooks): { begin(step: string, total: number): void; tick(): void } {
   let done = 0
@@ -346,12 +345,12 @@ function itemSteps(hooks: ImportHooks): { begin(step: string, total: number): vo
       step = next
       done = 0
       total = of
-      hooks.progress?.({ bytes: 0, totalBytes: total, records: 0, file: '', step })
+      hooks.progress?.({ done: 0, total, unit: 'items', records: 0, file: '', step })
     },
     tick() {
       if (++done % ITEMS_PER_TICK !== 0) return
       stopIfCancelled()
-      hooks.progress?.({ bytes: done, totalBytes: total, records: done, file: step })
+      hooks.progress?.({ done, total, unit: 'items', records: done, file: step })
     },
   }
 }
