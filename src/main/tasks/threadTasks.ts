@@ -12,8 +12,8 @@ import type { WriteKind, WriteRequest } from './writeTasks'
 /**
  * The work a job runs on the task thread (`task-worker`), by name: each takes plain data and the
  * thread's hooks and returns plain data. Each loads its modules when it runs, so the thread loads
- * what its task needs and no more (an import never loads the rating rules, the policy sandbox or
- * zod). A new kind of work on a thread is one entry here, then `runTask`.
+ * what its task needs and no more (an import never loads the release writers, the policy sandbox
+ * or zod). A new kind of work on a thread is one entry here, then `runTask`.
  */
 export const threadTasks = {
   /** An import into the project file (all of it or nothing), then its new text indexed. */
