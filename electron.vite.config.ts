@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 
-// Three builds from one source tree: main (the app, the CLI, the import and write workers, its
-// read-ahead thread, the pull's store thread and the WordNet thread share the core), a sandboxed
-// CommonJS preload, and the React page. The MTurk stand-in (standin/) is a development tool, not
-// part of the app: `npm run mturk:standin` runs it from its sources.
+// Three builds from one source tree: main (the app, the CLI, the task thread that runs imports,
+// exports and long writes, the import's read-ahead thread, the pull's store thread, the policy
+// thread and the WordNet thread share the core), a sandboxed CommonJS preload, and the React page.
+// The MTurk stand-in (standin/) is a development tool, not part of the app: `npm run
+// mturk:standin` runs it from its sources.
 export default defineConfig({
   main: {
     build: {
@@ -12,15 +13,13 @@ export default defineConfig({
         input: {
           index: 'src/main/index.ts',
           cli: 'src/main/cli/main.ts',
-          'import-worker': 'src/main/jobs/import-worker.ts',
-          'write-worker': 'src/main/jobs/write-worker.ts',
-          'export-worker': 'src/main/jobs/export-worker.ts',
+          'task-worker': 'src/main/tasks/task-worker.ts',
           'read-ahead-worker': 'src/main/importers/read-ahead-worker.ts',
           'pull-store-worker': 'src/main/mturk/pull-store-worker.ts',
           'policy-worker': 'src/main/policies/policy-worker.ts',
           'wordnet-worker': 'src/main/protoqa/wordnet-worker.ts',
         },
-        // Shared chunks sit next to the entries, so `new URL('./import-worker.js',
+        // Shared chunks sit next to the entries, so `new URL('./task-worker.js',
         // import.meta.url)` finds the thread scripts from whichever file the code landed in.
         output: { chunkFileNames: '[name]-[hash].js' },
       },

@@ -109,6 +109,26 @@ export default tseslint.config(
     },
   },
   {
+    // The job machinery (queue, cancel, write hooks, threads, error info) sits below every feature:
+    // it uses the connection and the contract, never a feature or the jobs that start features.
+    files: ['src/main/jobs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            {
+              regex: String.raw`^\.\./(?!db/connection$|db/types$|\.\./shared/)`,
+              message:
+                'src/main/jobs sits below the features: it may use db/connection and shared/ only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The page never reaches the database or node directly.
     files: ['src/renderer/**/*.ts', 'src/renderer/**/*.tsx', 'src/shared/**/*.ts'],
     rules: {

@@ -1,4 +1,4 @@
-// Runs one import the way the app runs it: the built import thread (`out/main/import-worker.js`,
+// Runs one import the way the app runs it: the built task thread (`out/main/task-worker.js`,
 // which starts the built read-ahead thread), in a process of its own so its peak memory is the
 // import's alone. Times from starting the thread to the rows committed (the thread reports the
 // full-text indexing from its first moment) and to the end of that indexing.
@@ -8,12 +8,12 @@ import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { ImportResult } from '../../src/shared/contract/imports'
 import { openProject } from '../../src/main/db/connection'
-import type { ImportWorkerData, ImportWorkerMessage } from '../../src/main/jobs/import-worker'
+import type { TaskThreadData, TaskThreadMessage } from '../../src/main/jobs/runOnThread'
 import { seconds } from './measure'
 
 const [csv, project] = process.argv.slice(2)
 if (!csv || !project) throw new Error('usage: import-child CSV PROJECT')
-const script = join(dirname(fileURLToPath(import.meta.url)), '../../out/main/import-worker.js')
+const script = join(dirname(fileURLToPath(import.meta.url)), '../../out/main/task-worker.js')
 if (!existsSync(script)) throw new Error('build the app first: npx electron-vite build')
 openProject(project, { create: true }).close()
 
@@ -32,10 +32,9 @@ const sample = (): void => {
 }
 const sampler = setInterval(sample, 10)
 
-const data: ImportWorkerData = {
-  dbPath: project,
-  files: [{ path: csv }],
-  options: {},
+const data: TaskThreadData = {
+  task: 'import',
+  input: { dbPath: project, work: { files: [{ path: csv }], options: {} } },
   cancelFlag: new Int32Array(new SharedArrayBuffer(4)),
   nativeBinding: null,
 }
@@ -43,8 +42,9 @@ const start = process.hrtime.bigint()
 // Plain Node, as in the app: the thread does not inherit this process's TypeScript loader.
 const worker = new Worker(script, { workerData: data, execArgv: [] })
 let committed: { seconds: number; maxRssMb: number; anonMb: number } | null = null
-worker.on('message', (message: ImportWorkerMessage) => {
-  if (message.type === 'indexing' && committed === null) {
+worker.on('message', (message: TaskThreadMessage) => {
+  // The first report of the indexing: the rows are committed.
+  if (message.type === 'progress' && message.report.unit === 'annotations' && committed === null) {
     sample()
     committed = {
       seconds: seconds(start),

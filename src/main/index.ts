@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { EventName } from '../shared/contract'
 import { setDefaultNativeBinding } from './db/connection'
-import { heldCollections } from './db/queries/collections'
 import { ensureDemoProject } from './demo'
 import { nativeDialogs } from './electron/dialogs'
 import { EVENT_CHANNEL, registerIpc } from './electron/ipc'
@@ -63,7 +62,7 @@ let menuFor: string | null = null
 /** The menu's Go list follows the collections the open project holds (an import may add one). */
 function refreshMenu(): void {
   if (!app.isReady()) return
-  const held = session.info() ? heldCollections(session.project().db) : []
+  const held = session.info()?.collections ?? []
   if (menuFor === held.join()) return
   menuFor = held.join()
   installMenu((command) => window?.webContents.send(EVENT_CHANNEL, 'app.menu', { command }), held)

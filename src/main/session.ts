@@ -5,10 +5,13 @@ import type { EventName, EventPayload } from '../shared/contract'
 import { UserError } from '../shared/contract/errors'
 import type { FileRef, PickedFile } from '../shared/contract/imports'
 import type { ProjectInfo, RecentProject } from '../shared/contract/project'
+import type { CollectionId } from '../shared/pages'
+import { toErrorInfo } from './api/errors'
 import type { Db } from './db/connection'
 import { openProject } from './db/connection'
+import { heldCollections } from './db/queries/collections'
 import { LATEST_VERSION } from './db/migrations'
-import { resumeSearchIndexing } from './jobs/indexJob'
+import { resumeSearchIndexing } from './search/indexJob'
 import { JobManager } from './jobs/manager'
 import type { SecretStore } from './mturk/credentials'
 
@@ -18,6 +21,8 @@ export interface OpenProject {
   path: string
   db: Db
   isDemo: boolean
+  /** The collections beside GLUCOSE it holds: found on opening, again after an import. */
+  collections: CollectionId[]
 }
 
 const CHECKPOINT_INTERVAL_MS = 2_000
@@ -50,7 +55,7 @@ export class Session {
     readonly emit: Emit,
     readonly options: SessionOptions = {},
   ) {
-    this.jobs = new JobManager((progress) => emit('job.progress', progress))
+    this.jobs = new JobManager((progress) => emit('job.progress', progress), toErrorInfo)
   }
 
   open(path: string, { create = false, isDemo = false } = {}): ProjectInfo {
@@ -69,13 +74,13 @@ export class Session {
       ...(this.mode === 'cli' ? {} : { lockWaitMs: APP_LOCK_WAIT_MS }),
     })
     this.close()
-    this.current = { path, db, isDemo }
+    this.current = { path, db, isDemo, collections: heldCollections(db) }
     if (this.mode !== 'cli') this.checkpointWhenIdle(db)
     const info = this.info()
     if (info) {
       if (!isDemo) this.options.recents?.add(info)
       this.emit('project.changed', { project: info, reason: 'opened' })
-      if (this.mode !== 'cli') resumeSearchIndexing(this)
+      if (this.mode !== 'cli') resumeSearchIndexing(this.jobs, db)
     }
     return info as ProjectInfo
   }
@@ -107,6 +112,7 @@ export class Session {
       name: basename(this.current.path).replace(/\.winnow$/, ''),
       isDemo: this.current.isDemo,
       schemaVersion: LATEST_VERSION,
+      collections: [...this.current.collections],
     }
   }
 
@@ -122,7 +128,13 @@ export class Session {
     return this.current
   }
 
-  dataChanged(): void {
+  /**
+   * Tells the page the project's data changed. `collections`: the change may have added the
+   * first data of a collection (an import, a question set written in the app), so they are
+   * looked up again; other changes keep what the project was found to hold.
+   */
+  dataChanged({ collections = false }: { collections?: boolean } = {}): void {
+    if (collections && this.current) this.current.collections = heldCollections(this.current.db)
     this.emit('project.changed', { project: this.info(), reason: 'data' })
   }
 

@@ -2,8 +2,9 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/main/api/dispatch'
 import { importCrowdaq } from '../../src/main/importers/crowdaq/import'
-import { importProtoqaFiles } from '../../src/main/importers/protoqa/run'
 import { Session } from '../../src/main/session'
+import { startImportJob } from '../../src/main/tasks/importJob'
+import type { EventPayload } from '../../src/shared/contract'
 import { PAGES, pageDigit, pageShown } from '../../src/shared/pages'
 import { useTempDir } from '../helpers/tmp'
 
@@ -18,18 +19,58 @@ describe('the collections a project holds', () => {
     return outcome.value
   }
 
-  it('are none in a new project, and each one its first import adds', async () => {
-    const session = new Session('cli', () => undefined)
-    session.open(join(tempDir(), 'p.winnow'), { create: true })
-    const { db } = session.project()
+  /** A session that keeps every project.changed it tells the page. */
+  function watched(): { session: Session; changes: EventPayload<'project.changed'>[] } {
+    const changes: EventPayload<'project.changed'>[] = []
+    const session = new Session('cli', (name, payload) => {
+      if (name === 'project.changed') changes.push(payload as EventPayload<'project.changed'>)
+    })
+    return { session, changes }
+  }
+
+  it('are none in a new project, and each one its first import adds, as the import finishes', async () => {
+    const { session, changes } = watched()
+    const path = join(tempDir(), 'p.winnow')
+    expect(session.open(path, { create: true }).collections).toEqual([])
     expect(await held(session)).toEqual([])
 
     // Predictions alone are ProtoQA work too.
-    importProtoqaFiles(db, [{ path: join(fixtures, 'protoqa/predictions.json') }])
+    const work = {
+      collection: 'protoqa' as const,
+      files: [{ path: join(fixtures, 'protoqa/predictions.json') }],
+      options: {},
+    }
+    startImportJob(session, path, work, 'here')
+    await session.jobs.idle()
+    expect(changes.at(-1)).toMatchObject({ reason: 'data', project: { collections: ['protoqa'] } })
     expect(await held(session)).toEqual(['protoqa'])
 
-    importCrowdaq(db, join(fixtures, 'crowdaq/exam.json'), { author: 'test' })
-    expect(await held(session)).toEqual(['protoqa', 'crowdaq'])
+    const exam = { collection: 'crowdaq' as const, path: join(fixtures, 'crowdaq/exam.json') }
+    startImportJob(session, path, { ...exam, options: { author: 'test' } }, 'here')
+    await session.jobs.idle()
+    expect(changes.at(-1)?.project?.collections).toEqual(['protoqa', 'crowdaq'])
+    session.close()
+
+    // Opening the project finds them again.
+    const again = watched()
+    expect(again.session.open(path).collections).toEqual(['protoqa', 'crowdaq'])
+    expect(again.changes).toMatchObject([
+      { reason: 'opened', project: { collections: ['protoqa', 'crowdaq'] } },
+    ])
+    again.session.close()
+  })
+
+  it('are what the project was found to hold until an import: other writes do not look again', () => {
+    const { session, changes } = watched()
+    const path = join(tempDir(), 'p.winnow')
+    session.open(path, { create: true })
+    // Written behind the session's back (as another program would): not looked up again until
+    // an import finishes or the project is opened again.
+    importCrowdaq(session.project().db, join(fixtures, 'crowdaq/exam.json'), { author: 'test' })
+    session.dataChanged()
+    expect(changes.at(-1)?.project?.collections).toEqual([])
+    session.dataChanged({ collections: true })
+    expect(changes.at(-1)?.project?.collections).toEqual(['crowdaq'])
     session.close()
   })
 

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { errorInfo } from '../../src/main/api/errorInfo'
+import { errorInfo } from '../../src/main/jobs/errorInfo'
 import { openProject } from '../../src/main/db/connection'
 import { importFiles } from '../../src/main/importers/run'
 import { cli } from '../helpers/cli'

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { type Db, openProject } from '../../src/main/db/connection'
 import { InputError } from '../../src/main/importers/errors'
 import type { ImportWork } from '../../src/main/importers/intoProject'
-import { type ImportThread, runImport } from '../../src/main/jobs/importJob'
+import { runImport } from '../../src/main/tasks/importJob'
+import type { TaskThread } from '../../src/main/tasks/threadTasks'
 import type { JobContext, JobReport } from '../../src/main/jobs/manager'
 import { UserError } from '../../src/shared/contract/errors'
 import { releaseCsv } from '../helpers/glucose'
@@ -60,7 +61,7 @@ describe('an import on the import thread', () => {
     const dir = tempDir()
     const csv = releaseCsv(dir, 'release.csv', 300, 7)
     const work: ImportWork = { files: [{ path: csv, name: 'release.csv' }], options: {} }
-    const outcome: Partial<Record<ImportThread, { rows: unknown; reports: JobReport[] }>> = {}
+    const outcome: Partial<Record<TaskThread, { rows: unknown; reports: JobReport[] }>> = {}
     for (const thread of ['thread', 'here'] as const) {
       const project = emptyProject(dir, `${thread}.winnow`)
       const { context, reports } = jobContext()

@@ -4,12 +4,15 @@ import { describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '..', '..')
 
-/** The thread entries of the main build (electron.vite.config.ts). */
+/** The thread entries of the main build (electron.vite.config.ts) that an import or a pull starts. */
 const WORKERS = [
-  'src/main/jobs/import-worker.ts',
+  'src/main/tasks/task-worker.ts',
   'src/main/importers/read-ahead-worker.ts',
   'src/main/mturk/pull-store-worker.ts',
 ]
+
+/** What the task thread loads for an import (its tasks load their modules when they run). */
+const IMPORT_TASK = 'src/main/importers/intoProject.ts'
 
 /** The packages a module loads at run time, through its own and its local modules' imports. */
 function packagesLoadedBy(entry: string): Set<string> {
@@ -41,6 +44,12 @@ describe('worker threads', () => {
   it.each(WORKERS)('%s starts without zod', (entry) => {
     const packages = packagesLoadedBy(entry)
     expect(packages.has('node:worker_threads')).toBe(true)
+    expect([...packages].filter((p) => p === 'zod' || p.startsWith('zod/'))).toEqual([])
+  })
+
+  it('the task thread runs an import without zod', () => {
+    const packages = packagesLoadedBy(IMPORT_TASK)
+    expect(packages.has('better-sqlite3')).toBe(true)
     expect([...packages].filter((p) => p === 'zod' || p.startsWith('zod/'))).toEqual([])
   })
 })

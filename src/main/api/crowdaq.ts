@@ -8,8 +8,9 @@ import { bandsDryRun } from '../crowdaq/qualify'
 import { buildExamReport } from '../crowdaq/report'
 import { taskReview } from '../crowdaq/tasks'
 import { taskResponseCount } from '../db/queries/crowdaqTasks'
-import { startCrowdaqImportJob, startQualifyJob } from '../jobs/crowdaqJobs'
 import { localAuthor } from '../ratings/author'
+import { startImportJob } from '../tasks/importJob'
+import { startQualifyJob } from '../tasks/qualifyJob'
 import type { Handlers } from './handlers'
 
 function examSummary(db: Db, examId: string): ExamSummary {
@@ -26,9 +27,11 @@ export const crowdaqHandlers: Handlers<keyof typeof crowdaqCalls> = {
   'crowdaq.import': ({ file, examId }, { session }) => {
     const project = session.project()
     const resolved = session.resolveFile(file)
-    const job = startCrowdaqImportJob(session, project.path, resolved, {
-      author: localAuthor(),
-      examId,
+    const job = startImportJob(session, project.path, {
+      collection: 'crowdaq',
+      path: resolved.path,
+      name: resolved.name,
+      options: { author: localAuthor(), examId },
     })
     return { jobId: job.id }
   },
@@ -68,7 +71,7 @@ export const crowdaqHandlers: Handlers<keyof typeof crowdaqCalls> = {
       create,
       author: localAuthor(),
     })
-    if (result.id !== null) session.dataChanged()
+    if (result.id !== null) session.dataChanged({ collections: create })
     return result
   },
   'crowdaq.taskReview': ({ taskId, limit }, { session }) =>

@@ -1,6 +1,6 @@
 import { ZodError } from 'zod'
 import type { ApiErrorInfo } from '../../shared/contract/errors'
-import { errorInfo } from './errorInfo'
+import { errorInfo } from '../jobs/errorInfo'
 
 /**
  * Turns anything thrown in main into what may cross to the page: argument errors naming the

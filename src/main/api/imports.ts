@@ -1,6 +1,6 @@
 import type { importCalls } from '../../shared/contract/imports'
 import { inspectFile } from '../importers/inspect'
-import { startImportJob } from '../jobs/importJob'
+import { startImportJob } from '../tasks/importJob'
 import type { Handlers } from './handlers'
 
 export const importHandlers: Handlers<keyof typeof importCalls> = {
@@ -19,7 +19,10 @@ export const importHandlers: Handlers<keyof typeof importCalls> = {
       ...session.resolveFile(ref),
       ...(format ? { format } : {}),
     }))
-    const job = startImportJob(session, project.path, resolved, year ? { year } : {})
+    const job = startImportJob(session, project.path, {
+      files: resolved,
+      options: year ? { year } : {},
+    })
     return { jobId: job.id }
   },
 }

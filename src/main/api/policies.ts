@@ -5,7 +5,7 @@ import type { policyCalls } from '../../shared/contract/policies'
 import { plural } from '../../shared/text'
 import { localAuthor } from '../ratings/author'
 import { policyRunDetail } from '../policies/history'
-import { runWriteJob } from '../jobs/writeJob'
+import { runWriteJob } from '../tasks/writeJob'
 import { dryRunPolicy, evaluatePolicy, outlinePolicy } from '../policies/run'
 import type { Handlers } from './handlers'
 

@@ -3,7 +3,6 @@ import { isAbsolute, sep } from 'node:path'
 import { version } from '../../../package.json'
 import { UserError } from '../../shared/contract/errors'
 import type { projectCalls } from '../../shared/contract/project'
-import { heldCollections } from '../db/queries/collections'
 import { projectStats } from '../db/queries/stats'
 import { ensureDemoProject } from '../demo'
 import type { CallContext, Handlers } from './handlers'
@@ -76,5 +75,5 @@ export const projectHandlers: Handlers<keyof typeof projectCalls> = {
     return path === null ? null : context.session.open(withExtension(path), { create: true })
   },
   'project.stats': (_args, { session }) => projectStats(session.project().db),
-  'project.collections': (_args, { session }) => heldCollections(session.project().db),
+  'project.collections': (_args, { session }) => [...session.project().collections],
 }

@@ -10,13 +10,13 @@ import {
   questionSummaries,
 } from '../db/queries/protoqa/questions'
 import { protoqaExport } from '../exporters/protoqa/export'
-import { startProtoqaImportJob } from '../jobs/protoqaImportJob'
 import { agreement, compareReviewers } from '../protoqa/agreement'
 import { saveClustering } from '../protoqa/clusterings'
 import { releasedQuestion, releasedQuestions, scoringTargets } from '../protoqa/released'
 import { onWordNet } from '../protoqa/wordnetThread'
 import { explain } from '../protoqa/wordnetTasks'
 import { localAuthor } from '../ratings/author'
+import { startImportJob } from '../tasks/importJob'
 import type { Handlers } from './handlers'
 
 const noQuestion = (id: string): UserError =>
@@ -64,7 +64,12 @@ export const protoqaHandlers: Handlers<keyof typeof protoqaCalls> = {
       ...session.resolveFile(ref),
       ...(format ? { format } : {}),
     }))
-    return { jobId: startProtoqaImportJob(session, project.path, resolved, localAuthor()).id }
+    const job = startImportJob(session, project.path, {
+      collection: 'protoqa',
+      files: resolved,
+      options: { author: localAuthor() },
+    })
+    return { jobId: job.id }
   },
   'protoqa.export': (_args, { session }) => protoqaExport(session.project().db),
   'protoqa.score': async ({ set, question, metric, similarity }, { session }) => {
@@ -92,7 +97,7 @@ export const protoqaHandlers: Handlers<keyof typeof protoqaCalls> = {
     const explained =
       similarity === 'wordnet'
         ? await onWordNet('scoreQuestion', { target, predictions, metric: m })
-        : explain(scoreQuestion(target, predictions, m, exactMatch), target, exactMatch)
+        : explain(scoreQuestion(target, predictions, m, exactMatch))
     return { question, metric, similarity, ...explained, clusters: target.clusters }
   },
   'protoqa.scoreSet': async ({ set, similarity }, { session }) => {

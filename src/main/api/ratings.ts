@@ -1,12 +1,12 @@
 import type { ratingsCalls } from '../../shared/contract/ratings'
-import { projectStats } from '../db/queries/stats'
+import { ratingCounts } from '../db/queries/stats'
 import { pastAnnotations } from '../ratings/asOf'
 import { localAuthor } from '../ratings/author'
 import { parseDay, today } from '../ratings/dates'
 import { history } from '../ratings/history'
 import { rateWorker } from '../ratings/rate'
 import { redoTargetId, undoState, undoTargetId } from '../ratings/revert'
-import { rateAsNeeded, recomputeAsJob, revertAsNeeded } from '../jobs/ratingJobs'
+import { rateAsNeeded, recomputeAsJob, revertAsNeeded } from '../tasks/ratingJobs'
 import { ratingScale, setRatingScale } from '../ratings/scale'
 import { workerTimelineView } from '../ratings/workerView'
 import type { Handlers } from './handlers'
@@ -69,7 +69,6 @@ export const ratingsHandlers: Handlers<keyof typeof ratingsCalls> = {
   },
   'ratings.counts': ({ asOf }, { session }) => {
     const db = session.project().db
-    const { byRating } = projectStats(db, pastAnnotations(db, asOf))
-    return { asOf: asOf ?? null, byRating }
+    return { asOf: asOf ?? null, byRating: ratingCounts(db, pastAnnotations(db, asOf)) }
   },
 }

@@ -1,5 +1,5 @@
 import type { releaseCalls } from '../../shared/contract/release'
-import { startExportJob } from '../jobs/exportJob'
+import { startExportJob } from '../tasks/exportJob'
 import { checkOutputFolder } from '../release/folder'
 import { releaseSettings, saveReleaseSettings } from '../release/settings'
 import { localAuthor } from '../ratings/author'

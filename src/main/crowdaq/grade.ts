@@ -6,6 +6,7 @@ import {
   gradeValue,
   standingAttempts,
 } from '../../shared/crowdaq/grading'
+import type { PlannedQualification } from '../../shared/contract/crowdaq'
 import type { Db } from '../db/connection'
 import { examAttempts } from '../db/queries/crowdaqAttempts'
 import { type ExamRow, type QuestionRow, examQuestions, examRow } from '../db/queries/crowdaqSpecs'
@@ -40,17 +41,6 @@ export function gradeExam(db: Db, examId: string): GradedExam {
   const key = new Map(questions.map((q) => [q.questionId, q.answer]))
   const graded = gradeAttempts(exam.settings, key, attempts)
   return { exam, questions, attempts, graded, standing: standingAttempts(graded) }
-}
-
-/** One qualification the bands call for: a worker, a type, a value. */
-export interface PlannedQualification {
-  workerId: string
-  band: string
-  grade: number
-  qualificationTypeId: string
-  value: number
-  /** The project's records show this exact qualification sent already. */
-  alreadySent: boolean
 }
 
 export function plannedQualifications(

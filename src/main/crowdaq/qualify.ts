@@ -1,10 +1,10 @@
 import type { ActionOutcome } from '../../shared/contract/mturk'
-import type { QualifyResult } from '../../shared/contract/crowdaq'
+import type { PlannedQualification, QualifyResult } from '../../shared/contract/crowdaq'
 import type { Db } from '../db/connection'
 import { CancelledError } from '../jobs/cancel'
 import { qualifiedBefore } from '../db/queries/crowdaqAttempts'
 import { type ActionContext, qualifyWorkers } from '../mturk/workerActions'
-import { type PlannedQualification, gradeExam, plannedQualifications } from './grade'
+import { gradeExam, plannedQualifications } from './grade'
 
 /** The qualifications an exam's bands call for, each marked when the project already sent it. */
 function planQualifications(db: Db, examId: string): PlannedQualification[] {

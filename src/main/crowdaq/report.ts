@@ -1,6 +1,6 @@
 import type { ExamReport, WorkerExamRow } from '../../shared/contract/crowdaq'
 import { examReport } from '../../shared/crowdaq/examReport'
-import { bandFor } from '../../shared/crowdaq/grading'
+import { attemptTiming, bandFor } from '../../shared/crowdaq/grading'
 import { ratingKey } from '../../shared/ratings/key'
 import type { Db } from '../db/connection'
 import { annotationsByRating } from '../db/queries/crowdaqAttempts'
@@ -59,7 +59,7 @@ export function buildExamReport(db: Db, examId: string): ExamReport {
     examId,
     attempts: g.graded.length,
     untimed: g.attempts.filter(
-      (a) => a.completedAt === null || (a.startedAt === null && a.deadline === null),
+      (a) => attemptTiming(a, g.exam.settings.timeLimitSeconds).overTime === null,
     ).length,
     workers: byWorker.size,
     grades: core.grades,

@@ -4,7 +4,7 @@ import type {
   TaskResponseView,
   TaskReview,
 } from '../../shared/contract/crowdaq'
-import { majorityShare } from '../../shared/crowdaq/examReport'
+import { answerKey, majorityShare } from '../../shared/crowdaq/examReport'
 import type { TaskSpec } from '../../shared/crowdaq/spec'
 import type { Db } from '../db/connection'
 import { storedTask } from '../db/queries/crowdaqSpecs'
@@ -12,9 +12,6 @@ import { type TaskResponseRow, taskResponses } from '../db/queries/crowdaqTasks'
 import { previewContext } from './preview'
 import { responseTexts, taskColumns } from './responseText'
 import { smallest } from '../../shared/lists'
-
-const valueKey = (v: unknown): string =>
-  Array.isArray(v) ? (v as unknown[]).map(String).sort().join('+') : String(v)
 
 type Values = Map<string, { type: CollectorAgreement['type']; byTask: Map<string, unknown[]> }>
 
@@ -67,7 +64,7 @@ function agreementOf(values: Values): {
       perTask.set(id, taskShares)
       if (share < 1) {
         const counts: Record<string, number> = {}
-        for (const v of list) counts[valueKey(v)] = (counts[valueKey(v)] ?? 0) + 1
+        for (const v of list) counts[answerKey(v)] = (counts[answerKey(v)] ?? 0) + 1
         disagreements.push({ taskId: id, share, values: counts })
       }
     }

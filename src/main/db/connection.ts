@@ -4,8 +4,9 @@ import Database from 'better-sqlite3'
 import { UserError } from '../../shared/contract/errors'
 import type { SqlFragment } from './sql'
 import { APPLICATION_ID, migrate } from './migrations'
+import type { Db } from './types'
 
-export type Db = Database.Database
+export type { Db }
 
 export { APPLICATION_ID }
 

@@ -1,10 +1,11 @@
+import type { CrowdaqImportCounts } from '../../shared/contract/crowdaq'
 import type { ImportResult } from '../../shared/contract/imports'
 import type { ProtoqaImportResult } from '../../shared/protoqa/model'
 import type { HalieImportResult } from '../../shared/halie/tasks'
 import type { HalieSource } from '../collections/halie/read'
 import { type OpenOptions, openProject } from '../db/connection'
 import { indexSearchText } from '../search/indexer'
-import type { CrowdaqImportCounts, CrowdaqImportOptions } from './crowdaq/import'
+import type { CrowdaqImportOptions } from './crowdaq/import'
 import { type ProtoqaImportFile, importProtoqaFiles } from './protoqa/run'
 import { type ImportFile, type ImportHooks, type ImportOptions, importFiles } from './run'
 
@@ -15,7 +16,7 @@ import { type ImportFile, type ImportHooks, type ImportOptions, importFiles } fr
 export type ImportWork =
   | { collection?: 'glucose'; files: ImportFile[]; options: ImportOptions }
   | { collection: 'protoqa'; files: ProtoqaImportFile[]; options: { author?: string } }
-  | { collection: 'crowdaq'; path: string; options: CrowdaqImportOptions }
+  | { collection: 'crowdaq'; path: string; name?: string; options: CrowdaqImportOptions }
   | { collection: 'halie'; sources: HalieSource[]; options: { author?: string } }
 
 /** What importing `W` returns. */

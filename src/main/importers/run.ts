@@ -38,8 +38,10 @@ export interface ImportOptions {
 const READ_AHEAD_FROM_BYTES = 4 << 20
 
 export interface ImportProgress {
-  bytes: number
-  totalBytes: number
+  /** How far the import is, in `unit`s: bytes read over all files, or items (CROWDAQ's). */
+  done: number
+  total: number
+  unit: 'bytes' | 'items'
   records: number
   file: string
   /** Once every file is read: the step the import is on before it commits. */
@@ -145,8 +147,9 @@ export function importFiles(
               if (++records % PROGRESS_EVERY !== 0) return
               stopIfCancelled()
               hooks.progress?.({
-                bytes: bytesBefore + rows.bytesRead(),
-                totalBytes,
+                done: bytesBefore + rows.bytesRead(),
+                total: totalBytes,
+                unit: 'bytes',
                 records,
                 file: name,
               })
@@ -159,7 +162,14 @@ export function importFiles(
       }
       const step = (name: string): void => {
         stopIfCancelled()
-        hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '', step: name })
+        hooks.progress?.({
+          done: totalBytes,
+          total: totalBytes,
+          unit: 'bytes',
+          records,
+          file: '',
+          step: name,
+        })
       }
       // About 700 bytes of CSV per annotation in every GLUCOSE layout.
       withIndexesRebuiltAfter(
@@ -182,7 +192,7 @@ export function importFiles(
       stopIfCancelled()
       const submissions = results.reduce((n, r) => n + r.submissions, 0)
       const annotations = results.reduce((n, r) => n + r.annotations, 0)
-      hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '' })
+      hooks.progress?.({ done: totalBytes, total: totalBytes, unit: 'bytes', records, file: '' })
       if (submissions === 0 && annotations === 0) {
         // Everything was already there: leave no empty change set behind.
         discardChangeSet(db, changeSet.id)

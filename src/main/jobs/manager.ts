@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
+import type { ApiErrorInfo } from '../../shared/contract/errors'
 import type { CancelEffect, JobKind, JobProgress } from '../../shared/contract/jobs'
-import { toErrorInfo } from '../api/errors'
 import { CancelledError } from './cancel'
+import { errorInfo } from './errorInfo'
 
 export interface JobReport {
   done: number
@@ -51,7 +52,14 @@ export class JobManager {
   /** Settles when the last job started so far has finished. */
   private queue: Promise<unknown> = Promise.resolve()
 
-  constructor(private readonly onProgress: (progress: JobProgress) => void) {}
+  /**
+   * `describeError` turns a job's failure into what the page is told (the API's own, which also
+   * names a bad argument, where there is a page).
+   */
+  constructor(
+    private readonly onProgress: (progress: JobProgress) => void,
+    private readonly describeError: (error: unknown) => ApiErrorInfo = errorInfo,
+  ) {}
 
   start<R>(spec: JobSpec<R>): JobProgress {
     const started = this.launch(spec)
@@ -135,7 +143,7 @@ export class JobManager {
           progress.detail = spec.summary?.(result) ?? ''
         },
         (error: unknown) => {
-          progress.error = toErrorInfo(error)
+          progress.error = this.describeError(error)
           progress.state = progress.error.type === 'cancelled' ? 'cancelled' : 'failed'
         },
       )

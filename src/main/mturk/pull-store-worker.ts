@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { errorInfo } from '../api/errorInfo'
+import { errorInfo } from '../jobs/errorInfo'
 import { openProject } from '../db/connection'
 import { deferCheckpoints } from '../db/queries/mturkPulls'
 import { PullStore } from './pullStore'

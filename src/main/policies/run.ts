@@ -8,14 +8,15 @@ import {
   dataState,
   insertPolicyRun,
   keepChangingMoves,
+  moveRatings,
   moveSamples,
   moveTransitions,
   ruleCounts,
-  writeMoves,
 } from '../db/queries/policies'
 import { pendingCount } from '../db/queries/ratingsImport'
 import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 import { settlePending } from '../ratings/importTimelines'
+import { recordItemRatings } from '../ratings/rate'
 import { ratingScale } from '../ratings/scale'
 import { type Evaluation, type PolicyInput, sha256 } from './evaluation'
 import { selectMoves } from './selection'
@@ -182,7 +183,11 @@ export function applyEvaluated(
         author: request.author,
         description: `Policy ${e.outline.name} (${request.fileName}, ${e.sha256.slice(0, 12)}): ${plural(rows, 'annotation')} re-rated`,
       })
-      writeMoves(db, rows, { changeSetId: changeSet.id, at: changeSet.at, author: request.author })
+      recordItemRatings(db, moveRatings, rows, {
+        changeSetId: changeSet.id,
+        at: changeSet.at,
+        author: request.author,
+      })
       step(hooks, 'Recording what moved', rows, rows)
       recordEffects(
         db,

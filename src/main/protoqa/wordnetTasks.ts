@@ -4,7 +4,6 @@ import {
   type QuestionScore,
   type ScoreReport,
   type Similarity,
-  roundHalfEven,
   scoreAll,
   scoreQuestion,
 } from '../../shared/protoqa/scoring'
@@ -18,26 +17,9 @@ export interface ExplainedScore {
   matched: (string | null)[]
 }
 
-/**
- * The member of the assigned cluster that earned an answer its points: the first whose
- * similarity (rounded as the scorer rounds) is what the answer earned per respondent.
- */
-export function explain(
-  score: QuestionScore,
-  target: ProtoqaQuestion,
-  similarity: Similarity,
-): ExplainedScore {
-  const matched = score.answers.map((a) => {
-    const cluster = a.cluster === null ? undefined : target.clusters[a.cluster]
-    if (!cluster || cluster.count === 0) return null
-    const earned = a.points / cluster.count
-    const of = (m: string): number => {
-      const s = similarity.score(a.normalized, m)
-      return similarity.rounds ? roundHalfEven(s) : s
-    }
-    return cluster.answers.find((m) => of(m) === earned) ?? null
-  })
-  return { score, matched }
+/** A score with the member each kept answer matched, as the scorer found it. */
+export function explain(score: QuestionScore): ExplainedScore {
+  return { score, matched: score.answers.map((a) => a.member) }
 }
 
 /** What the WordNet thread does, by name: each takes WordNet and plain data, returns plain data. */
@@ -52,8 +34,7 @@ export const wordnetTasks = {
     input: { target: ProtoqaQuestion; predictions: string[]; metric: Metric },
   ): ExplainedScore => {
     const similarity = similarityOf(wordnet)
-    const score = scoreQuestion(input.target, input.predictions, input.metric, similarity)
-    return explain(score, input.target, similarity)
+    return explain(scoreQuestion(input.target, input.predictions, input.metric, similarity))
   },
 }
 

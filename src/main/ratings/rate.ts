@@ -12,6 +12,7 @@ import {
   workerRatingsInForce,
 } from '../db/queries/ratingRows'
 import {
+  applyItemValues,
   applySelectionTo,
   beginTracking,
   fillSelection,
@@ -174,6 +175,28 @@ export function rateItems(
       return { preview: false, changeSet: changeSet.id, changed, rows, transitions }
     })
     .immediate()
+}
+
+/**
+ * Item ratings of one change set, each annotation its own value and note (`rows` yields `id`,
+ * `value` and `note`: a policy's moves), put in force at once, since an item rating outranks the
+ * worker's. Call inside the change set's transaction; `count` is how many rows `rows` yields.
+ */
+export function recordItemRatings(
+  db: Db,
+  rows: SqlFragment,
+  count: number,
+  by: { changeSetId: number; at: number; author: string },
+): void {
+  insertItemRatings(db, {
+    annotations: rows,
+    value: sql`s.value`,
+    note: sql`s.note`,
+    recordedAt: by.at,
+    author: by.author,
+    changeSetId: by.changeSetId,
+  })
+  applyItemValues(db, rows, count)
 }
 
 function finish(db: Db, changeSetId: number, rows: number): RatingResult {

@@ -1,7 +1,7 @@
 import type { RatingShares } from '../../shared/contract/dashboard'
 import type { Db } from '../db/connection'
 import { byRatingDesc } from '../db/queries/dashboard'
-import { allWorkerIds, workerRatingsInForce } from '../db/queries/ratingRows'
+import { workerCount, workerRatingsInForce } from '../db/queries/ratingRows'
 import { countByRating } from '../db/queries/ratingsAsOf'
 import { latestByWorker } from './timeline'
 
@@ -12,10 +12,10 @@ import { latestByWorker } from './timeline'
 export function ratingShares(db: Db): RatingShares {
   const latest = latestByWorker(workerRatingsInForce(db, 'all'))
   const workers = new Map<number | null, number>()
-  for (const id of allWorkerIds(db)) {
-    const rating = latest.get(id) ?? null
-    workers.set(rating, (workers.get(rating) ?? 0) + 1)
-  }
+  for (const rating of latest.values()) workers.set(rating, (workers.get(rating) ?? 0) + 1)
+  // Every other worker is unrated: counted, not listed.
+  const unrated = workerCount(db) - latest.size
+  if (unrated > 0) workers.set(null, unrated)
   return {
     workers: [...workers].map(([rating, n]) => ({ rating, n })).sort(byRatingDesc),
     annotations: countByRating(db),

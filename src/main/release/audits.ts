@@ -3,7 +3,7 @@ import type { Db } from '../db/connection'
 import { auditResults as recordedAudits } from '../db/queries/audits'
 
 /** One spot-check audit as a release reports it: a share of good items with its interval. */
-export interface AuditResult {
+export interface ReleasedAudit {
   id: number
   /** What was audited: the audit's name and the query it sampled. */
   description: string
@@ -21,8 +21,8 @@ export interface AuditResult {
  * The audits a release's datasheet lists: every audit with at least one item judged, drawn by the
  * release's moment when it is exported as of one.
  */
-export function auditResults(db: Db, asOf: number | undefined): AuditResult[] {
-  return recordedAudits(db).flatMap((audit): AuditResult[] => {
+export function auditResults(db: Db, asOf: number | undefined): ReleasedAudit[] {
+  return recordedAudits(db).flatMap((audit): ReleasedAudit[] => {
     if (audit.precision === null || audit.low === null || audit.high === null) return []
     if (asOf !== undefined && audit.createdAt > asOf) return []
     return [

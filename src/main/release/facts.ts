@@ -6,7 +6,7 @@ import type {
   TierStep,
 } from '../../shared/contract/release'
 import type { ChangeSetRecord, SourceFileRecord } from '../db/queries/release'
-import type { AuditResult } from './audits'
+import type { ReleasedAudit } from './audits'
 import type { ReleaseTally } from './tally'
 
 /** Everything the release's documents state, gathered once by the export. */
@@ -24,7 +24,7 @@ export interface ReleaseFacts {
   tally: ReleaseTally
   split: { candidates: number; test: number; dev: number } | null
   changeSets: ChangeSetRecord[]
-  audits: AuditResult[]
+  audits: ReleasedAudit[]
   inputs: SourceFileRecord[]
   /** Epoch ms of the ratings the release reflects; null when nothing was ever rated. */
   ratingSnapshot: number | null

@@ -9,6 +9,7 @@ import type { ActionOutcome } from './mturk'
 
 /** Calls and types of the CROWDAQ collection: exams, tutorials, instructions, tasks. */
 
+/** What a CROWDAQ import counts, by kind; a second import of the same files adds no rows. */
 export interface CrowdaqImportCounts {
   exams: number
   tutorials: number
@@ -116,18 +117,20 @@ export interface ExamReport extends ExamReportCore {
   workerRows: WorkerExamRow[]
 }
 
-interface PlannedQualificationRow {
+/** One qualification an exam's bands call for: a worker, a type, a value. */
+export interface PlannedQualification {
   workerId: string
   band: string
   grade: number
   qualificationTypeId: string
   value: number
+  /** The project's records show this exact qualification sent already. */
   alreadySent: boolean
 }
 
 export interface QualifyResult {
   dryRun: boolean
-  planned: PlannedQualificationRow[]
+  planned: PlannedQualification[]
   /** Requests sent now (0 on a dry run). */
   sent: number
   /** Already sent before, according to the project's records: not sent again. */

@@ -47,7 +47,8 @@ export interface MTurkConnectionTest {
   code: string | null
 }
 
-export interface MTurkHitRow {
+/** A HIT as the service lists it (times in epoch seconds). */
+export interface MTurkHit {
   hitId: string
   hitTypeId: string
   title: string
@@ -56,12 +57,16 @@ export interface MTurkHitRow {
   expiresAt: number | null
   /** When the service disposes of the HIT and its work (creation + 120 days). */
   disposalAt: number | null
+  status: string | null
+  maxAssignments: number | null
+}
+
+/** A HIT the project knows, with its pulled work. */
+export interface MTurkHitRow extends MTurkHit {
   /** Whole days until disposal (negative once past); null when unknown. */
   daysToDisposal: number | null
   /** Within 10 days of disposal: pull it now. */
   nearDisposal: boolean
-  status: string | null
-  maxAssignments: number | null
   /** Assignments of this HIT in the project, by status. */
   pulled: Record<AssignmentStatus, number>
   /** Epoch ms of its last complete pull. */

@@ -7,6 +7,11 @@ export interface ProjectInfo {
   name: string
   isDemo: boolean
   schemaVersion: number
+  /**
+   * The collections beside GLUCOSE it holds (their pages show), in page order: found when the
+   * project opens and again when an import (or a question set written in the app) may add one.
+   */
+  collections: CollectionId[]
 }
 
 export interface RecentProject {

@@ -116,15 +116,20 @@ export function examReport(
 }
 
 /**
+ * A worker's choice in a multiple-choice or multi-label collector, as a key two choices share
+ * exactly when they are the same: a multi-label answer's labels in one order whatever order they
+ * were ticked in, joined with `+` ("L+S"), as the task review lists disagreements.
+ */
+export function answerKey(value: unknown): string {
+  return Array.isArray(value) ? (value as unknown[]).map(String).sort().join('+') : String(value)
+}
+
+/**
  * Majority-share agreement of one collector across workers: per task, the share of workers who
- * chose the most common value (multi-label values compared as sorted sets).
+ * chose the most common value (multi-label values compared as whole sets of labels).
  */
 export function majorityShare(values: readonly unknown[]): number | null {
-  const keys = values
-    .filter((v) => v !== undefined && v !== null && v !== '')
-    .map((v) =>
-      Array.isArray(v) ? JSON.stringify((v as unknown[]).map(String).sort()) : JSON.stringify(v),
-    )
+  const keys = values.filter((v) => v !== undefined && v !== null && v !== '').map(answerKey)
   if (keys.length === 0) return null
   const counts = new Map<string, number>()
   for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1)

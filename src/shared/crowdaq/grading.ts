@@ -90,13 +90,23 @@ export function bandFor(bands: readonly Band[], grade: number): Band | null {
 }
 
 /**
- * Whether an attempt took longer than the time limit: by its duration where it has a start and an
- * end; otherwise by the deadline CROWDAQ set when it began. Unknown (false) without either.
+ * An attempt against the exam's time limit, the one rule for grading and the report: how long it
+ * took, where it has a start and an end; whether it took longer than the limit, by that duration
+ * or else by the deadline CROWDAQ set when it began; `overTime` null (untimed) without either.
  */
-export function overTime(a: AttemptInput, timeLimitSeconds: number): boolean {
-  if (a.completedAt === null) return false
-  if (a.startedAt !== null) return a.completedAt - a.startedAt > timeLimitSeconds
-  return a.deadline !== null && a.completedAt > a.deadline
+export function attemptTiming(
+  a: Pick<AttemptInput, 'startedAt' | 'completedAt' | 'deadline'>,
+  timeLimitSeconds: number,
+): { durationSeconds: number | null; overTime: boolean | null } {
+  if (a.completedAt === null) return { durationSeconds: null, overTime: null }
+  if (a.startedAt !== null) {
+    const durationSeconds = a.completedAt - a.startedAt
+    return { durationSeconds, overTime: durationSeconds > timeLimitSeconds }
+  }
+  return {
+    durationSeconds: null,
+    overTime: a.deadline === null ? null : a.completedAt > a.deadline,
+  }
 }
 
 export function gradeAttempts(
@@ -128,10 +138,11 @@ export function gradeAttempts(
       const shown = a.shown.length
       const grade = shown === 0 ? 0 : correct / shown
       const passed = grade + 1e-9 >= settings.passingGrade
+      const timing = attemptTiming(a, settings.timeLimitSeconds)
       const flags: AttemptFlag[] = []
       if (i + 1 > settings.attemptsAllowed) flags.push('over-limit')
       if (passedBefore) flags.push('after-pass')
-      if (overTime(a, settings.timeLimitSeconds)) flags.push('over-time')
+      if (timing.overTime === true) flags.push('over-time')
       if (passed && flags.length === 0) passedBefore = true
       out.push({
         id: a.id,
@@ -141,8 +152,7 @@ export function gradeAttempts(
         shown,
         correct,
         grade,
-        durationSeconds:
-          a.startedAt !== null && a.completedAt !== null ? a.completedAt - a.startedAt : null,
+        durationSeconds: timing.durationSeconds,
         passed,
         band: bandFor(settings.bands, grade)?.name ?? null,
         flags,

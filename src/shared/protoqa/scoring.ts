@@ -57,6 +57,8 @@ interface ScoredAnswer {
   best: number
   /** Index of the cluster the assignment gave it, or null (earned nothing). */
   cluster: number | null
+  /** The member of that cluster whose similarity earned it its points; null when none. */
+  member: string | null
   /** Points earned: similarity × the cluster's count. */
   points: number
 }
@@ -69,23 +71,36 @@ export interface QuestionScore {
   answers: ScoredAnswer[]
 }
 
-/** `S[i][j]` = max over members of cluster j of sim(pred_i, member), rounded where the similarity says. */
+/**
+ * `scores[i][j]` = max over members of cluster j of sim(pred_i, member), rounded where the
+ * similarity says; `members[i][j]` = the index of the first member that gave that maximum (-1
+ * when none scored above 0), so the page can say which member an answer matched without scoring
+ * again.
+ */
 function similarityMatrix(
   predictions: readonly string[],
   clusters: readonly ProtoqaCluster[],
   similarity: Similarity,
-): number[][] {
-  return predictions.map((p) =>
-    clusters.map((c) => {
+): { scores: number[][]; members: number[][] } {
+  const members: number[][] = []
+  const scores = predictions.map((p) => {
+    const row: number[] = []
+    members.push(row)
+    return clusters.map((c) => {
       let best = 0
-      for (const member of c.answers) {
-        const s = similarity.score(p, member)
-        if (s > best) best = s
-        if (best >= 1) break
+      let member = -1
+      for (let m = 0; m < c.answers.length && best < 1; m++) {
+        const s = similarity.score(p, c.answers[m] ?? '')
+        if (s > best) {
+          best = s
+          member = m
+        }
       }
+      row.push(member)
       return similarity.rounds ? roundHalfEven(best) : best
-    }),
-  )
+    })
+  })
+  return { scores, members }
 }
 
 /** Rows up to and including the k-th whose best score is 0. */
@@ -142,23 +157,26 @@ function scoreQuestionOn(
 ): QuestionScore[] {
   const { clusters } = question
   const normalized = predictions.map((p) => normalizePrediction(p))
-  const matrix = similarityMatrix(normalized, clusters, similarity)
+  const { scores: matrix, members } = similarityMatrix(normalized, clusters, similarity)
   const oracleMatrix = similarityMatrix(
     representatives(clusters).map((p) => normalizePrediction(p)),
     clusters,
     similarity,
-  )
+  ).scores
   return metrics.map((metric) => {
     const kept = keptRows(matrix, metric)
     const { points, columnOfRow, weighted } = assign(kept, clusters)
     const answers = kept.map((row, i): ScoredAnswer => {
       const col = columnOfRow[i] ?? -1
       const earned = col >= 0 ? (weighted[i]?.[col] ?? 0) : 0
+      const cluster = col >= 0 && earned > 0 ? col : null
+      const member = cluster === null ? -1 : (members[i]?.[cluster] ?? -1)
       return {
         answer: predictions[i] ?? '',
         normalized: normalized[i] ?? '',
         best: rowBest(row),
-        cluster: col >= 0 && earned > 0 ? col : null,
+        cluster,
+        member: cluster === null ? null : (clusters[cluster]?.answers[member] ?? null),
         points: earned,
       }
     })

@@ -1,3 +1,4 @@
+import type { PlannedQualification } from '../../../shared/contract/crowdaq'
 import { openProject } from '../../db/connection'
 import { gradeExam, requireExam } from '../../crowdaq/grade'
 import { applyBands, bandsDryRun, describeQualifying } from '../../crowdaq/qualify'
@@ -107,16 +108,7 @@ export const examCommand: Command = {
   },
 }
 
-function describePlan(
-  planned: {
-    workerId: string
-    band: string
-    qualificationTypeId: string
-    value: number
-    alreadySent: boolean
-  }[],
-  dryRun: boolean,
-): string {
+function describePlan(planned: readonly PlannedQualification[], dryRun: boolean): string {
   if (planned.length === 0) return 'No worker is in a band with a qualification.'
   return planned
     .map(

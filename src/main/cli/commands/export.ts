@@ -7,7 +7,7 @@ import {
   releaseOptionsSchema,
 } from '../../../shared/contract/release'
 import { isEmptyFilter } from '../../../shared/filter'
-import { runExport } from '../../jobs/exportJob'
+import { runExport } from '../../tasks/exportJob'
 import {
   type Command,
   type ParsedValues,
@@ -134,7 +134,7 @@ export const exportCommand: Command = {
     try {
       const result = await runExport(dbPath, options, {
         signal: controller.signal,
-        report: (done, total, step) => bar?.update(done, total || null, done, step),
+        report: (p) => bar?.update(p.done, p.total ?? null, p.done, p.detail),
       })
       bar?.done()
       return {

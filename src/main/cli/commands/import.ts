@@ -87,7 +87,7 @@ function importProgress(io: CommandIo): { hooks: ImportWorkHooks; done(): void }
   const indexing = progressLine(io, 'items', 'annotations')
   return {
     hooks: {
-      progress: (p) => importing.update(p.bytes, p.totalBytes, p.records, p.step),
+      progress: (p) => importing.update(p.done, p.total, p.records, p.step),
       indexing: (done, total) => indexing.update(done, total, done, 'Indexing text for search'),
     },
     // Both draw on the same line: clearing it once clears either.

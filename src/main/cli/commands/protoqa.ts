@@ -86,9 +86,7 @@ function importCommand(values: ParsedValues, files: string[], io: CommandIo): Co
         ...(format ? { format: format as ProtoqaFormat } : {}),
       })),
       { author: 'cli' },
-      progress
-        ? { progress: (p) => progress.update(p.bytes, p.totalBytes, p.records, p.step) }
-        : {},
+      progress ? { progress: (p) => progress.update(p.done, p.total, p.records, p.step) } : {},
     )
     progress?.done()
     const warnings = result.files.flatMap((f) => f.warnings.map((w) => `${f.file}: ${w}`))

@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * The GLUCOSE core: stories and their sentences, workers, submissions (one per assignment) and

@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * Ratings as an append-only history (DESIGN.md "Ratings"). A worker rating takes effect from its

@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * Mechanical Turk: the HITs seen, pull runs with per-HIT checkpoints (so a killed or cancelled

@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * The review grid: covering indexes so every filter combination and every index-backed sort reads

@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * `ann_rating` narrowed to the columns rating filters seek through (rating, then worker, date and

@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * `ann_date` orders the annotations of one date by id, right after the date: a date range seeks

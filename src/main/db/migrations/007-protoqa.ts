@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * ProtoQA, a second kind of collection beside GLUCOSE: questions, their distinct answers with

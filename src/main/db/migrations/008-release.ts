@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * Releases: the pseudonymous worker ids a release may print instead of MTurk ids (a stable map

@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * Which process runs a pull (`<host> <pid>`) while it is `running`: a second pull of the same

@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * Daily triage and spot-check audits. A triage queue is a seeded sample of each worker's new

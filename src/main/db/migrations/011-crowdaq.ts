@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * CROWDAQ, a collection of its own beside GLUCOSE: instructions, tutorials, exams with their

@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * What a policy's change set was made from: the script text and its SHA-256, the parameters and

@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * When a CROWDAQ exam attempt began and its deadline, so grading can flag attempts that took

@@ -1,5 +1,5 @@
 import { UserError } from '../../../shared/contract/errors'
-import type { Db } from '../connection'
+import type { Db, Migration } from '../types'
 import m001 from './001-core'
 import m002 from './002-ratings'
 import m003 from './003-mturk'
@@ -18,12 +18,6 @@ import m015 from './015-change-entries'
 
 /** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
 export const APPLICATION_ID = 0x574e4e57
-
-export interface Migration {
-  version: number
-  name: string
-  up(db: Db): void
-}
 
 export const migrations: readonly Migration[] = [
   m001,

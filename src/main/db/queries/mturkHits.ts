@@ -1,18 +1,10 @@
-import type { AssignmentStatus, MTurkHitRow } from '../../../shared/contract/mturk'
+import type { AssignmentStatus, MTurkHit, MTurkHitRow } from '../../../shared/contract/mturk'
 import type { Db } from '../connection'
 import { all, run } from '../connection'
 import { sql } from '../sql'
 
-/** A HIT as listed by the service, flattened for storage (times in epoch seconds). */
-export interface ListedHit {
-  hitId: string
-  hitTypeId: string
-  title: string
-  createdAt: number | null
-  expiresAt: number | null
-  disposalAt: number | null
-  status: string | null
-  maxAssignments: number | null
+/** A HIT as listed by the service, flattened for storage. */
+export interface ListedHit extends MTurkHit {
   /** Counts and status that change whenever its work does (see `hitSignature`). */
   signature: string
   raw: string
@@ -87,19 +79,7 @@ export function hitStates(db: Db, hitIds: readonly string[], nowSeconds: number)
 
 /** The HITs the project knows, newest first, with their pulled work by status. */
 export function hitRows(db: Db, nowSeconds: number, nearDays = 10): MTurkHitRow[] {
-  const rows = all<{
-    hitId: string
-    hitTypeId: string
-    title: string
-    createdAt: number | null
-    expiresAt: number | null
-    disposalAt: number | null
-    status: string | null
-    maxAssignments: number | null
-    pulledAt: number | null
-    goneAt: number | null
-    counts: string
-  }>(
+  const rows = all<MTurkHit & { pulledAt: number | null; goneAt: number | null; counts: string }>(
     db,
     sql`SELECT h.hit_id AS hitId, h.hit_type_id AS hitTypeId, h.title, h.created_at AS createdAt,
           h.expires_at AS expiresAt, h.disposal_at AS disposalAt, h.status,

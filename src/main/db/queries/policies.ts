@@ -4,7 +4,6 @@ import { dayStart, formatDay } from '../../../shared/filter'
 import type { Db } from '../connection'
 import { all, get, pluck, pluckAll, run } from '../connection'
 import { type SqlFragment, sql } from '../sql'
-import { SOURCE, writeMany } from './ratingsApply'
 
 /**
  * A policy's facts (aggregates, never rows) and its moves. The moves live in a per-connection
@@ -361,31 +360,11 @@ export function keepChangingMoves(db: Db): number {
 }
 
 /**
- * Writes the moves as item ratings of one change set (each with its rule's note) and puts them in
- * the effective-rating cache. Call inside the change set's transaction, after `keepChangingMoves`.
+ * The moves as item ratings to record: `id`, `value` and the note of the rule that took it. Read
+ * after `keepChangingMoves`, inside the change set's transaction.
  */
-export function writeMoves(
-  db: Db,
-  rows: number,
-  by: { changeSetId: number; at: number; author: string },
-): void {
-  run(
-    db,
-    sql`INSERT INTO item_ratings (annotation_id, value, recorded_at, author, note, change_set_id)
-        SELECT m.id, m.rating, ${by.at}, ${by.author}, n.note, ${by.changeSetId}
-        FROM temp.policy_moves m JOIN temp.policy_rule_notes n ON n.rule = m.rule ORDER BY m.id`,
-  )
-  writeMany(
-    db,
-    rows,
-    () =>
-      run(
-        db,
-        sql`UPDATE annotations SET rating = m.rating, rating_source = ${SOURCE.item}
-            FROM temp.policy_moves m WHERE annotations.id = m.id`,
-      ).changes,
-  )
-}
+export const moveRatings: SqlFragment = sql`SELECT m.id, m.rating AS value, n.note
+  FROM temp.policy_moves m JOIN temp.policy_rule_notes n ON n.rule = m.rule`
 
 /**
  * What the project looks like for "has anything changed since the dry run": the last change set

@@ -82,13 +82,14 @@ export function insertWorkerRating(db: Db, r: NewWorkerRating): number {
 }
 
 export interface NewItemRatings {
-  /** A query yielding annotation ids (one column). */
+  /** A query yielding annotation ids (column `id`), and whatever `value` and `note` read. */
   annotations: SqlFragment
   /** A SQL value expression over the selected row `s` (e.g. a bound number), or null to clear. */
   value: SqlFragment
   recordedAt: number
   author: string
-  note: string
+  /** The note, or an expression over `s` giving each row its own. */
+  note: string | SqlFragment
   changeSetId: number
 }
 
@@ -99,6 +100,10 @@ export function insertItemRatings(db: Db, r: NewItemRatings): number {
         SELECT s.id, ${r.value}, ${r.recordedAt}, ${r.author}, ${r.note}, ${r.changeSetId}
         FROM (${r.annotations}) AS s ORDER BY s.id`,
   ).changes
+}
+
+export function workerCount(db: Db): number {
+  return pluck<number>(db, sql`SELECT count(*) FROM workers`) ?? 0
 }
 
 export function allWorkerIds(db: Db): number[] {

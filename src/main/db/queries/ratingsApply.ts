@@ -320,5 +320,22 @@ export function applySelectionTo(
   return writeMany(db, rows, write)
 }
 
+/**
+ * Puts item ratings just recorded in force, each annotation its own value (`rows` yields `id` and
+ * `value`): the latest item rating is the effective rating. Untracked, as `applySelectionTo`.
+ */
+export function applyItemValues(db: Db, rows: SqlFragment, count: number): number {
+  return writeMany(
+    db,
+    count,
+    () =>
+      run(
+        db,
+        sql`UPDATE annotations SET rating = r.value, rating_source = ${SOURCE.item}
+            FROM (${rows}) AS r WHERE annotations.id = r.id`,
+      ).changes,
+  )
+}
+
 /** Annotations a long write takes at once between its progress reports and cancel checks. */
 export const WRITE_CHUNK = 25_000

@@ -20,17 +20,20 @@ export function projectStats(db: Db, past: SqlFragment | null = null): ProjectSt
   )) {
     byDimension[String(row.dimension)] = row.n
   }
-  const byRating: Record<string, number> = {}
-  for (const row of countByRating(db, past)) {
-    byRating[ratingKey(row.rating)] = row.n
-  }
-  byRating.unrated ??= 0
   return {
     submissions: count('submissions'),
     annotations: count('annotations'),
     workers: count('workers'),
     stories: count('stories'),
     byDimension,
-    byRating,
+    byRating: ratingCounts(db, past),
   }
+}
+
+/** Annotations by effective rating (key as `ratingKey` writes it; `unrated` always there). */
+export function ratingCounts(db: Db, past: SqlFragment | null = null): Record<string, number> {
+  const byRating: Record<string, number> = {}
+  for (const row of countByRating(db, past)) byRating[ratingKey(row.rating)] = row.n
+  byRating.unrated ??= 0
+  return byRating
 }

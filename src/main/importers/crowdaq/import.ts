@@ -1,4 +1,5 @@
 import { basename } from 'node:path'
+import type { CrowdaqImportCounts } from '../../../shared/contract/crowdaq'
 import type { TaskSpec } from '../../../shared/crowdaq/spec'
 import type { Db } from '../../db/connection'
 import { createChangeSet, describeChangeSet } from '../../db/queries/changeSets'
@@ -31,16 +32,6 @@ import {
   toSeconds,
 } from './items'
 import { append } from '../../../shared/lists'
-
-/** What `winnow crowdaq import` counts, by kind; a second import of the same files adds no rows. */
-export interface CrowdaqImportCounts {
-  exams: number
-  tutorials: number
-  instructions: number
-  tasks: number
-  examAttempts: number
-  taskAssignments: number
-}
 
 export interface CrowdaqImportOptions {
   author: string
@@ -343,8 +334,7 @@ const ITEMS_PER_TICK = 200
 
 /**
  * An import's progress in items, step by step (reading, checking, writing), with a cancel check
- * at each report: cancelling while checking writes nothing, while writing rolls back. The items
- * travel in ImportProgress's byte counts: a CROWDAQ import job counts items.
+ * at each report: cancelling while checking writes nothing, while writing rolls back.
  */
 function itemSteps(hooks: ImportHooks): { begin(step: string, total: number): void; tick(): void } {
   let done = 0
@@ -359,12 +349,12 @@ function itemSteps(hooks: ImportHooks): { begin(step: string, total: number): vo
       step = next
       done = 0
       total = of
-      hooks.progress?.({ bytes: 0, totalBytes: total, records: 0, file: '', step })
+      hooks.progress?.({ done: 0, total, unit: 'items', records: 0, file: '', step })
     },
     tick() {
       if (++done % ITEMS_PER_TICK !== 0) return
       stopIfCancelled()
-      hooks.progress?.({ bytes: done, totalBytes: total, records: done, file: step })
+      hooks.progress?.({ done, total, unit: 'items', records: done, file: step })
     },
   }
 }

@@ -132,8 +132,9 @@ export function importProtoqaFiles(
       if (++records % PROGRESS_EVERY !== 0) return
       if (hooks.cancelled?.()) throw new CancelledError()
       hooks.progress?.({
-        bytes: bytesBefore + Math.round(size * fraction),
-        totalBytes,
+        done: bytesBefore + Math.round(size * fraction),
+        total: totalBytes,
+        unit: 'bytes',
         records,
         file: name,
       })
@@ -190,7 +191,7 @@ export function importProtoqaFiles(
       result.files.push({ file: name, format: data.format, warnings })
       if (hooks.cancelled?.()) throw new CancelledError()
     }
-    hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '' })
+    hooks.progress?.({ done: totalBytes, total: totalBytes, unit: 'bytes', records, file: '' })
     if (result.questions + result.answers + result.responses + result.predictions === 0) {
       discardChangeSet(db, changeSet.id)
       return result

@@ -152,6 +152,21 @@ async function rateNow(target: RatingTarget, rating: number | null): Promise<voi
   }
 }
 
+/**
+ * A rating key in a story (the story view, the triage queue): the annotation shown, or with Shift
+ * its whole submission; `null` (x) clears the annotation's item rating.
+ */
+export function rateInStory(
+  shown: { submissionId: number; annotationId: number | null },
+  rating: number | null,
+  whole: boolean,
+): Promise<void> {
+  if (whole && rating !== null)
+    return rateTarget({ kind: 'submission', id: shown.submissionId }, rating)
+  if (shown.annotationId === null) return Promise.resolve()
+  return rateTarget({ kind: 'annotation', id: shown.annotationId }, rating)
+}
+
 /** Keys 1/2/3… in the grid: the focused row's annotation (Shift: its whole submission). */
 export function rateFocused(
   model: WorkspaceModel,

@@ -12,7 +12,7 @@ export interface ProjectState {
   stats: ProjectStats | null
   /** Bumped whenever the project's data changed, so views re-query. */
   dataVersion: number
-  /** The collections beside GLUCOSE it holds (their tabs show); asked again after each change. */
+  /** The collections beside GLUCOSE it holds (their tabs show), as main last said. */
   collections: readonly CollectionId[]
 }
 
@@ -24,35 +24,19 @@ export const projectState = createStore<ProjectState>({
   collections: [],
 })
 
-/**
- * A refresh of one thing main tells about the open project; only the answer to the latest
- * request is kept, so a slow answer never overwrites a newer one.
- */
-function refresher<K extends 'stats' | 'collections'>(
-  key: K,
-  ask: () => Promise<NonNullable<ProjectState[K]>>,
-  what: string,
-): () => void {
-  let latest = 0
-  return () => {
-    const request = ++latest
-    if (!projectState.get().project) return
-    ask()
-      .then((value) => {
-        if (request === latest) projectState.set((s) => ({ ...s, [key]: value }))
-      })
-      .catch((e: unknown) => showError(what, e))
-  }
+let latestCount = 0
+
+/** Counts the project again; only the answer to the latest request is kept. */
+export function refreshStats(): void {
+  const request = ++latestCount
+  if (!projectState.get().project) return
+  api.project
+    .stats({})
+    .then((stats) => {
+      if (request === latestCount) projectState.set((s) => ({ ...s, stats }))
+    })
+    .catch((e: unknown) => showError('Counting the project', e))
 }
-
-export const refreshStats = refresher('stats', () => api.project.stats({}), 'Counting the project')
-
-/** Which collections the project holds: an import may have added the first of one. */
-const refreshCollections = refresher(
-  'collections',
-  () => api.project.collections({}),
-  'Listing the project’s collections',
-)
 
 function setProject(project: ProjectInfo | null, dataChanged: boolean): void {
   // Another project: what the pages keep outside React goes back to its start before they mount.
@@ -64,11 +48,10 @@ function setProject(project: ProjectInfo | null, dataChanged: boolean): void {
       project,
       stats: same ? s.stats : null,
       dataVersion: dataChanged || !same ? s.dataVersion + 1 : s.dataVersion,
-      collections: same ? s.collections : [],
+      collections: project?.collections ?? [],
     }
   })
   refreshStats()
-  refreshCollections()
 }
 
 let started = false

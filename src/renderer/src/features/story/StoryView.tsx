@@ -10,7 +10,7 @@ import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
 import { RateKeys } from '../ratings/RateKeys'
 import { RatingBadge } from '../ratings/RatingBadge'
-import { focusedRow, moveFocus, rateFocused, ratingForKey, rateTarget } from '../grid/actions'
+import { focusedRow, moveFocus, rateFocused, rateInStory, ratingForKey } from '../grid/actions'
 import { ratingSource } from '../grid/cells'
 import { useWorkspace } from '../grid/workspaceModel'
 import { PanelHead } from '../shell/PanelHead'
@@ -75,14 +75,8 @@ export function StoryView({ onClose }: { onClose: () => void }) {
       void rateFocused(model, rating, rating !== null && e.shiftKey)
       return
     }
-    const annotationId = cells?.annotationId ?? null
-    if (rating === null) {
-      if (annotationId !== null) void rateTarget({ kind: 'annotation', id: annotationId }, null)
-      return
-    }
-    if (e.shiftKey) void rateTarget({ kind: 'submission', id: story.submission.id }, rating)
-    else if (annotationId !== null)
-      void rateTarget({ kind: 'annotation', id: annotationId }, rating)
+    const shown = { submissionId: story.submission.id, annotationId: cells?.annotationId ?? null }
+    void rateInStory(shown, rating, e.shiftKey)
   }
 
   if (!row) {

@@ -6,7 +6,7 @@ import { formatDay } from '../../lib/format'
 import { isPrimaryModifier, isTypingTarget } from '../../lib/keys'
 import { useStore } from '../../lib/store'
 import { useLatest } from '../../lib/useLatest'
-import { rateTarget, ratingForKey } from '../grid/actions'
+import { rateInStory, ratingForKey } from '../grid/actions'
 import { explainUnkeyedDigit } from '../grid/ratingKeys'
 import { showError } from '../messages/messages'
 import { type CommitDay, RateWorkerDialog } from '../ratings/RateWorkerDialog'
@@ -85,9 +85,9 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
 
   /** A digit: the picked annotation's rating, or with Shift the whole submission's. */
   const rate = (rating: number, whole: boolean) => {
-    if (whole && story) void rateTarget({ kind: 'submission', id: story.submission.id }, rating)
-    else if (!whole && current?.annotationId != null)
-      void rateTarget({ kind: 'annotation', id: current.annotationId }, rating)
+    if (!story) return
+    const shown = { submissionId: story.submission.id, annotationId: current?.annotationId ?? null }
+    void rateInStory(shown, rating, whole)
   }
 
   /** Queues a write: `request` is asked when the writes before it are done (null: nothing). */

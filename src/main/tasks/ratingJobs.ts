@@ -5,7 +5,7 @@ import { changeSetById } from '../db/queries/history'
 import { changeSetWroteMoreThan } from '../db/queries/ratingRows'
 import { revertChangeSet } from '../ratings/revert'
 import type { Session } from '../session'
-import { QUIET } from './writeHooks'
+import { QUIET } from '../jobs/writeHooks'
 import { runWriteJob } from './writeJob'
 import { type RateRequest, rate } from './writeTasks'
 

@@ -7,7 +7,7 @@ import { type ApplyRequest, applyEvaluated } from '../policies/run'
 import { recomputeAll } from '../ratings/effective'
 import { rateFilter, rateSelection } from '../ratings/rateTargets'
 import { revertChangeSet } from '../ratings/revert'
-import type { WriteHooks } from './writeHooks'
+import type { WriteHooks } from '../jobs/writeHooks'
 
 /**
  * The writes that may touch more than a few thousand rows, each one function

@@ -1,18 +1,18 @@
+import type { Db } from '../db/connection'
 import { indexSearchBacklog, searchBacklogSize } from '../db/queries/search'
-import type { Session } from '../session'
+import type { JobManager } from '../jobs/manager'
 import { plural } from '../../shared/text'
 
 const CHUNK = 5_000
 
 /**
- * Finishes text indexing left over from an interrupted import, on the session's connection in
- * small steps, yielding between them so the window keeps answering.
+ * Finishes text indexing left over from an interrupted import, on the app's connection `db` in
+ * small steps, as a job of `jobs`, yielding between steps so the window keeps answering.
  */
-export function resumeSearchIndexing(session: Session): void {
-  const { db } = session.project()
+export function resumeSearchIndexing(jobs: JobManager, db: Db): void {
   const total = searchBacklogSize(db)
   if (total === 0) return
-  session.jobs.start({
+  jobs.start({
     kind: 'index',
     title: 'Indexing text for search',
     unit: 'annotations',

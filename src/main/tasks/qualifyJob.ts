@@ -1,44 +1,8 @@
 import type { QualifyResult } from '../../shared/contract/crowdaq'
 import type { JobProgress } from '../../shared/contract/jobs'
 import { applyBands, describeQualifying } from '../crowdaq/qualify'
-import {
-  type CrowdaqImportCounts,
-  type CrowdaqImportOptions,
-  describeCounts,
-} from '../importers/crowdaq/import'
 import { openConnection, withActions } from '../mturk/service'
 import type { Session } from '../session'
-import { type ImportThread, runImport } from './importJob'
-
-/**
- * A CROWDAQ import as a job, on the import thread like any import: progress in items (read,
- * checked, written), a cancel that leaves the project as it was, nothing written unless all of
- * it is good.
- */
-export function startCrowdaqImportJob(
-  session: Session,
-  dbPath: string,
-  file: { path: string; name: string },
-  options: CrowdaqImportOptions,
-  thread: ImportThread = 'auto',
-): JobProgress {
-  return session.jobs.start<CrowdaqImportCounts>({
-    kind: 'import',
-    title: `Importing ${file.name}`,
-    unit: 'items',
-    run: async (context) => {
-      const work = { collection: 'crowdaq' as const, path: file.path, options }
-      const result = await runImport(dbPath, work, context, thread)
-      session.dataChanged()
-      return result
-    },
-    summary: (counts) => `Imported ${file.name}: ${describeCounts(counts)}.`,
-    cancel: {
-      label: 'Cancel import',
-      hint: 'Stop and leave the project as it was before the import',
-    },
-  })
-}
 
 /**
  * Applying an exam's bands on MTurk as a job: progress in workers, and a cancel that stops
