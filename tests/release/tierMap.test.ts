@@ -23,7 +23,7 @@ describe('a release whose tier map is not the identity', () => {
     const project = openProject(db)
     const byRating = (r: number): number => countAnnotations(project, { ratings: [r] })
     const [three, two, one] = [byRating(3), byRating(2), byRating(1)]
-    saveReleaseSettings(project, db, { tierMap })
+    saveReleaseSettings(project, db, { tierMap }, 'lee')
     project.close()
     expect(Math.min(three, two, one)).toBeGreaterThan(0)
 
@@ -81,7 +81,7 @@ describe('a release whose tier map is not the identity', () => {
     const project = openProject(db)
     const three = countAnnotations(project, { ratings: [3] })
     const two = countAnnotations(project, { ratings: [2] })
-    saveReleaseSettings(project, db, { tierMap })
+    saveReleaseSettings(project, db, { tierMap }, 'lee')
     project.close()
 
     const out = join(dir, 'r')

@@ -2,6 +2,7 @@ import { basename } from 'node:path'
 import type { CrowdaqImportCounts } from '../../shared/contract/crowdaq'
 import type { ImportResult } from '../../shared/contract/imports'
 import type { JobProgress } from '../../shared/contract/jobs'
+import { type HalieImportResult, describeHalieImport } from '../../shared/halie/tasks'
 import type { ProtoqaImportResult } from '../../shared/protoqa/model'
 import { describeAdded } from '../../shared/summaries'
 import { describeCounts } from '../importers/crowdaq/import'
@@ -44,6 +45,7 @@ export function startImportJob<W extends ImportWork>(
 /** The names the user knows the files by. */
 function fileNames(work: ImportWork): string[] {
   if (work.collection === 'crowdaq') return [work.name ?? basename(work.path)]
+  if (work.collection === 'halie') return work.sources.map((s) => s.relPath)
   return work.files.map((f) => f.name ?? basename(f.path))
 }
 
@@ -54,6 +56,8 @@ function describeImport(work: ImportWork, result: unknown, names: readonly strin
   if (work.collection === 'crowdaq') {
     return `Imported ${names[0] ?? ''}: ${describeCounts(result as CrowdaqImportCounts)}.`
   }
+  if (work.collection === 'halie')
+    return `Added ${describeHalieImport(result as HalieImportResult)}`
   return describeAdded(result as ImportResult)
 }
 

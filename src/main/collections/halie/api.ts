@@ -8,7 +8,7 @@ import {
 } from '../../db/queries/halie/sessions'
 import type { Handlers } from '../../api/handlers'
 import { localAuthor } from '../../ratings/author'
-import { startHalieImportJob } from './importJob'
+import { startImportJob } from '../../tasks/importJob'
 import { figuresByModel } from './sessions'
 
 const noSession = (id: number): UserError =>
@@ -21,7 +21,8 @@ export const halieHandlers: Handlers<keyof typeof halieCalls> = {
       path: session.resolveFile(ref).path,
       relPath,
     }))
-    return { jobId: startHalieImportJob(session, project.path, sources, localAuthor()).id }
+    const work = { collection: 'halie' as const, sources, options: { author: localAuthor() } }
+    return { jobId: startImportJob(session, project.path, work).id }
   },
   'halie.choices': (_args, { session }) => sessionChoices(session.project().db),
   'halie.sessions': ({ filter, sort, descending, offset, limit }, { session }) =>

@@ -66,7 +66,7 @@ async function importCommand(
   const result = await importIntoProject(
     dbPath,
     { collection: 'halie', sources, options: { author: 'cli' } },
-    progress ? { progress: (p) => progress.update(p.bytes, p.totalBytes, p.records, p.step) } : {},
+    progress ? { progress: (p) => progress.update(p.done, p.total, p.records, p.step) } : {},
     { create: true },
   )
   progress?.done()

@@ -103,7 +103,7 @@ export function importHalie(
     const tick = (file: string, bytes: number): void => {
       if (++records % PROGRESS_EVERY !== 0) return
       if (hooks.cancelled?.()) throw new CancelledError()
-      hooks.progress?.({ bytes: bytesDone + bytes, totalBytes, records, file })
+      hooks.progress?.({ done: bytesDone + bytes, total: totalBytes, unit: 'bytes', records, file })
     }
     // One look-up per session, not per row: its rows were checked to agree on their keys.
     const known = new Map<string, number>()
@@ -250,7 +250,14 @@ export function importHalie(
       bytesDone += m.bytes
     }
     if (hooks.cancelled?.()) throw new CancelledError()
-    hooks.progress?.({ bytes: totalBytes, totalBytes, records, file: '', step: 'Committing' })
+    hooks.progress?.({
+      done: totalBytes,
+      total: totalBytes,
+      unit: 'bytes',
+      records,
+      file: '',
+      step: 'Committing',
+    })
     const added = Object.values(result.tasks).some(
       (c) => c.eventBlocks + c.surveyResponses + c.logs > 0,
     )

@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * HALIE, human–LM interaction traces: per task, the standardised tables kept cell for cell

@@ -1,4 +1,4 @@
-import type { Migration } from './index'
+import type { Migration } from '../types'
 
 /**
  * Every write is a change set (DESIGN.md "Scale beyond one machine"). Change sets gain the kinds
