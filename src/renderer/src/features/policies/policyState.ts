@@ -16,7 +16,11 @@ export const policyState = {
   outline: createStore<PolicyOutline | null>(null),
   values: createStore<Record<string, string | boolean>>({}),
   report: createStore<PolicyReport | null>(null),
+  /** What the report was made from (script, file name, parameters): Apply confirms only that. */
+  reportOf: createStore(''),
   applied: createStore<PolicyApplied | null>(null),
+  /** The change set that reverted the applied one, once reverted from this page. */
+  revertedBy: createStore<number | null>(null),
   watch: createStore(false),
 }
 
