@@ -2,6 +2,8 @@ import { UserError } from '../../shared/contract/errors'
 import type { releaseCalls } from '../../shared/contract/release'
 import { startExportJob } from '../jobs/exportJob'
 import { isReplaceableFolder } from '../release/export'
+import { refuseFullFolder } from '../release/folder'
+import { previewRelease } from '../release/preview'
 import { releaseSettings, saveReleaseSettings } from '../release/settings'
 import type { Handlers } from './handlers'
 
@@ -14,8 +16,10 @@ export const releaseHandlers: Handlers<keyof typeof releaseCalls> = {
     const project = session.project()
     return saveReleaseSettings(project.db, project.path, { tierMap, card })
   },
+  'release.preview': (options, { session }) => previewRelease(session.project().db, options),
   'release.export': (options, { session }) => {
     const project = session.project()
+    refuseFullFolder(options)
     if (options.force && !isReplaceableFolder(options.out)) {
       throw new UserError({
         type: 'invalid-argument',

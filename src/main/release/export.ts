@@ -45,7 +45,8 @@ import { buildDatasheet } from './datasheet'
 import type { ReleaseFacts } from './facts'
 import { type DocumentFile, buildManifest } from './manifest'
 import { type DimensionText, type ReleaseRecord, releaseDate } from './record'
-import { tierLookup, tierMap, releaseCard } from './settings'
+import { cardOfRelease, refusePlaceholders } from './placeholders'
+import { releasedTiers, tierMap } from './settings'
 import { drawStorySplit } from './split'
 import { ReleaseTally } from './tally'
 import { type RecordWriter, type WrittenFile, hashFile, openWriter } from './writers'
@@ -106,29 +107,11 @@ export function exportRelease(
   hooks: ExportHooks,
 ): ReleaseResult {
   checkOutputFolder(options.out, options.force)
+  const card = cardOfRelease(db, projectPath, options)
+  refusePlaceholders(card, options.draft)
   const steps = tierMap(db)
-  const lookup = tierLookup(steps, options.tiers)
-  const mapped = new Set(steps.map((s) => s.tier))
-  for (const t of options.tiers ?? []) {
-    if (!mapped.has(t)) {
-      throw new UserError({
-        type: 'invalid-argument',
-        code: 'unknown-tier',
-        message: `No rating maps to tier ${t} (the tier map has ${[...mapped].join(', ') || 'no tiers'}).`,
-        field: 'tiers',
-      })
-    }
-  }
-  const tiers = [...new Set(lookup.values())].sort((a, b) => b - a)
+  const { lookup, tiers } = releasedTiers(steps, options)
   const split = options.split
-  if (split && !tiers.includes(split.tier)) {
-    throw new UserError({
-      type: 'invalid-argument',
-      code: 'split-tier-not-released',
-      message: `The split draws from tier ${split.tier}, which this release does not include (${tiers.join(', ')}).`,
-      field: 'split.tier',
-    })
-  }
 
   const temp = join(
     dirname(options.out),
@@ -307,7 +290,7 @@ export function exportRelease(
       winnowVersion: version,
       projectName: basename(projectPath).replace(/\.winnow$/, ''),
       createdAt: Date.now(),
-      card: releaseCard(db, projectPath),
+      card,
       options,
       tierMap: steps,
       tiers,
@@ -369,7 +352,7 @@ export function exportRelease(
   }
 }
 
-function leftOutReason(
+export function leftOutReason(
   rating: number | null,
   steps: readonly { rating: number; tier: number }[],
 ): string {
