@@ -13,7 +13,7 @@ export interface Message {
   text: string
   /** A button on the note (Undo on a rating's note); choosing it dismisses the note. */
   action?: MessageAction
-  /** The page on screen when the message came: an error ends when that page is left. */
+  /** The page on screen when the message came: the message ends when that page is left. */
   page: PageId
 }
 
@@ -89,12 +89,12 @@ export function dismiss(id: number): void {
   messages.set((all) => all.filter((m) => m.id !== id))
 }
 
-// An error is about the page it came from: leaving that page ends it, so it never follows the
-// user to another page. Notes fade by themselves.
+// A message is about the page it came from: leaving that page ends it, so it never follows the
+// user to another page.
 currentPage.subscribe(() => {
   const page = currentPage.get()
   messages.set((all) => {
-    const rest = all.filter((m) => m.kind !== 'error' || m.page === page)
+    const rest = all.filter((m) => m.page === page)
     return rest.length === all.length ? all : rest
   })
 })

@@ -2,9 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { ApiError } from '../../../../shared/contract'
 import type { PolicyApplied, PolicyParamValue } from '../../../../shared/contract/policies'
 import { api } from '../../api'
-import { formatCount } from '../../lib/format'
 import { useLatest } from '../../lib/useLatest'
-import { whenFinished } from '../jobs/jobs'
+import { useShownInPage, whenFinished } from '../jobs/jobs'
 import { WriteJobProgress } from '../jobs/WriteJobProgress'
 import { showError, showInfo } from '../messages/messages'
 import { inTurn, ratingsChanged } from '../ratings/ratingState'
@@ -41,6 +40,9 @@ export function PoliciesPage() {
   const [running, setRunning] = useState<'dry' | 'apply' | null>(null)
   const [applied, setApplied] = useKept(policyState.applied)
   const [revertedBy, setRevertedBy] = useKept(policyState.revertedBy)
+  // The apply's job: the page shows its progress (and then the report), so the tray keeps clear.
+  const [applyJob, setApplyJob] = useState<string | null>(null)
+  useShownInPage(applyJob)
   const [watch, setWatch] = useKept(policyState.watch)
   const watched = useRef<number | null>(null)
 
@@ -166,19 +168,14 @@ export function PoliciesPage() {
           params,
           basis: report.basis,
         })
+        setApplyJob(job.id)
         const done = await whenFinished(job.id)
         if (done.state !== 'succeeded') {
           if (done.error) setProblem({ message: done.error.message, at: null })
           return
         }
-        const result = done.result as PolicyApplied
-        // The report stays, marked applied with its change set.
-        setApplied(result)
-        showInfo(
-          result.changeSet === null
-            ? 'The policy moved nothing.'
-            : `Applied: ${formatCount(result.changed)} annotations re-rated in change set ${result.changeSet}.`,
-        )
+        // The report stays, marked applied with its change set: it says what a note would.
+        setApplied(done.result as PolicyApplied)
         ratingsChanged()
       } catch (e) {
         setProblem({ message: (e as Error).message, at: problemOf(e) })
@@ -194,7 +191,7 @@ export function PoliciesPage() {
     void inTurn(async () => {
       try {
         const result = await api.ratings.revert({ changeSetId: id })
-        showInfo(`Reverted change set ${id}: ${formatCount(result.changed)} annotations restored.`)
+        // The applied report says so, with the revert's change set.
         setRevertedBy(result.changeSet)
         ratingsChanged()
       } catch (e) {
@@ -277,7 +274,7 @@ export function PoliciesPage() {
           />
           <div className="policy-actions">
             <button
-              className={canApply ? undefined : 'primary'}
+              className={canApply || applied !== null ? undefined : 'primary'}
               data-testid="policy-dry-run"
               disabled={source.trim() === '' || running !== null}
               onClick={() => dryRun()}

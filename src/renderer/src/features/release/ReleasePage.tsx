@@ -134,7 +134,39 @@ export function ReleasePage() {
       <h2>Export a release</h2>
       <div className="release-columns">
         <section aria-label="Tiers">
-          <h3>Tiers</h3>
+          <h3>Tiers and formats</h3>
+          <div className="release-choices">
+            <fieldset>
+              <legend>Release these tiers</legend>
+              {mappedTiers.map((t) => (
+                <label key={t} className="check">
+                  <input
+                    type="checkbox"
+                    data-testid={`release-tier-${t}`}
+                    checked={tiers.includes(t)}
+                    onChange={(e) => setTiers(toggle(tiers, t, e.target.checked))}
+                  />
+                  Tier {t}
+                </label>
+              ))}
+            </fieldset>
+            <fieldset>
+              <legend>Formats</legend>
+              {RELEASE_FORMATS.map((f) => (
+                <label key={f} className="check">
+                  <input
+                    type="checkbox"
+                    data-testid={`release-format-${f}`}
+                    checked={formats.includes(f)}
+                    onChange={(e) => setFormats(toggle(formats, f, e.target.checked))}
+                  />
+                  {f === 'csv' ? 'CSV (GLUCOSE layout)' : f === 'jsonl' ? 'JSON Lines' : 'Parquet'}
+                </label>
+              ))}
+            </fieldset>
+          </div>
+          <h3>Tier map and dataset card</h3>
+          <p className="note">Project settings, kept for every release.</p>
           {settings && (
             <TierMapEditor
               settings={settings}
@@ -144,34 +176,6 @@ export function ReleasePage() {
               }}
             />
           )}
-          <fieldset>
-            <legend>Release these tiers</legend>
-            {mappedTiers.map((t) => (
-              <label key={t} className="check">
-                <input
-                  type="checkbox"
-                  data-testid={`release-tier-${t}`}
-                  checked={tiers.includes(t)}
-                  onChange={(e) => setTiers(toggle(tiers, t, e.target.checked))}
-                />
-                Tier {t}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset>
-            <legend>Formats</legend>
-            {RELEASE_FORMATS.map((f) => (
-              <label key={f} className="check">
-                <input
-                  type="checkbox"
-                  data-testid={`release-format-${f}`}
-                  checked={formats.includes(f)}
-                  onChange={(e) => setFormats(toggle(formats, f, e.target.checked))}
-                />
-                {f === 'csv' ? 'CSV (GLUCOSE layout)' : f === 'jsonl' ? 'JSON Lines' : 'Parquet'}
-              </label>
-            ))}
-          </fieldset>
         </section>
         <section aria-label="Scope">
           <h3>Scope</h3>
@@ -280,11 +284,11 @@ export function ReleasePage() {
             Draft, not for publication (the datasheet, card and manifest say so; the card may still
             hold placeholders)
           </label>
+          {settings && tiers.length > 0 && (
+            <ReleasePreviewTable options={contents()} version={settings} />
+          )}
         </section>
       </div>
-      {settings && tiers.length > 0 && (
-        <ReleasePreviewTable options={contents()} version={settings} />
-      )}
       {placeholders.length > 0 && (
         <p
           className={refused ? 'error-box' : 'note release-draft-note'}
