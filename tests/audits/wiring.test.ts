@@ -4,7 +4,8 @@ import { drawAudit, judge } from '../../src/main/audits/audits'
 import { readFacts } from '../../src/main/policies/facts'
 import { auditResults } from '../../src/main/release/audits'
 import { useTempDir } from '../helpers/tmp'
-import { exportNow } from '../release/helpers'
+import { saveReleaseSettings } from '../../src/main/release/settings'
+import { TEST_CARD, exportNow } from '../release/helpers'
 import { type Sub, projectWith } from '../triage/fixture'
 
 // Audit results reach the two readers that report on quality: a policy's facts and a release's
@@ -67,6 +68,7 @@ describe('audit results as facts and in the datasheet', () => {
     expect(released?.interval.high).toBeCloseTo(0.937, 3)
     // An export as of a moment before the audit was drawn does not list it.
     expect(auditResults(db, (released?.finishedAt ?? 0) - 1)).toEqual([])
+    saveReleaseSettings(db, join(dir, 'triage.winnow'), { card: TEST_CARD })
     db.close()
 
     const result = exportNow(join(dir, 'triage.winnow'), { out: join(dir, 'release') })

@@ -1,4 +1,5 @@
 import { expect, openDemo, test } from './fixtures'
+import { expectEntriesApart } from './layout'
 
 test('draw an audit of 20, judge it with the keys, and read the interval', async ({
   page,
@@ -58,4 +59,77 @@ test('an audit with a target keeps drawing until its interval is that narrow', a
   }
   await expect(page.getByTestId('audit-counts')).toContainText('10 open of 15 drawn')
   await expect(page.getByTestId('audit-verdict')).toHaveText('not judged')
+})
+
+test('the worker to audit is picked from the matches of part of an id', async ({ page, demo }) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-audits').click()
+  await page.getByTestId('audit-source').selectOption('worker')
+  // Nothing is drawn from text that names no worker.
+  await page.getByTestId('audit-worker').fill('no-such-worker')
+  await expect(page.getByTestId('audit-worker-none')).toContainText('No worker matches')
+  await expect(page.getByTestId('audit-draw')).toBeDisabled()
+
+  await page.getByTestId('audit-worker').fill('2')
+  const option = page.getByTestId('audit-worker-option').first()
+  const id = (await option.locator('.mono').textContent()) ?? ''
+  expect(id).toMatch(/^2/)
+  await option.click()
+  await expect(page.getByTestId('audit-worker-picked')).toHaveText(new RegExp(`^${id}`))
+  await page.getByTestId('audit-n').fill('5')
+  await page.getByTestId('audit-seed').fill('1')
+  await page.getByTestId('audit-draw').click()
+  await expect(page.getByTestId('audit-counts')).toContainText('5 open of 5 drawn')
+  await expect(page.getByTestId('audit-view')).toContainText(`worker ${id}`)
+  await expect(page.getByTestId('audit-item')).toContainText(`worker ${id}`)
+})
+
+test('a failed draw’s error ends when a later draw succeeds, and stays on its page', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-audits').click()
+  // The demo rates every annotation: a sample of unrated ones fails.
+  await page.getByTestId('audit-tier').selectOption('unrated')
+  await page.getByTestId('audit-n').fill('5')
+  await page.getByTestId('audit-draw').click()
+  const error = page.getByTestId('error-message')
+  await expect(error).toContainText('Drawing the audit failed')
+  await expect(error).toContainText('selects no annotations')
+
+  await page.getByTestId('audit-tier').selectOption('3')
+  await page.getByTestId('audit-draw').click()
+  await expect(page.getByTestId('audit-counts')).toContainText('5 open of 5 drawn')
+  await expect(error).toHaveCount(0)
+
+  // An error of this page does not follow the user to another.
+  await page.getByTestId('audit-tier').selectOption('unrated')
+  await page.getByTestId('audit-draw').click()
+  await expect(error).toContainText('Drawing the audit failed')
+  await page.getByTestId('page-tab-release').click()
+  await expect(page.getByTestId('release-page')).toBeVisible()
+  await expect(error).toHaveCount(0)
+})
+
+test('the audits list keeps each entry apart and inside the side column', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-audits').click()
+  for (const seed of ['1', '2']) {
+    await page.getByTestId('audit-source').selectOption('all')
+    await page.getByTestId('audit-n').fill('3')
+    await page.getByTestId('audit-seed').fill(seed)
+    await page
+      .getByTestId('audit-name')
+      .fill(`A spot check of every annotation with a long name that needs two lines, seed ${seed}`)
+    await page.getByTestId('audit-draw').click()
+    await expect(page.getByTestId('audit-list').locator('li')).toHaveCount(Number(seed))
+  }
+  await expectEntriesApart(
+    page.locator('.audits-side'),
+    page.getByTestId('audit-list').locator('button'),
+  )
 })

@@ -131,3 +131,38 @@ test('imports an exam, previews it, imports attempts, applies bands on the stand
     await standin.close()
   }
 })
+
+/** What a test reads of an element's style (the tests are typed without the DOM's types). */
+interface Styled {
+  ownerDocument: {
+    defaultView: { getComputedStyle(element: unknown): { backgroundColor: string } }
+  }
+}
+
+test('Import CROWDAQ files… is a button, reached by the keyboard, that opens the file chooser', async ({
+  page,
+  workDir,
+}) => {
+  const { served, child } = await serve(['--db', join(workDir, 'cq.winnow')], workDir)
+  try {
+    await page.goto(served.url)
+    await page.getByTestId('more-collections').click()
+    await page.getByTestId('more-collections-crowdaq').click()
+    const button = page.getByRole('button', { name: 'Import CROWDAQ files…' })
+    await expect(button).toBeVisible()
+    // Drawn as the page's main action: filled, not text on the page's background.
+    const background = (e: Styled) =>
+      e.ownerDocument.defaultView.getComputedStyle(e).backgroundColor
+    const fill = await button.evaluate(background)
+    const list = await page.locator('.cq-list').evaluate(background)
+    expect(fill).not.toBe(list)
+    expect(fill).not.toBe('rgba(0, 0, 0, 0)')
+    await button.focus()
+    const chooser = page.waitForEvent('filechooser')
+    await page.keyboard.press('Enter')
+    await (await chooser).setFiles([join(FIXTURES, 'exam.json')])
+    await expect(page.getByTestId('cq-exams')).toContainText('4 questions, 0 attempts')
+  } finally {
+    await stop(child)
+  }
+})

@@ -78,3 +78,92 @@ test('a script error is marked at its line and nothing is applied', async ({ pag
   await expect(page.locator('.cm-lint-marker-error')).toHaveCount(1)
   await expect(page.getByTestId('policy-apply')).toBeDisabled()
 })
+
+test('Apply confirms only the dry run of the script on screen', async ({ page, demo }) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-policies').click()
+  const dryRun = page.getByTestId('policy-dry-run')
+  const apply = page.getByTestId('policy-apply')
+  await page.getByTestId('policy-shipped').selectOption('starter.ts')
+  await expect(page.getByTestId('param-minSubmissions')).toBeVisible()
+  await expect(apply).toBeDisabled()
+  await dryRun.click()
+  await expect(page.getByTestId('policy-report')).toBeVisible({ timeout: 30_000 })
+  await expect(apply).toBeEnabled()
+
+  // A syntax error after the dry run: the report is of another script now.
+  const editor = page.locator('.cm-content')
+  await editor.click()
+  await page.keyboard.press('ControlOrMeta+End')
+  await page.keyboard.type('\nconst broken: = 1\n')
+  await expect(page.getByTestId('policy-problem')).toContainText('Line ')
+  await expect(apply).toBeDisabled()
+  await expect(apply).not.toHaveClass(/primary/)
+  await expect(page.getByTestId('policy-stale')).toBeVisible()
+  await expect(page.getByTestId('policy-report')).toHaveAttribute('data-state', 'stale')
+
+  // The editor emptied: nothing to run, nothing to apply, and Apply is not the next step.
+  await editor.click()
+  await page.keyboard.press('ControlOrMeta+a')
+  await page.keyboard.press('Delete')
+  await expect(editor).toHaveText('')
+  await expect(apply).toBeDisabled()
+  await expect(apply).not.toHaveClass(/primary/)
+  await expect(dryRun).toBeDisabled()
+
+  // The primary button is the next step: Dry run first, then Apply.
+  await page.getByTestId('policy-shipped').selectOption('starter.ts')
+  await expect(dryRun).toHaveClass(/primary/)
+  await expect(apply).not.toHaveClass(/primary/)
+  await dryRun.click()
+  await expect(apply).toBeEnabled({ timeout: 30_000 })
+  await expect(apply).toHaveClass(/primary/)
+  await expect(dryRun).not.toHaveClass(/primary/)
+})
+
+test('a dry run’s samples show each annotation’s statements with its rating before → after', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-policies').click()
+  await page.getByTestId('policy-shipped').selectOption('glucose-cleanup.ts')
+  await page.getByTestId('policy-dry-run').click()
+  await expect(page.getByTestId('policy-report')).toBeVisible({ timeout: 30_000 })
+  const sample = page.getByTestId('policy-sample-item').first()
+  await expect(sample.getByTestId('policy-sample-move').locator('.rating')).toHaveCount(2)
+  const specific = (await sample.getByTestId('policy-sample-specific').textContent()) ?? ''
+  expect(specific).toMatch(/>\w+(\/\w+)?>/)
+  // The statement is the annotation's own: the grid shows the same when the sample is opened.
+  await sample.getByTestId('policy-sample').click()
+  await expect(page.getByTestId('grid-total')).toContainText('1 annotation')
+  await expect(page.locator('.ag-row').first()).toContainText(specific.slice(0, 30))
+})
+
+test('after Apply the report stays, marked applied, with a link to its change set', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  await page.getByTestId('page-tab-policies').click()
+  await page.getByTestId('policy-shipped').selectOption('glucose-cleanup.ts')
+  await page.getByTestId('policy-dry-run').click()
+  await expect(page.getByTestId('policy-report')).toBeVisible({ timeout: 30_000 })
+  await page.getByTestId('policy-apply').click()
+  await expect(page.getByTestId('policy-revert')).toBeVisible({ timeout: 30_000 })
+  const report = page.getByTestId('policy-report')
+  await expect(report).toHaveAttribute('data-state', 'applied')
+  await expect(page.getByTestId('policy-applied')).toContainText(
+    /Applied [\d,]+ annotations changed rating in change set #\d+/,
+  )
+  await expect(page.getByTestId('policy-rule')).toHaveCount(4)
+  await expect(page.getByTestId('policy-apply')).toBeDisabled()
+
+  // Its change set opens in History.
+  const link = page.getByTestId('policy-change-set')
+  const id = ((await link.textContent()) ?? '').replace(/\D/g, '')
+  await link.click()
+  const marked = page.getByTestId('history-panel').locator('[aria-current="true"]')
+  await expect(marked).toContainText(`#${id}`)
+  await expect(marked.getByTestId('history-kind')).toHaveText('policy')
+})

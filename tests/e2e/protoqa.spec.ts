@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, serve, stop, test } from './fixtures'
+import { expectEntriesApart } from './layout'
 
 const fixture = (name: string): string => join(import.meta.dirname, '../fixtures/protoqa', name)
 
@@ -179,6 +181,73 @@ test('scores predictions by WordNet similarity, showing what each answer matched
     await expect(rows.nth(0).locator('td').nth(4)).toHaveText('phone')
     await expect(rows.nth(1).locator('td').nth(4)).toHaveText('wallet')
     await expect(rows.nth(2)).toContainText('incorrect')
+  } finally {
+    await stop(child)
+  }
+})
+
+test('a plural is suggested as a normalised match, and s with nothing to suggest says so', async ({
+  page,
+  workDir,
+}) => {
+  const csv = join(workDir, 'bus.csv')
+  writeFileSync(
+    csv,
+    [
+      'question_id,question,answer,worker_id',
+      't4q1,Name something you see at a bus stop.,buses,W1',
+      't4q1,Name something you see at a bus stop.,buses,W2',
+      't4q1,Name something you see at a bus stop.,bus,W3',
+      't4q1,Name something you see at a bus stop.,bench,W4',
+      '',
+    ].join('\n'),
+  )
+  const dbPath = join(workDir, 'b.winnow')
+  execFileSync(process.execPath, ['out/main/cli.js', 'protoqa', 'import', csv, '--db', dbPath])
+  const { served, child } = await serve(['--db', dbPath], workDir)
+  try {
+    await page.goto(served.url)
+    await page.getByTestId('page-tab-protoqa').click()
+    await page.getByTestId('protoqa-reviewer').fill('ann')
+    const board = page.getByTestId('cluster-board')
+    await expect(board).toHaveAttribute('aria-label', 'Clustering of t4q1')
+    await board.focus()
+    // By count: buses (2), then bench, bus. n makes buses a cluster; bench matches nothing.
+    await page.keyboard.press('n')
+    await page.keyboard.press('s')
+    await expect(page.getByTestId('cluster-no-suggestion')).toHaveText(
+      's: no suggestion; no placed answer is the same, a normalised match or a WordNet synonym',
+    )
+    await expect(page.getByTestId('cluster-progress')).toContainText('1 of 3 answers placed')
+    // "bus" is "buses" in another form: a normalised match, not a synonym.
+    await page.keyboard.press('j')
+    await expect(page.getByTestId('cluster-no-suggestion')).toHaveCount(0)
+    await expect(page.getByTestId('cluster-suggestion')).toHaveText(
+      's: cluster 1 (normalised match of “buses”)',
+    )
+    await page.keyboard.press('s')
+    await expect(page.getByTestId('cluster-count')).toHaveText(['3'])
+  } finally {
+    await stop(child)
+  }
+})
+
+test('the question list keeps each question apart and inside its column', async ({
+  page,
+  workDir,
+}) => {
+  const dbPath = join(workDir, 'q.winnow')
+  importFixture(dbPath, 'questions.jsonl', 'answers.csv')
+  const { served, child } = await serve(['--db', dbPath], workDir)
+  try {
+    await page.setViewportSize({ width: 1280, height: 720 })
+    await page.goto(served.url)
+    await page.getByTestId('page-tab-protoqa').click()
+    await expect(page.getByTestId('protoqa-question-t2q1')).toBeVisible()
+    await expectEntriesApart(
+      page.getByTestId('protoqa-questions'),
+      page.getByTestId('protoqa-questions').locator('button'),
+    )
   } finally {
     await stop(child)
   }

@@ -31,6 +31,21 @@ describe('WordNet synonyms for clustering suggestions', () => {
     expect(sorted(pairs)).toEqual(['frankfurter ~ hot dog', 'sunblock ~ sunscreen'])
   })
 
+  it('marks a pair of the same words in other forms, apart from synonyms', () => {
+    const pairs = synonymPairs(wordnet, [
+      'buses',
+      'bus',
+      'the leaves',
+      'leaf',
+      'sunscreen',
+      'sunblock',
+    ])
+    const kind = (a: string) => pairs.find((p) => p.a === a || p.b === a)?.form
+    expect(kind('bus')).toBe(true)
+    expect(kind('leaf')).toBe(true)
+    expect(kind('sunblock')).toBe(false)
+  })
+
   it('leaves out answers too long to segment', () => {
     const long = 'good service '.repeat(MAX_SYNONYM_WORDS).trim()
     expect(wordnetScore(wordnet, long, long + ' ')).toBe(1)

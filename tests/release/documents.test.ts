@@ -29,7 +29,7 @@ function released(formats: ('csv' | 'jsonl' | 'parquet')[]) {
         name: 'GLUCOSE tiers',
         description: 'Causal explanations in quality tiers.',
         license: 'cc-by-4.0',
-        url: 'https://example.org/glucose',
+        url: 'https://glucose.winnow.dev/tiers',
         creator: 'The GLUCOSE team',
       },
     },

@@ -9,12 +9,23 @@ import { writeReleaseCsv } from '../helpers/csv-writers'
 import { generateSubmissions } from '../../src/main/synth/glucose'
 import { exportRelease } from '../../src/main/release/export'
 import type { ReleaseStep } from '../../src/main/release/partial'
+import { saveReleaseSettings } from '../../src/main/release/settings'
 import {
   type ParsedReleaseOptions,
+  type ReleaseCard,
   type ReleaseOptions,
   type ReleaseResult,
   releaseOptionsSchema,
 } from '../../src/shared/contract/release'
+
+/** A dataset card without placeholders, as a release owner fills it in. */
+export const TEST_CARD: ReleaseCard = {
+  name: 'Test release',
+  description: 'Generated GLUCOSE-like submissions released in tiers.',
+  license: 'cc-by-4.0',
+  url: 'https://datasets.winnow.dev/test-release',
+  creator: 'The Winnow test suite',
+}
 
 /** Generated submissions rated 1, 2 or 3 (a release's tiers), seeded. */
 export function releaseSubmissions(count: number, seed: number): ImportedSubmission[] {
@@ -35,6 +46,8 @@ export function releaseProject(
   const project = openProject(db, { create: true })
   try {
     importFiles(project, [{ path: csv }], {})
+    // A project that is released says who made it and where it lives (a placeholder is refused).
+    saveReleaseSettings(project, db, { card: TEST_CARD }, 'test')
   } finally {
     project.close()
   }

@@ -8,7 +8,8 @@ import { rateWorker } from '../../src/main/ratings/rate'
 import { shippedPolicy } from '../policies/helpers'
 import { day, newProject } from '../ratings/helpers'
 import { useTempDir } from '../helpers/tmp'
-import { exportNow } from './helpers'
+import { saveReleaseSettings } from '../../src/main/release/settings'
+import { TEST_CARD, exportNow } from './helpers'
 
 // A release names the policies that shaped its ratings: name, the script's hash, the change set.
 describe('a release after a policy', () => {
@@ -27,6 +28,7 @@ describe('a release after a policy', () => {
     const fileName = 'policies/glucose-cleanup.ts'
     const report = await dryRunPolicy(db, { source, fileName })
     const applied = await applyPolicy(db, { source, fileName, basis: report.basis, author: 'lead' })
+    saveReleaseSettings(db, join(dir, 'p.winnow'), { card: TEST_CARD })
     db.close()
 
     const hash = createHash('sha256').update(source).digest('hex')

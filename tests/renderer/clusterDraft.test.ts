@@ -54,8 +54,8 @@ describe('a clustering being edited', () => {
     d = newCluster(d, 'Sunblock')
     d = newCluster(d, 'lotion')
     const synonyms = synonymIndex([
-      { a: 'sunscreen', b: 'sunblock' },
-      { a: 'sun cream', b: 'lotion' },
+      { a: 'sunscreen', b: 'sunblock', form: false },
+      { a: 'sun cream', b: 'lotion', form: false },
     ])
     // An exact match in a later cluster wins over a synonym in an earlier one.
     const exact = suggest(d, 'sunblock', synonyms)
@@ -66,6 +66,14 @@ describe('a clustering being edited', () => {
     expect(suggest(d, 'sun cream')).toBeNull()
     // A spelling fix is what is compared.
     expect(suggest(fixSpelling(d, 'suncreme', 'sun cream'), 'suncreme', synonyms)?.cluster).toBe(2)
+  })
+
+  it('suggests another form of a word (WordNet’s) as a normalised match, not a synonym', () => {
+    const d = newCluster(emptyDraft, 'leaves')
+    const synonyms = synonymIndex([{ a: 'leaf', b: 'leaves', form: true }])
+    const form = suggest(d, 'leaf', synonyms)
+    expect(form).toEqual({ cluster: 0, like: 'leaves', kind: 'normalised' })
+    expect(form && suggestionReason(form)).toBe('normalised match of “leaves”')
   })
 
   it('warns live when the 8 largest clusters hold fewer than 85 answers', () => {

@@ -46,7 +46,25 @@ export function synonymPairs(wordnet: WordNet, texts: readonly string[]): Synony
         seen.add(id)
         const a = distinct[x] ?? ''
         const b = distinct[y] ?? ''
-        if (wordnetScore(wordnet, a, b) === 1) pairs.push({ a, b })
+        if (wordnetScore(wordnet, a, b) === 1) pairs.push({ a, b, form: sameWords(wordnet, a, b) })
       }
   return pairs
+}
+
+/**
+ * True when two answers are the same words but for their forms ("leaves" and "leaf", "the buses"
+ * and "bus"): word for word, the two share a dictionary form. Such a pair is a normalised match
+ * to the reviewer, not a synonym.
+ */
+function sameWords(wordnet: WordNet, a: string, b: string): boolean {
+  const wa = contentWords(a).map((w) => w.toLowerCase())
+  const wb = contentWords(b).map((w) => w.toLowerCase())
+  if (wa.length !== wb.length) return false
+  return wa.every((x, i) => {
+    const y = wb[i] ?? ''
+    if (x === y) return true
+    const lemmas = wordnet.lemmas(y)
+    for (const lemma of wordnet.lemmas(x)) if (lemmas.has(lemma)) return true
+    return false
+  })
 }

@@ -67,6 +67,8 @@ const SUBSTITUTIONS: Record<Pos, [string, string][]> = {
 export interface WordNet {
   /** Synset ids (`<pos>:<offset>`) of a word or phrase (spaces or `_`), after lemmatising. */
   synsets(phrase: string): ReadonlySet<string>
+  /** The dictionary forms of a word or phrase in any part of speech ("leaves": leaf, leave). */
+  lemmas(phrase: string): ReadonlySet<string>
 }
 
 let loaded: WordNet | null = null
@@ -118,9 +120,11 @@ export function loadWordNet(dictDir?: string): WordNet {
     return found
   }
   const cache = new Map<string, ReadonlySet<string>>()
+  const lemmaCache = new Map<string, ReadonlySet<string>>()
+  const asWord = (phrase: string): string => phrase.trim().toLowerCase().replace(/\s+/g, '_')
   const wordnet: WordNet = {
     synsets(phrase) {
-      const word = phrase.trim().toLowerCase().replace(/\s+/g, '_')
+      const word = asWord(phrase)
       let found = cache.get(word)
       if (found) return found
       const ids = new Set<string>()
@@ -129,6 +133,14 @@ export function loadWordNet(dictDir?: string): WordNet {
           for (const id of index.get(pos)?.get(form) ?? []) ids.add(id)
       found = ids
       cache.set(word, found)
+      return found
+    },
+    lemmas(phrase) {
+      const word = asWord(phrase)
+      let found = lemmaCache.get(word)
+      if (found) return found
+      found = new Set(POS.flatMap((pos) => morphy(word, pos)))
+      lemmaCache.set(word, found)
       return found
     },
   }

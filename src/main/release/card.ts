@@ -1,4 +1,5 @@
 import type { ReleaseFile, ReleaseFormat } from '../../shared/contract/release'
+import { draftNotice } from './draft'
 import type { ReleaseFacts } from './facts'
 
 /** The format a hub should load: Parquet when written, else JSON Lines, else CSV. */
@@ -68,6 +69,7 @@ export function buildCard(facts: ReleaseFacts): string {
     '',
     `# ${facts.card.name}`,
     '',
+    ...draftNotice(facts),
     facts.card.description,
     '',
     '## Files',

@@ -1,5 +1,6 @@
 import { ratingKey } from '../../shared/ratings/key'
 import { type ReleaseFacts, ROW_ORDER, isoTime } from './facts'
+import { draftNotice } from './draft'
 
 /** A Markdown table cell: crowd text never breaks the table. */
 function cell(text: string | number): string {
@@ -36,6 +37,7 @@ export function buildDatasheet(facts: ReleaseFacts): string {
     '',
     `Made by Winnow ${facts.winnowVersion} from project “${facts.projectName}” on ${isoTime(facts.createdAt) ?? ''}.`,
     '',
+    ...draftNotice(facts),
     '## Scope',
     '',
     `- Annotations: ${facts.scope}.`,

@@ -47,7 +47,8 @@ import {
 } from './partial'
 import { WorkerPseudonyms, pseudonymousFacts } from './pseudonyms'
 import { type DimensionText, type ReleaseRecord, releaseDate } from './record'
-import { tierLookup, tierMap, releaseCard } from './settings'
+import { cardOfRelease, refusePlaceholders } from './placeholders'
+import { releasedTiers, tierMap } from './settings'
 import { drawStorySplit } from './split'
 import { ReleaseTally } from './tally'
 import { type RecordWriter, type WrittenFile, hashFile, openWriter } from './writers'
@@ -85,29 +86,11 @@ export function exportRelease(
   checkReleasePlace(options.out)
   removeLeftoverPartials(options.out, project, reached)
   checkOutputFolder(options.out, options.force, project)
+  const card = cardOfRelease(db, projectPath, options)
+  refusePlaceholders(card, options.draft)
   const steps = tierMap(db)
-  const lookup = tierLookup(steps, options.tiers)
-  const mapped = new Set(steps.map((s) => s.tier))
-  for (const t of options.tiers ?? []) {
-    if (!mapped.has(t)) {
-      throw new UserError({
-        type: 'invalid-argument',
-        code: 'unknown-tier',
-        message: `No rating maps to tier ${t} (the tier map has ${[...mapped].join(', ') || 'no tiers'}).`,
-        field: 'tiers',
-      })
-    }
-  }
-  const tiers = [...new Set(lookup.values())].sort((a, b) => b - a)
+  const { lookup, tiers } = releasedTiers(steps, options)
   const split = options.split
-  if (split && !tiers.includes(split.tier)) {
-    throw new UserError({
-      type: 'invalid-argument',
-      code: 'split-tier-not-released',
-      message: `The split draws from tier ${split.tier}, which this release does not include (${tiers.join(', ')}).`,
-      field: 'split.tier',
-    })
-  }
 
   const partial = createPartial(options.out)
   const temp = partial.content
@@ -288,7 +271,7 @@ export function exportRelease(
       winnowVersion: version,
       projectName: basename(projectPath).replace(/\.winnow$/, ''),
       createdAt: Date.now(),
-      card: releaseCard(db, projectPath),
+      card,
       options,
       tierMap: steps,
       tiers,
@@ -351,7 +334,7 @@ export function exportRelease(
   }
 }
 
-function leftOutReason(
+export function leftOutReason(
   rating: number | null,
   steps: readonly { rating: number; tier: number }[],
 ): string {

@@ -149,8 +149,15 @@ export function checkReleasePlace(out: string): void {
  * Refuses an output folder that cannot be written as a whole release (nothing is touched): a new
  * or empty folder is written; an earlier release and nothing else is replaced with `force`;
  * anything else is refused with what is in the way. The rename at the end checks again.
+ * `howToReplace` says how to ask for the replacement where the refusal is read (a flag on the
+ * command line, a box in the app).
  */
-export function checkOutputFolder(out: string, force: boolean, projectPath: string): void {
+export function checkOutputFolder(
+  out: string,
+  force: boolean,
+  projectPath: string,
+  howToReplace = 'replace it (--force)',
+): void {
   checkReleasePlace(out)
   let stat
   try {
@@ -168,7 +175,7 @@ export function checkOutputFolder(out: string, force: boolean, projectPath: stri
     refuse(
       out,
       'bad-output-folder',
-      `${out} is not empty; choose an empty or new folder, or replace it (--force).`,
+      `${out} is not empty; choose an empty or new folder, or ${howToReplace}.`,
     )
   }
   if (problem !== null) {

@@ -18,6 +18,7 @@ export function buildManifest(facts: ReleaseFacts, documents: readonly DocumentF
     winnow: { version: facts.winnowVersion },
     project: facts.projectName,
     createdAt: isoTime(facts.createdAt),
+    draft: o.draft,
     ratingSnapshot: isoTime(facts.ratingSnapshot),
     settings: {
       tierMap: facts.tierMap,

@@ -1,6 +1,8 @@
 import { basename } from 'node:path'
+import { UserError } from '../../shared/contract/errors'
 import {
   DEFAULT_TIER_MAP,
+  type ParsedReleaseOptions,
   RELEASE_CARD_SETTING,
   type ReleaseCard,
   type ReleaseSettings,
@@ -80,4 +82,37 @@ export function tierLookup(steps: readonly TierStep[], chosen: readonly number[]
   const byRating = new Map<number, number>()
   for (const s of steps) if (!wanted || wanted.has(s.tier)) byRating.set(s.rating, s.tier)
   return byRating
+}
+
+/**
+ * The tiers a release writes (highest first) and rating → tier for them; refuses a tier no rating
+ * maps to, and a split drawn from a tier the release leaves out.
+ */
+export function releasedTiers(
+  steps: readonly TierStep[],
+  options: Pick<ParsedReleaseOptions, 'tiers' | 'split'>,
+): { lookup: Map<number, number>; tiers: number[] } {
+  const lookup = tierLookup(steps, options.tiers)
+  const mapped = new Set(steps.map((s) => s.tier))
+  for (const t of options.tiers ?? []) {
+    if (!mapped.has(t)) {
+      throw new UserError({
+        type: 'invalid-argument',
+        code: 'unknown-tier',
+        message: `No rating maps to tier ${t} (the tier map has ${[...mapped].join(', ') || 'no tiers'}).`,
+        field: 'tiers',
+      })
+    }
+  }
+  const tiers = [...new Set(lookup.values())].sort((a, b) => b - a)
+  const split = options.split
+  if (split && !tiers.includes(split.tier)) {
+    throw new UserError({
+      type: 'invalid-argument',
+      code: 'split-tier-not-released',
+      message: `The split draws from tier ${split.tier}, which this release does not include (${tiers.join(', ')}).`,
+      field: 'split.tier',
+    })
+  }
+  return { lookup, tiers }
 }

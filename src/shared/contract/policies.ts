@@ -56,6 +56,10 @@ export interface PolicySample {
   rule: number
   from: number | null
   to: number
+  /** The story sentence the annotation is about, and its specific and general statements. */
+  sentence: string
+  specific: string
+  general: string
 }
 
 export interface PolicyTimings {

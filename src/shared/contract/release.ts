@@ -80,9 +80,18 @@ export const releaseOptionsSchema = z.strictObject({
   pseudonymize: z.boolean().default(false),
   neutralizeFormulas: z.boolean().default(false),
   force: z.boolean().default(false),
+  /** Not for publication: the card may hold placeholders; the datasheet and manifest say so. */
+  draft: z.boolean().default(false),
+  /** Card fields for this release in place of the project's (the command line's `--card`). */
+  card: releaseCardSchema.partial().optional(),
 })
 export type ReleaseOptions = z.input<typeof releaseOptionsSchema>
 export type ParsedReleaseOptions = z.output<typeof releaseOptionsSchema>
+
+/** What a release of these options would hold, counted before it is written. */
+export const releasePreviewSchema = releaseOptionsSchema.omit({ out: true, force: true })
+export type ReleasePreviewOptions = z.output<typeof releasePreviewSchema>
+export type ReleasePreviewInput = z.input<typeof releasePreviewSchema>
 
 export type ReleasePart = 'all' | 'train' | 'dev' | 'test'
 
@@ -110,6 +119,28 @@ export interface ReleaseResult {
   datasheet: string
 }
 
+/** One tier and part of a release as its files would hold it. */
+export interface ReleasePreviewPart {
+  tier: number
+  part: ReleasePart
+  /** Rows of CSV and Parquet (lines of JSON Lines): one per submission with work in the tier. */
+  rows: number
+  annotations: number
+  stories: number
+  workers: number
+}
+
+export interface ReleasePreview {
+  /** Highest tier first, then train, dev, test (or all), as the datasheet lists them. */
+  parts: ReleasePreviewPart[]
+  /** Annotations of the scope that no file holds, by reason (the datasheet's words). */
+  leftOut: { reason: string; annotations: number }[]
+  /** The split's tier, the stories it was drawn from and how many each held-out part took. */
+  split: { tier: number; candidates: number; test: number; dev: number } | null
+  /** Annotations in the scope. */
+  total: number
+}
+
 export interface ReleaseSettings {
   tierMap: TierStep[]
   card: ReleaseCard
@@ -122,6 +153,8 @@ export const releaseCalls = {
   'release.saveSettings': call(
     z.strictObject({ tierMap: tierMapSchema.optional(), card: releaseCardSchema.optional() }),
   ).returns<ReleaseSettings>(),
+  /** Counts per tier and part of what an export of these options would write. */
+  'release.preview': call(releasePreviewSchema).returns<ReleasePreview>(),
   /** Starts the export as a job; its result is a ReleaseResult. */
   'release.export': call(releaseOptionsSchema).returns<{ jobId: string }>(),
 }

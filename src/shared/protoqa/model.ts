@@ -38,6 +38,8 @@ export interface QuestionSummary {
 export interface SynonymPair {
   a: string
   b: string
+  /** The same words in other forms (a plural, another inflection), not different words. */
+  form: boolean
 }
 
 export interface ProtoqaAnswer {

@@ -1,13 +1,21 @@
 import { resolve } from 'node:path'
+import { UserError } from '../../../shared/contract/errors'
 import {
   type ParsedReleaseOptions,
   RELEASE_FORMATS,
+  type ReleaseCard,
   type ReleaseFormat,
+  type ReleasePart,
+  type ReleasePreview,
   type ReleaseResult,
   releaseOptionsSchema,
 } from '../../../shared/contract/release'
 import { isEmptyFilter } from '../../../shared/filter'
+import { openProject } from '../../db/connection'
 import { runExport } from '../../tasks/exportJob'
+import { cardOfRelease } from '../../release/placeholders'
+import { previewRelease } from '../../release/preview'
+import { cardPlaceholders, describePlaceholders } from '../../../shared/release/placeholders'
 import {
   type Command,
   type ParsedValues,
@@ -16,6 +24,7 @@ import {
   optionalString,
   parseNumber,
   requireString,
+  stringList,
 } from '../command'
 import { progressLine } from '../progress'
 import { filterFromOptions, filterOptionSpec } from './query'
@@ -45,8 +54,27 @@ function splitSize(text: string, name: string): number {
   return n
 }
 
+const CARD_FIELDS = ['name', 'description', 'license', 'url', 'creator'] as const
+
+/** `--card field=value`, repeated: the dataset card's fields for this release. */
+function cardFrom(values: ParsedValues): Partial<ReleaseCard> | undefined {
+  const card: Partial<Record<(typeof CARD_FIELDS)[number], string>> = {}
+  for (const item of stringList(values, 'card')) {
+    const eq = item.indexOf('=')
+    const field = item.slice(0, Math.max(eq, 0)) as (typeof CARD_FIELDS)[number]
+    if (eq <= 0 || !CARD_FIELDS.includes(field)) {
+      throw new UsageError(
+        `--card must be field=value with a field of ${CARD_FIELDS.join(', ')}, got '${item}'`,
+      )
+    }
+    if (card[field] !== undefined) throw new UsageError(`--card ${field} is given twice`)
+    card[field] = item.slice(eq + 1)
+  }
+  return Object.keys(card).length > 0 ? card : undefined
+}
+
 /** The export's options from the command line; bad values are usage errors naming the option. */
-function exportOptionsFrom(values: ParsedValues): ParsedReleaseOptions {
+function exportOptionsFrom(values: ParsedValues, out: string): ParsedReleaseOptions {
   const tiers = list(values, 'tiers', 'the tiers (3,2)').map((t) =>
     parseNumber(t, 'tiers', { integer: true, min: 0 }),
   )
@@ -65,8 +93,9 @@ function exportOptionsFrom(values: ParsedValues): ParsedReleaseOptions {
   }
   const filter = filterFromOptions(values)
   const asOf = parseAsOfOption(values)
+  const card = cardFrom(values)
   const parsed = releaseOptionsSchema.safeParse({
-    out: resolve(requireString(values, 'out')),
+    out,
     ...(tiers.length > 0 ? { tiers } : {}),
     ...(formats.length > 0 ? { formats } : {}),
     ...(isEmptyFilter(filter) ? {} : { filter }),
@@ -87,6 +116,8 @@ function exportOptionsFrom(values: ParsedValues): ParsedReleaseOptions {
     pseudonymize: values.pseudonymize === true,
     neutralizeFormulas: values['neutralize-formulas'] === true,
     force: values.force === true,
+    draft: values.draft === true,
+    ...(card === undefined ? {} : { card }),
   })
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
@@ -102,13 +133,59 @@ function describeResult(result: ReleaseResult): string {
   ].join('\n')
 }
 
+const PART_NAMES: Record<ReleasePart, string> = {
+  all: '(no split)',
+  train: 'train',
+  dev: 'dev',
+  test: 'test',
+}
+
+/** The dry run's table: per tier and part, what the files would hold, then what is left out. */
+function describePreview(preview: ReleasePreview): string {
+  const head = ['tier', 'split', 'rows', 'annotations', 'stories', 'workers']
+  const rows = preview.parts.map((p) =>
+    [p.tier, PART_NAMES[p.part], p.rows, p.annotations, p.stories, p.workers].map(String),
+  )
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')
+  const split = preview.split
+  return [
+    line(head),
+    ...rows.map(line),
+    ...(split
+      ? [
+          `Held out from tier ${split.tier}'s ${split.candidates} stories: ${split.test} for test` +
+            (split.dev > 0 ? `, ${split.dev} for dev` : '') +
+            '.',
+        ]
+      : []),
+    ...preview.leftOut.map((l) => `Left out: ${l.annotations} annotations, ${l.reason}.`),
+    `Dry run: nothing was written (${preview.total} annotations in scope).`,
+  ].join('\n')
+}
+
+/** A refusal the command line can name its own remedy for. */
+function withFlags(error: unknown): unknown {
+  if (!(error instanceof UserError) || error.info.code !== 'card-placeholder') return error
+  return new UserError({
+    ...error.info,
+    message: `${error.info.message.replace(/\.$/, '')} (--card url=… --card creator=…, or --draft).`,
+  })
+}
+
 export const exportCommand: Command = {
   name: 'export',
   summary: 'Write a release: tier files (CSV, JSONL, Parquet), split, datasheet, card and manifest',
   usage:
     'winnow export --db P --out DIR [--tiers 3,2,1] [--format csv,jsonl,parquet] [--as-of T]\n' +
     '         [--split-test N|F [--split-dev N|F] --split-tier 3 --seed S] [--pseudonymize]\n' +
-    '         [--neutralize-formulas] [--force] [query filters] [--json]',
+    '         [--neutralize-formulas] [--force] [--draft] [--card field=value]...\n' +
+    '         [--dry-run] [query filters] [--json]\n' +
+    '  --draft: not for publication; the dataset card may hold placeholders (an example.org home\n' +
+    '    page, creator unknown), and the datasheet, card and manifest say it is a draft\n' +
+    '  --card: the card for this release (name, description, license, url, creator)\n' +
+    '  --dry-run: rows, annotations, stories and workers per tier and split; writes nothing',
   options: {
     ...dbOption,
     ...filterOptionSpec,
@@ -123,10 +200,37 @@ export const exportCommand: Command = {
     pseudonymize: { type: 'boolean' },
     'neutralize-formulas': { type: 'boolean' },
     force: { type: 'boolean' },
+    draft: { type: 'boolean' },
+    card: { type: 'string', multiple: true },
+    'dry-run': { type: 'boolean' },
   },
   async run(values, _positionals, io) {
     const dbPath = requireString(values, 'db')
-    const options = exportOptionsFrom(values)
+    if (values['dry-run'] === true) {
+      const out = optionalString(values, 'out')
+      const {
+        out: _out,
+        force: _force,
+        ...options
+      } = exportOptionsFrom(values, resolve(out ?? '.'))
+      const db = openProject(dbPath)
+      try {
+        const preview = previewRelease(db, options)
+        const card = cardOfRelease(db, dbPath, options)
+        const placeholders = options.draft ? [] : cardPlaceholders(card)
+        const refusal =
+          placeholders.length === 0
+            ? ''
+            : `\nAn export would be refused: the dataset card still holds placeholders (${describePlaceholders(placeholders)}); set them with --card field=value, or add --draft.`
+        return {
+          json: { ...preview, placeholders },
+          text: describePreview(preview) + refusal,
+        }
+      } finally {
+        db.close()
+      }
+    }
+    const options = exportOptionsFrom(values, resolve(requireString(values, 'out')))
     const controller = new AbortController()
     const onInterrupt = (): void => controller.abort()
     process.once('SIGINT', onInterrupt)
@@ -135,6 +239,8 @@ export const exportCommand: Command = {
       const result = await runExport(dbPath, options, {
         signal: controller.signal,
         report: (p) => bar?.update(p.done, p.total ?? null, p.done, p.detail),
+      }).catch((error: unknown) => {
+        throw withFlags(error)
       })
       bar?.done()
       return {

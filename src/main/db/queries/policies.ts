@@ -343,11 +343,15 @@ export function moveSamples(db: Db, perRule: number): PolicySample[] {
     all<PolicySample>(
       db,
       sql`SELECT x.id AS annotationId, x.id >> 4 AS submissionId, w.external_id AS worker,
-            x.dimension, x.rule, x."from", x."to"
+            x.dimension, x.rule, x."from", x."to", coalesce(se.text, '') AS sentence,
+            coalesce(t.specific_nl, '') AS specific, coalesce(t.general_nl, '') AS general
           FROM (SELECT id, rule, was AS "from", rating AS "to", dimension, worker_id
                 FROM temp.policy_moves WHERE rule = ${rule} AND ${moved}
                 ORDER BY (id * 2654435761) % 4294967296, id LIMIT ${perRule}) AS x
           LEFT JOIN workers w ON w.id = x.worker_id
+          LEFT JOIN annotations a ON a.id = x.id
+          LEFT JOIN sentences se ON se.story_id = a.story_id AND se.idx = a.sentence_index
+          LEFT JOIN annotation_texts t ON t.annotation_id = x.id
           ORDER BY x.id`,
     ),
   )

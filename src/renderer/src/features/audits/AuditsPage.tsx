@@ -7,7 +7,7 @@ import type {
 } from '../../../../shared/contract/audits'
 import { api } from '../../api'
 import { formatMoment } from '../../lib/format'
-import { showError } from '../messages/messages'
+import { attempt, showError } from '../messages/messages'
 import { ratingsVersion } from '../ratings/ratingState'
 import { describeInterval } from './auditState'
 import { AuditView } from './AuditView'
@@ -20,10 +20,9 @@ export function AuditsPage() {
   const [detail, setDetail] = useState<AuditDetail | null>(null)
 
   const refresh = useCallback(() => {
-    api.audits
-      .list({})
-      .then(setAudits)
-      .catch((e: unknown) => showError('Reading the audits', e))
+    void attempt('Reading the audits', () => api.audits.list({})).then((list) => {
+      if (list) setAudits(list)
+    })
   }, [])
   useEffect(refresh, [refresh])
 
@@ -40,7 +39,8 @@ export function AuditsPage() {
     })
   }, [shownId, refresh])
 
-  const show = (next: AuditDetail) => {
+  const show = (next: AuditDetail | null) => {
+    if (!next) return
     setDetail(next)
     setAudits((list) => {
       const rest = list.filter((a) => a.id !== next.result.id)
@@ -49,35 +49,27 @@ export function AuditsPage() {
   }
 
   const open = (auditId: number) =>
-    api.audits
-      .get({ auditId })
-      .then(setDetail)
-      .catch((e: unknown) => showError('Opening the audit', e))
+    attempt('Opening the audit', () => api.audits.get({ auditId })).then((d) => {
+      if (d) setDetail(d)
+    })
 
   const draw = (input: AuditDrawInput) =>
-    api.audits
-      .draw(input)
-      .then(show)
-      .catch((e: unknown) => showError('Drawing the audit', e))
+    attempt('Drawing the audit', () => api.audits.draw(input)).then(show)
 
   const judge = async (annotationId: number, verdict: AuditVerdict | null) => {
     if (!detail) return null
-    try {
-      const next = await api.audits.judge({ auditId: detail.result.id, annotationId, verdict })
-      show(next)
-      return next
-    } catch (e) {
-      showError('Recording the verdict', e)
-      return null
-    }
+    const auditId = detail.result.id
+    const next = await attempt('Recording the verdict', () =>
+      api.audits.judge({ auditId, annotationId, verdict }),
+    )
+    show(next)
+    return next
   }
 
   const drawMore = (n: number) => {
     if (!detail) return
-    api.audits
-      .drawMore({ auditId: detail.result.id, n })
-      .then(show)
-      .catch((e: unknown) => showError('Drawing more items', e))
+    const auditId = detail.result.id
+    void attempt('Drawing more items', () => api.audits.drawMore({ auditId, n })).then(show)
   }
 
   return (

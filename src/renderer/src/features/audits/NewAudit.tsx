@@ -1,7 +1,9 @@
 import { useState } from 'react'
 import type { AuditDrawInput } from '../../../../shared/contract/audits'
 import { type AnnotationFilter, filterChips, isEmptyFilter } from '../../../../shared/filter'
+import type { WorkerMatch } from '../../../../shared/contract/review'
 import { useStore } from '../../lib/store'
+import { Typeahead, searchWorkers, workerOption } from '../grid/Typeahead'
 import { ratingScale } from '../ratings/scale'
 import { ratingText } from '../ratings/scaleMath'
 import { reviewFilter } from '../shell/navigation'
@@ -28,7 +30,7 @@ export function NewAudit({ onDraw }: { onDraw: (input: AuditDrawInput) => void }
       case 'tier':
         return { ratings: [tier === 'unrated' ? 'unrated' : Number(tier)] }
       case 'worker':
-        return { workers: [worker.trim()] }
+        return { workers: [worker] }
       case 'dimension':
         return { dimensions: [Number(dimension)] }
       case 'all':
@@ -92,10 +94,35 @@ export function NewAudit({ onDraw }: { onDraw: (input: AuditDrawInput) => void }
         </label>
       )}
       {source === 'worker' && (
-        <label className="field">
-          <span>Worker id</span>
-          <input value={worker} required onChange={(e) => setWorker(e.target.value)} />
-        </label>
+        <div className="field">
+          <span>Worker</span>
+          {worker ? (
+            <span className="chip audit-worker" data-testid="audit-worker-picked">
+              <span className="chip-label mono">{worker}</span>
+              <button
+                type="button"
+                className="chip-remove"
+                aria-label="Choose another worker"
+                onClick={() => setWorker('')}
+              >
+                ×
+              </button>
+            </span>
+          ) : (
+            <Typeahead<WorkerMatch>
+              placeholder="Type a worker id…"
+              label="Worker to sample"
+              testId="audit-worker"
+              optionTestId="audit-worker-option"
+              search={searchWorkers}
+              idOf={(m) => m.workerId}
+              render={workerOption}
+              noun="worker"
+              onPick={setWorker}
+              onDone={() => undefined}
+            />
+          )}
+        </div>
       )}
       {source === 'dimension' && (
         <label className="field">
@@ -160,7 +187,15 @@ export function NewAudit({ onDraw }: { onDraw: (input: AuditDrawInput) => void }
           onChange={(e) => setName(e.target.value)}
         />
       </label>
-      <button className="primary" type="submit" data-testid="audit-draw">
+      {source === 'worker' && !worker && (
+        <p className="note">Pick the worker from the matches of what you type.</p>
+      )}
+      <button
+        className="primary"
+        type="submit"
+        data-testid="audit-draw"
+        disabled={source === 'worker' && !worker}
+      >
         Draw sample
       </button>
     </form>

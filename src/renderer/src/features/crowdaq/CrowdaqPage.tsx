@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type {
   CrowdaqOverview,
   QuestionSetPreview,
@@ -30,6 +30,7 @@ export function CrowdaqPage() {
   // Each preview is a fresh attempt: its answers start empty.
   const [previewCount, setPreviewCount] = useState(0)
   const [importing, setImporting] = useState(false)
+  const fileInput = useRef<HTMLInputElement>(null)
 
   const refresh = useCallback(async () => {
     try {
@@ -95,21 +96,26 @@ export function CrowdaqPage() {
   return (
     <div className="cq-page">
       <aside className="cq-list">
-        <label className="button primary cq-import" aria-disabled={importing}>
+        <button
+          className="primary cq-import"
+          disabled={importing}
+          data-testid="cq-import"
+          onClick={() => fileInput.current?.click()}
+        >
           {importing ? 'Importing…' : 'Import CROWDAQ files…'}
-          <input
-            type="file"
-            multiple
-            disabled={importing}
-            accept=".json,.zip,.md,.csv"
-            data-testid="cq-import-input"
-            hidden
-            onChange={(e) => {
-              void importFiles(e.target.files)
-              e.target.value = ''
-            }}
-          />
-        </label>
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          accept=".json,.zip,.md,.csv"
+          data-testid="cq-import-input"
+          hidden
+          onChange={(e) => {
+            void importFiles(e.target.files)
+            e.target.value = ''
+          }}
+        />
         <p className="cq-new">
           <button
             className="small"

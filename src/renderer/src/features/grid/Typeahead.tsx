@@ -27,8 +27,9 @@ interface TypeaheadProps<T> {
 /**
  * Type an id, pick from matches (↑/↓, Enter). Each pick adds one id to the filter; Enter then goes
  * on to the rows it found. Text that matches nothing says so in the field and adds nothing.
+ * Other forms that take an id (an audit's worker) use it too.
  */
-function Typeahead<T>(p: TypeaheadProps<T>) {
+export function Typeahead<T>(p: TypeaheadProps<T>) {
   const { search } = p
   const [text, setText] = useState('')
   const [found, setFound] = useState<{ query: string; matches: T[] } | null>(null)
@@ -172,8 +173,18 @@ function focusFirstRowWhenShown(model: WorkspaceModel): void {
   const stop = () => stops.forEach((s) => s())
 }
 
-const searchWorkers = (query: string) => api.review.workers({ query, limit: 12 })
+export const searchWorkers = (query: string) => api.review.workers({ query, limit: 12 })
 const searchStories = (query: string) => api.review.stories({ query, limit: 12 })
+
+/** A worker match: the id and how many annotations the worker has. */
+export function workerOption(m: WorkerMatch): ReactNode {
+  return (
+    <>
+      <span className="mono">{m.workerId}</span>
+      <span className="note">{formatCount(m.annotations)}</span>
+    </>
+  )
+}
 
 export function WorkerTypeahead() {
   const model = useWorkspace()
@@ -185,12 +196,7 @@ export function WorkerTypeahead() {
       optionTestId="worker-option"
       search={searchWorkers}
       idOf={(m) => m.workerId}
-      render={(m) => (
-        <>
-          <span className="mono">{m.workerId}</span>
-          <span className="note">{formatCount(m.annotations)}</span>
-        </>
-      )}
+      render={workerOption}
       noun="worker"
       onPick={(id) => addToFilter(model, 'workers', id)}
       onDone={() => focusFirstRowWhenShown(model)}

@@ -20,7 +20,11 @@ export type Selection =
   | { mode: 'query'; filter: AnnotationFilter; total: number }
 
 type SidePanel =
-  { kind: 'none' } | { kind: 'story' } | { kind: 'worker'; workerId: string } | { kind: 'history' }
+  | { kind: 'none' }
+  | { kind: 'story' }
+  | { kind: 'worker'; workerId: string }
+  /** `changeSet`: the change set History was opened on, shown and marked. */
+  | { kind: 'history'; changeSet?: number }
 
 interface FocusedRow {
   row: ReviewRow

@@ -2,17 +2,23 @@ import { useEffect, useState } from 'react'
 import type { JobProgress } from '../../../../shared/contract/jobs'
 import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'
-import { cancelJob, jobs } from './jobs'
+import { cancelJob, jobs, jobsShownInPage } from './jobs'
 import { JobProgressBar, JobRates } from './JobProgressView'
 
 const LINGER_MS = 5000
 
-/** Running jobs (and, for a few seconds, how they ended), each with progress and Cancel. */
+/**
+ * Running jobs (and, for a few seconds, how they ended), each with progress and Cancel; a job the
+ * page on screen shows itself is left to that page.
+ */
 export function JobTray() {
   const all = useStore(jobs)
+  const inPage = useStore(jobsShownInPage)
   const [now, setNow] = useState(() => Date.now())
   const shown = [...all.values()].filter(
-    (j) => j.state === 'running' || (j.finishedAt !== null && now - j.finishedAt < LINGER_MS),
+    (j) =>
+      !inPage.has(j.id) &&
+      (j.state === 'running' || (j.finishedAt !== null && now - j.finishedAt < LINGER_MS)),
   )
   const lingering = shown.some((j) => j.state !== 'running')
 

@@ -1,9 +1,25 @@
+import { useEffect } from 'react'
 import type { JobProgress } from '../../../../shared/contract/jobs'
 import { api, onEvent } from '../../api'
 import { createStore } from '../../lib/store'
 
 /** Every job main told us about, by id, newest last. Fed by `job.progress` events. */
 export const jobs = createStore<ReadonlyMap<string, JobProgress>>(new Map())
+
+/**
+ * Jobs a page on screen shows itself, with their progress and Cancel (an export on the Release
+ * page): the job tray leaves them out rather than cover that page's fields with a copy.
+ */
+export const jobsShownInPage = createStore<ReadonlySet<string>>(new Set())
+
+/** While the calling component is mounted, job `id` is shown by it and not in the tray. */
+export function useShownInPage(id: string | null): void {
+  useEffect(() => {
+    if (id === null) return
+    jobsShownInPage.set((shown) => new Set([...shown, id]))
+    return () => jobsShownInPage.set((shown) => new Set([...shown].filter((j) => j !== id)))
+  }, [id])
+}
 
 function put(progress: JobProgress): void {
   jobs.set((all) => {

@@ -1,7 +1,7 @@
 import type { PolicyReport } from '../../../../shared/contract/policies'
 import { formatCount } from '../../lib/format'
 import { RatingBadge } from '../ratings/RatingBadge'
-import { showInReview } from '../shell/navigation'
+import { showChangeSet, showInReview } from '../shell/navigation'
 
 /** The from → to matrix of a whole policy: one row per current rating, one column per new one. */
 function Matrix({ report }: { report: PolicyReport }) {
@@ -43,14 +43,80 @@ function Matrix({ report }: { report: PolicyReport }) {
   )
 }
 
-/** A dry run: per rule, the whole policy's matrix, and samples that open in the review grid. */
-export function DryRunReport({ report }: { report: PolicyReport }) {
+/** The change set of an applied policy, as a link that opens it in History. */
+function ChangeSetLink({ id, testId }: { id: number; testId: string }) {
   return (
-    <div className="policy-report" data-testid="policy-report">
+    <button
+      className="link"
+      data-testid={testId}
+      title="Show it in History"
+      onClick={() => showChangeSet(id)}
+    >
+      change set #{id}
+    </button>
+  )
+}
+
+/** What the report says it is: a dry run that changed nothing, or the policy as applied. */
+function Outcome({
+  report,
+  applied,
+}: {
+  report: PolicyReport
+  applied: { changeSet: number | null; revertedBy: number | null } | undefined
+}) {
+  if (!applied) {
+    return (
       <p>
         <strong>{formatCount(report.changed)}</strong> annotations would change rating. Nothing has
         changed yet.
       </p>
+    )
+  }
+  if (applied.changeSet === null) {
+    return (
+      <p data-testid="policy-applied">
+        <span className="badge policy-applied-badge">Applied</span> The policy moved nothing; no
+        change set was written.
+      </p>
+    )
+  }
+  return (
+    <p data-testid="policy-applied">
+      <span className="badge policy-applied-badge">Applied</span>{' '}
+      <strong>{formatCount(report.changed)}</strong> annotations changed rating in{' '}
+      <ChangeSetLink id={applied.changeSet} testId="policy-change-set" />.
+      {applied.revertedBy !== null && (
+        <>
+          {' '}
+          Reverted by <ChangeSetLink id={applied.revertedBy} testId="policy-revert-set" />.
+        </>
+      )}
+    </p>
+  )
+}
+
+/**
+ * A dry run: per rule, the whole policy's matrix, and samples that open in the review grid. Once
+ * applied, the same report marked so, with its change set; `stale` when the script or its
+ * parameters changed since.
+ */
+export function DryRunReport({
+  report,
+  applied,
+  stale = false,
+}: {
+  report: PolicyReport
+  applied?: { changeSet: number | null; revertedBy: number | null }
+  stale?: boolean
+}) {
+  return (
+    <div
+      className={`policy-report${stale ? ' is-stale' : ''}`}
+      data-testid="policy-report"
+      data-state={applied ? 'applied' : stale ? 'stale' : 'dry-run'}
+    >
+      <Outcome report={report} applied={applied} />
       <h3>Rules</h3>
       <p className="note">
         Rules apply in order: an annotation is moved by the first rule that selects it.
@@ -92,19 +158,28 @@ export function DryRunReport({ report }: { report: PolicyReport }) {
       ) : (
         <ul className="policy-samples">
           {report.samples.map((s) => (
-            <li key={s.annotationId}>
-              <button
-                className="link"
-                data-testid="policy-sample"
-                title="Open in the review grid and its story view"
-                onClick={() => showInReview({ annotationIds: [s.annotationId] })}
-              >
-                Annotation {s.annotationId}
-              </button>{' '}
-              <span className="note">
-                worker {s.worker ?? '—'}, dimension {s.dimension}, rule {s.rule + 1}:
-              </span>{' '}
-              <RatingBadge value={s.from} /> → <RatingBadge value={s.to} />
+            <li key={s.annotationId} className="policy-sample" data-testid="policy-sample-item">
+              <div className="policy-sample-head">
+                <span className="policy-sample-move" data-testid="policy-sample-move">
+                  <RatingBadge value={s.from} /> → <RatingBadge value={s.to} />
+                </span>
+                <span className="note">
+                  rule {s.rule + 1} · worker {s.worker ?? '—'} · dimension {s.dimension}
+                </span>
+                <button
+                  className="link policy-sample-open"
+                  data-testid="policy-sample"
+                  title={`Open annotation ${s.annotationId} in the review grid`}
+                  onClick={() => showInReview({ annotationIds: [s.annotationId] })}
+                >
+                  Open in grid
+                </button>
+              </div>
+              <div className="policy-sample-sentence">{s.sentence}</div>
+              <div className="policy-sample-statement" data-testid="policy-sample-specific">
+                {s.specific}
+              </div>
+              <div className="policy-sample-statement note">{s.general}</div>
             </li>
           ))}
         </ul>

@@ -2,9 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { ApiError } from '../../../../shared/contract'
 import type { PolicyApplied, PolicyParamValue } from '../../../../shared/contract/policies'
 import { api } from '../../api'
-import { plural } from '../../lib/format'
 import { useLatest } from '../../lib/useLatest'
-import { whenFinished } from '../jobs/jobs'
+import { useShownInPage, whenFinished } from '../jobs/jobs'
 import { WriteJobProgress } from '../jobs/WriteJobProgress'
 import { showError, showInfo } from '../messages/messages'
 import { inTurn, ratingsChanged } from '../ratings/ratingState'
@@ -37,8 +36,13 @@ export function PoliciesPage() {
   const [values, setValues] = useKept(policyState.values)
   const [problem, setProblem] = useState<{ message: string; at: EditorProblem | null } | null>(null)
   const [report, setReport] = useKept(policyState.report)
+  const [reportOf, setReportOf] = useKept(policyState.reportOf)
   const [running, setRunning] = useState<'dry' | 'apply' | null>(null)
   const [applied, setApplied] = useKept(policyState.applied)
+  const [revertedBy, setRevertedBy] = useKept(policyState.revertedBy)
+  // The apply's job: the page shows its progress (and then the report), so the tray keeps clear.
+  const [applyJob, setApplyJob] = useState<string | null>(null)
+  useShownInPage(applyJob)
   const [watch, setWatch] = useKept(policyState.watch)
   const watched = useRef<number | null>(null)
 
@@ -80,14 +84,19 @@ export function PoliciesPage() {
     return out
   }, [outline, values])
 
+  // The script, file name and parameters on the page now; a dry run of other ones confirms nothing.
+  const inputKey = JSON.stringify([source, fileName, params])
+
   const dryRun = useCallback(
     (text = source) => {
       setRunning('dry')
       setApplied(null)
+      setRevertedBy(null)
       api.policies
         .dryRun({ source: text, fileName, params })
         .then((r) => {
           setReport(r)
+          setReportOf(JSON.stringify([text, fileName, params]))
           setProblem(null)
         })
         .catch((e: unknown) => {
@@ -96,7 +105,7 @@ export function PoliciesPage() {
         })
         .finally(() => setRunning(null))
     },
-    [source, fileName, params, setApplied, setReport],
+    [source, fileName, params, setApplied, setReport, setReportOf, setRevertedBy],
   )
 
   const load = (name: string, text: string, from = ''): void => {
@@ -106,6 +115,7 @@ export function PoliciesPage() {
     setValues({})
     setReport(null)
     setApplied(null)
+    setRevertedBy(null)
     setProblem(null)
   }
 
@@ -158,19 +168,14 @@ export function PoliciesPage() {
           params,
           basis: report.basis,
         })
+        setApplyJob(job.id)
         const done = await whenFinished(job.id)
         if (done.state !== 'succeeded') {
           if (done.error) setProblem({ message: done.error.message, at: null })
           return
         }
-        const result = done.result as PolicyApplied
-        setApplied(result)
-        setReport(null)
-        showInfo(
-          result.changeSet === null
-            ? 'The policy moved nothing.'
-            : `Applied: ${plural(result.changed, 'annotation')} re-rated in change set ${result.changeSet}.`,
-        )
+        // The report stays, marked applied with its change set: it says what a note would.
+        setApplied(done.result as PolicyApplied)
         ratingsChanged()
       } catch (e) {
         setProblem({ message: (e as Error).message, at: problemOf(e) })
@@ -186,8 +191,8 @@ export function PoliciesPage() {
     void inTurn(async () => {
       try {
         const result = await api.ratings.revert({ changeSetId: id })
-        showInfo(`Reverted change set ${id}: ${plural(result.changed, 'annotation')} restored.`)
-        setApplied(null)
+        // The applied report says so, with the revert's change set.
+        setRevertedBy(result.changeSet)
         ratingsChanged()
       } catch (e) {
         showError('Reverting the policy', e)
@@ -196,6 +201,11 @@ export function PoliciesPage() {
   }
 
   const problems = useMemo(() => (problem?.at ? [problem.at] : []), [problem])
+  // Apply confirms the dry run on screen, so only while that is the script and parameters shown,
+  // the script reads without error, and it has not been applied yet.
+  const current = report !== null && reportOf === inputKey && problem === null
+  const canApply = current && applied === null && report.changed > 0 && running === null
+  const stale = report !== null && applied === null && !current
 
   return (
     <div className="policies-page" data-testid="policies-page">
@@ -260,36 +270,49 @@ export function PoliciesPage() {
           <ParamForm
             params={outline?.params ?? []}
             values={values}
-            onChange={(name, value) => {
-              setValues((v) => ({ ...v, [name]: value }))
-              setReport(null)
-            }}
+            onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
           />
           <div className="policy-actions">
             <button
+              className={canApply || applied !== null ? undefined : 'primary'}
               data-testid="policy-dry-run"
-              disabled={source === '' || running !== null}
+              disabled={source.trim() === '' || running !== null}
               onClick={() => dryRun()}
             >
               {running === 'dry' ? 'Running…' : 'Dry run'}
             </button>
             <button
-              className="primary"
+              className={canApply ? 'primary' : undefined}
               data-testid="policy-apply"
-              disabled={report === null || report.changed === 0 || running !== null}
-              title="Apply the dry run shown as one change set"
+              disabled={!canApply}
+              title={
+                canApply
+                  ? 'Apply the dry run shown as one change set'
+                  : 'Dry run the script as it is first; Apply confirms that dry run'
+              }
               onClick={apply}
             >
               Apply
             </button>
-            {applied?.changeSet != null && (
+            {applied?.changeSet != null && revertedBy === null && (
               <button data-testid="policy-revert" onClick={revert}>
                 Revert change set {applied.changeSet}
               </button>
             )}
           </div>
+          {stale && (
+            <p className="note policy-stale" data-testid="policy-stale" role="status">
+              {problem
+                ? 'The script has an error: this dry run is of an earlier version.'
+                : 'The script or its parameters changed since this dry run: dry run again to apply.'}
+            </p>
+          )}
           {running === 'apply' && <WriteJobProgress />}
-          {report && <DryRunReport report={report} />}
+          {applied ? (
+            <DryRunReport report={applied} applied={{ changeSet: applied.changeSet, revertedBy }} />
+          ) : (
+            report && <DryRunReport report={report} stale={stale} />
+          )}
         </div>
       </div>
     </div>

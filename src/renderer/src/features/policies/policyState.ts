@@ -17,7 +17,11 @@ export const policyState = {
   outline: createProjectStore<PolicyOutline | null>(null),
   values: createProjectStore<Record<string, string | boolean>>({}),
   report: createProjectStore<PolicyReport | null>(null),
+  /** What the report was made from (script, file name, parameters): Apply confirms only that. */
+  reportOf: createProjectStore(''),
   applied: createProjectStore<PolicyApplied | null>(null),
+  /** The change set that reverted the applied one, once reverted from this page. */
+  revertedBy: createProjectStore<number | null>(null),
   watch: createProjectStore(false),
 }
 

@@ -63,6 +63,8 @@ export function ClusterBoard({
   const [prompt, setPrompt] = useState<Prompt>(null)
   const [dirty, setDirty] = useState(false)
   const [savedAt, setSavedAt] = useState<number | null>(null)
+  // The answer `s` was pressed on with nothing to suggest: said beside it until the focus moves.
+  const [unsuggested, setUnsuggested] = useState<string | null>(null)
   const board = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
@@ -180,6 +182,7 @@ export function ClusterBoard({
       return
     }
     if (current === null) return
+    if (e.key !== 's') setUnsuggested(null)
     const here = placeOf(draft, current)
     let handled = true
     if (e.key === 'j' || e.key === 'ArrowDown') setFocus(Math.min(focus + 1, answers.length - 1))
@@ -189,8 +192,10 @@ export function ClusterBoard({
     } else if (e.key === 'n') place(newCluster(draft, current))
     else if (e.key === 'x') place(toggleInvalid(draft, current))
     else if (e.key === 'u') update(unassign(draft, current))
-    else if (e.key === 's' && suggestion) place(moveTo(draft, current, suggestion.cluster))
-    else if (e.key === 'm' && typeof here === 'number') setPrompt({ kind: 'merge' })
+    else if (e.key === 's') {
+      if (suggestion) place(moveTo(draft, current, suggestion.cluster))
+      else setUnsuggested(current)
+    } else if (e.key === 'm' && typeof here === 'number') setPrompt({ kind: 'merge' })
     else if (e.key === 'r' && typeof here === 'number')
       setPrompt({ kind: 'rename', value: draft.clusters[here]?.name ?? '' })
     else if (e.key === 'e') setPrompt({ kind: 'fix', value: draft.fixes[current] ?? current })
@@ -299,6 +304,7 @@ export function ClusterBoard({
                 onDragStart={dragAnswer(a.text)}
                 onClick={() => {
                   setFocus(i)
+                  setUnsuggested(null)
                   board.current?.focus()
                 }}
               >
@@ -313,6 +319,15 @@ export function ClusterBoard({
                 {i === focus && suggestion && (
                   <span className="protoqa-suggestion" data-testid="cluster-suggestion">
                     s: cluster {suggestion.cluster + 1} ({suggestionReason(suggestion)})
+                  </span>
+                )}
+                {i === focus && !suggestion && unsuggested === a.text && (
+                  <span
+                    className="protoqa-suggestion protoqa-no-suggestion"
+                    role="status"
+                    data-testid="cluster-no-suggestion"
+                  >
+                    {noSuggestion(draft, a.text)}
                   </span>
                 )}
               </li>
@@ -383,6 +398,14 @@ export function ClusterBoard({
       <p className="protoqa-help">{HELP}</p>
     </div>
   )
+}
+
+/** Why `s` did nothing on an answer. */
+function noSuggestion(draft: Draft, answer: string): string {
+  const here = placeOf(draft, answer)
+  if (here === 'invalid') return 's: nothing to suggest, the answer is marked invalid'
+  if (typeof here === 'number') return `s: nothing to suggest, the answer is in cluster ${here + 1}`
+  return 's: no suggestion; no placed answer is the same, a normalised match or a WordNet synonym'
 }
 
 /**

@@ -117,21 +117,24 @@ export interface Suggestion {
   kind: 'exact' | 'normalised' | 'synonym'
 }
 
-/** Answer text → the texts that are its WordNet synonyms (main finds them). */
-export type Synonyms = ReadonlyMap<string, ReadonlySet<string>>
+/**
+ * Answer text → the texts that are its WordNet synonyms (main finds them), each marked `form`
+ * when it is the same words in another form (a plural, another inflection).
+ */
+export type Synonyms = ReadonlyMap<string, ReadonlyMap<string, 'form' | 'synonym'>>
 
 export const noSynonyms: Synonyms = new Map()
 
 export function synonymIndex(pairs: readonly SynonymPair[]): Synonyms {
-  const index = new Map<string, Set<string>>()
-  const add = (from: string, to: string): void => {
-    const set = index.get(from)
-    if (set) set.add(to)
-    else index.set(from, new Set([to]))
+  const index = new Map<string, Map<string, 'form' | 'synonym'>>()
+  const add = (from: string, to: string, kind: 'form' | 'synonym'): void => {
+    const map = index.get(from)
+    if (map) map.set(to, kind)
+    else index.set(from, new Map([[to, kind]]))
   }
-  for (const { a, b } of pairs) {
-    add(a, b)
-    add(b, a)
+  for (const { a, b, form } of pairs) {
+    add(a, b, form ? 'form' : 'synonym')
+    add(b, a, form ? 'form' : 'synonym')
   }
   return index
 }
@@ -143,8 +146,9 @@ export function synonymTexts(draft: Draft, answers: readonly string[]): string[]
 
 /**
  * Where an answer probably belongs: the cluster of an answer whose text (after spelling fixes)
- * is the same, else the same once case, punctuation, articles and a plural `s` are set aside,
- * else a WordNet synonym of it. The first cluster that matches best wins.
+ * is the same, else the same once case, punctuation, articles and the forms of words (a plural
+ * `s`, or another form WordNet knows: "leaves", "leaf") are set aside, else a WordNet synonym of
+ * it. The first cluster that matches best wins.
  */
 export function suggest(draft: Draft, answer: string, synonyms = noSynonyms): Suggestion | null {
   const text = draft.fixes[answer] ?? answer
@@ -158,9 +162,10 @@ export function suggest(draft: Draft, answer: string, synonyms = noSynonyms): Su
       const other = draft.fixes[member] ?? member
       if (other.trim().toLowerCase() === text.trim().toLowerCase())
         return { cluster: index, like: member, kind: 'exact' }
-      if (loose === null && key !== '' && looseAnswerKey(other) === key)
+      const wordnet = alike?.get(other)
+      if (loose === null && ((key !== '' && looseAnswerKey(other) === key) || wordnet === 'form'))
         loose = { cluster: index, like: member, kind: 'normalised' }
-      if (synonym === null && alike?.has(other))
+      if (synonym === null && wordnet === 'synonym')
         synonym = { cluster: index, like: member, kind: 'synonym' }
     }
   }

@@ -34,8 +34,11 @@ function kindLabel(cs: ChangeSetSummary): string {
   return KIND_LABEL[cs.kind]
 }
 
-/** Every change set, newest first: who, when, what, how many; revert any; view the past as of one. */
-export function HistoryPanel({ onClose }: { onClose: () => void }) {
+/**
+ * Every change set, newest first: who, when, what, how many; revert any; view the past as of one.
+ * Opened on a change set (`changeSet`), it scrolls to it and marks it.
+ */
+export function HistoryPanel({ onClose, changeSet }: { onClose: () => void; changeSet?: number }) {
   const version = useStore(ratingsVersion)
   const recorded = useStore(historyVersion)
   const { dataVersion } = useStore(projectState)
@@ -80,8 +83,12 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
           {items?.map((cs) => (
             <li
               key={cs.id}
-              className={`history-item ${cs.revertedBy !== null ? 'is-reverted' : ''}`}
+              className={`history-item ${cs.revertedBy !== null ? 'is-reverted' : ''} ${cs.id === changeSet ? 'is-marked' : ''}`}
               data-testid="history-item"
+              aria-current={cs.id === changeSet ? 'true' : undefined}
+              ref={
+                cs.id === changeSet ? (li) => li?.scrollIntoView({ block: 'nearest' }) : undefined
+              }
             >
               <div className="history-head">
                 <span className="history-id">#{cs.id}</span>

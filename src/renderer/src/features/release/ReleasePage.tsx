@@ -4,18 +4,21 @@ import {
   RELEASE_FORMATS,
   type ReleaseFormat,
   type ReleaseOptions,
+  type ReleasePreviewInput,
   type ReleaseResult,
   type ReleaseSettings,
 } from '../../../../shared/contract/release'
+import { cardPlaceholders, describePlaceholders } from '../../../../shared/release/placeholders'
 import { describeFilter, isEmptyFilter } from '../../../../shared/filter'
 import { api } from '../../api'
 import { formatCount, percentDone, plural } from '../../lib/format'
 import { useStore } from '../../lib/store'
-import { cancelJob, jobs, whenFinished } from '../jobs/jobs'
+import { cancelJob, jobs, useShownInPage, whenFinished } from '../jobs/jobs'
 import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
 import { asOf as gridAsOf } from '../ratings/ratingState'
 import { reviewFilter } from '../shell/navigation'
+import { ReleasePreviewTable } from './ReleasePreview'
 import { TierMapEditor } from './TierMapEditor'
 import './release.css'
 
@@ -46,10 +49,13 @@ export function ReleasePage() {
   const [neutralize, setNeutralize] = useState(false)
   const [outText, setOut] = useState<string | null>(null)
   const [force, setForce] = useState(false)
+  const [draft, setDraft] = useState(false)
   const [jobId, setJobId] = useState<string | null>(null)
   const [result, setResult] = useState<ReleaseResult | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
   const job: JobProgress | undefined = useStore(jobs).get(jobId ?? '')
+  // This page shows its export's progress and Cancel itself: the job tray keeps clear of it.
+  useShownInPage(jobId)
 
   useEffect(() => {
     if (!project) return
@@ -70,14 +76,13 @@ export function ReleasePage() {
     ? [...new Set(settings.tierMap.map((t) => t.tier))].sort((a, b) => b - a)
     : []
 
-  function options(): ReleaseOptions {
+  /** What the release holds, whatever its formats, its folder or how its ids are written. */
+  function contents(): ReleasePreviewInput {
     const size = (text: string) => Number(text)
     const moment =
       scope === 'past' ? new Date(past).getTime() : scope === 'grid' ? gridMoment : null
     return {
-      out: out.trim(),
       tiers,
-      formats,
       ...(scope === 'grid' && !isEmptyFilter(gridFilter) ? { filter: gridFilter } : {}),
       ...(moment !== null && Number.isFinite(moment) ? { asOf: moment } : {}),
       ...(split
@@ -90,11 +95,20 @@ export function ReleasePage() {
             },
           }
         : {}),
-      pseudonymize,
-      neutralizeFormulas: neutralize,
-      force,
     }
   }
+
+  const options = (): ReleaseOptions => ({
+    ...contents(),
+    formats,
+    pseudonymize,
+    neutralizeFormulas: neutralize,
+    draft,
+    out: out.trim(),
+    force,
+  })
+  const placeholders = settings ? cardPlaceholders(settings.card) : []
+  const refused = placeholders.length > 0 && !draft
 
   async function start() {
     setResult(null)
@@ -120,7 +134,39 @@ export function ReleasePage() {
       <h2>Export a release</h2>
       <div className="release-columns">
         <section aria-label="Tiers">
-          <h3>Tiers</h3>
+          <h3>Tiers and formats</h3>
+          <div className="release-choices">
+            <fieldset>
+              <legend>Release these tiers</legend>
+              {mappedTiers.map((t) => (
+                <label key={t} className="check">
+                  <input
+                    type="checkbox"
+                    data-testid={`release-tier-${t}`}
+                    checked={tiers.includes(t)}
+                    onChange={(e) => setTiers(toggle(tiers, t, e.target.checked))}
+                  />
+                  Tier {t}
+                </label>
+              ))}
+            </fieldset>
+            <fieldset>
+              <legend>Formats</legend>
+              {RELEASE_FORMATS.map((f) => (
+                <label key={f} className="check">
+                  <input
+                    type="checkbox"
+                    data-testid={`release-format-${f}`}
+                    checked={formats.includes(f)}
+                    onChange={(e) => setFormats(toggle(formats, f, e.target.checked))}
+                  />
+                  {f === 'csv' ? 'CSV (GLUCOSE layout)' : f === 'jsonl' ? 'JSON Lines' : 'Parquet'}
+                </label>
+              ))}
+            </fieldset>
+          </div>
+          <h3>Tier map and dataset card</h3>
+          <p className="note">Project settings, kept for every release.</p>
           {settings && (
             <TierMapEditor
               settings={settings}
@@ -130,34 +176,6 @@ export function ReleasePage() {
               }}
             />
           )}
-          <fieldset>
-            <legend>Release these tiers</legend>
-            {mappedTiers.map((t) => (
-              <label key={t} className="check">
-                <input
-                  type="checkbox"
-                  data-testid={`release-tier-${t}`}
-                  checked={tiers.includes(t)}
-                  onChange={(e) => setTiers(toggle(tiers, t, e.target.checked))}
-                />
-                Tier {t}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset>
-            <legend>Formats</legend>
-            {RELEASE_FORMATS.map((f) => (
-              <label key={f} className="check">
-                <input
-                  type="checkbox"
-                  data-testid={`release-format-${f}`}
-                  checked={formats.includes(f)}
-                  onChange={(e) => setFormats(toggle(formats, f, e.target.checked))}
-                />
-                {f === 'csv' ? 'CSV (GLUCOSE layout)' : f === 'jsonl' ? 'JSON Lines' : 'Parquet'}
-              </label>
-            ))}
-          </fieldset>
         </section>
         <section aria-label="Scope">
           <h3>Scope</h3>
@@ -256,8 +274,32 @@ export function ReleasePage() {
             />
             Neutralise cells a spreadsheet would run as formulas (changes the text)
           </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              data-testid="release-draft"
+              checked={draft}
+              onChange={(e) => setDraft(e.target.checked)}
+            />
+            Draft, not for publication (the datasheet, card and manifest say so; the card may still
+            hold placeholders)
+          </label>
+          {settings && tiers.length > 0 && (
+            <ReleasePreviewTable options={contents()} version={settings} />
+          )}
         </section>
       </div>
+      {placeholders.length > 0 && (
+        <p
+          className={refused ? 'error-box' : 'note release-draft-note'}
+          data-testid="release-card-warning"
+          role={refused ? 'alert' : 'status'}
+        >
+          {refused
+            ? `The dataset card still holds placeholders: ${describePlaceholders(placeholders)}. README.md and croissant.json would publish them: fill them in under Tiers ▸ Dataset card and save, or mark this release a draft.`
+            : `This draft carries the dataset card's placeholders (${describePlaceholders(placeholders)}); its datasheet, card and manifest say it is a draft.`}
+        </p>
+      )}
       <div className="field-row">
         <label className="field release-out">
           <span>Release folder</span>
@@ -275,7 +317,8 @@ export function ReleasePage() {
         <button
           className="primary"
           data-testid="release-export"
-          disabled={running || tiers.length === 0 || formats.length === 0 || !out.trim()}
+          disabled={running || refused || tiers.length === 0 || formats.length === 0 || !out.trim()}
+          title={refused ? 'Fill in the dataset card, or mark the release a draft' : undefined}
           onClick={() => void start()}
         >
           Export

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { ReleaseCard, ReleaseSettings, TierStep } from '../../../../shared/contract/release'
 import { ratingKey } from '../../../../shared/ratings/key'
+import { cardPlaceholders } from '../../../../shared/release/placeholders'
 import { api } from '../../api'
 import { showError, showInfo } from '../messages/messages'
 
@@ -47,16 +48,24 @@ export function TierMapEditor({
     }
   }
 
-  const cardField = (key: keyof ReleaseCard, label: string) => (
-    <label className="field" key={key}>
-      <span>{label}</span>
-      <input
-        value={card[key]}
-        data-testid={`release-card-${key}`}
-        onChange={(e) => setCard({ ...card, [key]: e.target.value })}
-      />
-    </label>
-  )
+  const placeholders = cardPlaceholders(card)
+  const cardField = (key: keyof ReleaseCard, label: string) => {
+    const placeholder = placeholders.some((p) => p.field === key)
+    return (
+      <label className="field" key={key}>
+        <span>{label}</span>
+        <input
+          value={card[key]}
+          data-testid={`release-card-${key}`}
+          aria-invalid={placeholder}
+          onChange={(e) => setCard({ ...card, [key]: e.target.value })}
+        />
+        {placeholder && (
+          <span className="field-error">A placeholder: only a draft may be released with it.</span>
+        )}
+      </label>
+    )
+  }
 
   return (
     <div className="tier-map">
@@ -83,7 +92,7 @@ export function TierMapEditor({
           ))}
         </tbody>
       </table>
-      <details>
+      <details open={cardPlaceholders(settings.card).length > 0 || undefined}>
         <summary>Dataset card</summary>
         {cardField('name', 'Name')}
         {cardField('description', 'Description')}

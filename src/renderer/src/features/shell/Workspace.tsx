@@ -53,8 +53,10 @@ export function Workspace({ active, toolbarSlot, statusSlot }: WorkspaceProps) {
     const take = () => {
       const request = reviewRequest.get()
       if (!request) return
-      setFilter(model, request.filter)
+      if (request.filter) setFilter(model, request.filter)
       if (request.worker) model.panel.set({ kind: 'worker', workerId: request.worker })
+      if (request.changeSet !== undefined)
+        model.panel.set({ kind: 'history', changeSet: request.changeSet })
     }
     take()
     return reviewRequest.subscribe(take)
@@ -308,7 +310,13 @@ function SidePanels({ active }: { active: boolean }) {
       {panel.kind === 'worker' && (
         <WorkerPanel key={panel.workerId} workerId={panel.workerId} onClose={close} />
       )}
-      {panel.kind === 'history' && <HistoryPanel onClose={close} />}
+      {panel.kind === 'history' && (
+        <HistoryPanel
+          key={panel.changeSet ?? 'all'}
+          onClose={close}
+          {...(panel.changeSet !== undefined ? { changeSet: panel.changeSet } : {})}
+        />
+      )}
     </aside>
   )
 }

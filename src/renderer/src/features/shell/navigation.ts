@@ -25,11 +25,14 @@ export const reviewFilter = createProjectStore<AnnotationFilter>({})
 
 /**
  * A request to show a filter in the review grid (with a worker's panel open, when `worker` is
- * set); `seq` makes a repeat of the same filter a new request.
+ * set, or History on a change set); `seq` makes a repeat of the same filter a new request.
  */
 export const reviewRequest = createProjectStore<{
-  filter: AnnotationFilter
+  /** Absent: the grid keeps its filter. */
+  filter?: AnnotationFilter
   worker?: string
+  /** A change set to show in the History panel. */
+  changeSet?: number
   seq: number
 } | null>(null)
 
@@ -46,5 +49,11 @@ export function showWorkerInReview(workerId: string): void {
     worker: workerId,
     seq: (previous?.seq ?? 0) + 1,
   }))
+  goToPage('review')
+}
+
+/** Opens the review page with History on one change set (a policy just applied, …). */
+export function showChangeSet(changeSet: number): void {
+  reviewRequest.set((previous) => ({ changeSet, seq: (previous?.seq ?? 0) + 1 }))
   goToPage('review')
 }
