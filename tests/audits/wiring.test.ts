@@ -68,7 +68,7 @@ describe('audit results as facts and in the datasheet', () => {
     expect(released?.interval.high).toBeCloseTo(0.937, 3)
     // An export as of a moment before the audit was drawn does not list it.
     expect(auditResults(db, (released?.finishedAt ?? 0) - 1)).toEqual([])
-    saveReleaseSettings(db, join(dir, 'triage.winnow'), { card: TEST_CARD })
+    saveReleaseSettings(db, join(dir, 'triage.winnow'), { card: TEST_CARD }, 'lead')
     db.close()
 
     const result = exportNow(join(dir, 'triage.winnow'), { out: join(dir, 'release') })

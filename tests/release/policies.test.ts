@@ -28,7 +28,7 @@ describe('a release after a policy', () => {
     const fileName = 'policies/glucose-cleanup.ts'
     const report = await dryRunPolicy(db, { source, fileName })
     const applied = await applyPolicy(db, { source, fileName, basis: report.basis, author: 'lead' })
-    saveReleaseSettings(db, join(dir, 'p.winnow'), { card: TEST_CARD })
+    saveReleaseSettings(db, join(dir, 'p.winnow'), { card: TEST_CARD }, 'lead')
     db.close()
 
     const hash = createHash('sha256').update(source).digest('hex')

@@ -177,15 +177,20 @@ describe('a release whose dataset card holds placeholders', () => {
     expect(manifest.draft).toBe(false)
 
     const project = openProject(db)
-    saveReleaseSettings(project, db, {
-      card: {
-        name: 'p',
-        description: 'Tiers.',
-        license: 'cc-by-4.0',
-        url: 'https://glucose.winnow.dev/tiers',
-        creator: 'The GLUCOSE team',
+    saveReleaseSettings(
+      project,
+      db,
+      {
+        card: {
+          name: 'p',
+          description: 'Tiers.',
+          license: 'cc-by-4.0',
+          url: 'https://glucose.winnow.dev/tiers',
+          creator: 'The GLUCOSE team',
+        },
       },
-    })
+      'lead',
+    )
     project.close()
     expect(exportNow(db, { out: join(dir, 's') }).datasheet).not.toContain('Draft release')
   })

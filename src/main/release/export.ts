@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { version } from '../../../package.json'
-import { UserError } from '../../shared/contract/errors'
 import type {
   ParsedReleaseOptions,
   ReleaseFile,
