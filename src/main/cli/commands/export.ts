@@ -11,6 +11,7 @@ import {
   releaseOptionsSchema,
 } from '../../../shared/contract/release'
 import { isEmptyFilter } from '../../../shared/filter'
+import { largest } from '../../../shared/lists'
 import { openProject } from '../../db/connection'
 import { runExport } from '../../tasks/exportJob'
 import { cardOfRelease } from '../../release/placeholders'
@@ -146,7 +147,12 @@ function describePreview(preview: ReleasePreview): string {
   const rows = preview.parts.map((p) =>
     [p.tier, PART_NAMES[p.part], p.rows, p.annotations, p.stories, p.workers].map(String),
   )
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const widths = head.map((h, i) =>
+    largest(
+      rows.map((r) => (r[i] ?? '').length),
+      h.length,
+    ),
+  )
   const line = (cells: string[]) =>
     cells.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')
   const split = preview.split
