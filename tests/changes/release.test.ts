@@ -45,8 +45,10 @@ describe('a release lists the change sets of ratings', () => {
     })
     saveReleaseSettings(db, path, { tierMap: [{ rating: 1, tier: 1 }] }, 'r')
     const kinds = db.prepare('SELECT kind FROM change_sets ORDER BY id').pluck().all()
+    // The project's dataset card, filled in when it was made, is a setting of its own.
     expect(kinds).toEqual([
       'import',
+      'setting',
       'manual',
       'triage',
       'triage',

@@ -164,13 +164,17 @@ describe('Electron main', () => {
       [undefined, undefined],
     ])
     const more = go().find((i) => i.label === 'More Collections')
-    expect(keys(more?.submenu ?? [])).toEqual([['ProtoQA', 'CmdOrCtrl+7']])
+    expect(keys(more?.submenu ?? [])).toEqual([
+      ['ProtoQA', 'CmdOrCtrl+7'],
+      ['HALIE', 'CmdOrCtrl+9'],
+    ])
 
-    installMenu(() => undefined, ['protoqa', 'crowdaq'])
+    installMenu(() => undefined, ['protoqa', 'crowdaq', 'halie'])
     expect(go().map((i) => i.label)).not.toContain('More Collections')
     expect(keys(go()).slice(6)).toEqual([
       ['ProtoQA', 'CmdOrCtrl+7'],
       ['CROWDAQ', 'CmdOrCtrl+8'],
+      ['HALIE', 'CmdOrCtrl+9'],
     ])
   })
 })

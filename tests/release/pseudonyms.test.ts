@@ -134,7 +134,7 @@ export default definePolicy({
                   name: `GLUCOSE from ${say(4, a)}`,
                   description: `Rated with ${say(5, b)}.`,
                   license: 'cc-by-4.0',
-                  url: `https://example.org/${a}`,
+                  url: `https://data.glucose.dev/${a}`,
                   creator: b,
                 },
               },

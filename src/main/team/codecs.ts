@@ -1,14 +1,16 @@
 import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
+import {
+  type RatingRowsPayload,
+  encodeRatingRows,
+  insertRatingRows,
+} from '../db/queries/ratingPayload'
 import { insertCompensatingRows } from '../db/queries/ratingRows'
 import {
   type PolicyRunRow,
   type RatingEffects,
-  type RatingRowsPayload,
   changeSetOfUid,
-  encodeRatingRows,
   insertPolicyRun,
-  insertRatingRows,
   policyRunOf,
   ratingEffectsOf,
   uidOf,
