@@ -10,6 +10,7 @@ import { dispatch } from '../api/dispatch'
 import { showValue } from '../importers/errors'
 import { Session, type SessionOptions } from '../session'
 import { serveStatic } from './static'
+import { processAlive } from '../jobs/processAlive'
 
 export interface ServeOptions {
   /** The built renderer (out/renderer). */
@@ -231,16 +232,6 @@ function removeLeftUploads(): void {
     const m = new RegExp(`^${UPLOADS_PREFIX}(\\d+)-`).exec(name)
     if (!m || processAlive(Number(m[1]))) continue
     rmSync(join(tmpdir(), name), { recursive: true, force: true })
-  }
-}
-
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

@@ -67,20 +67,8 @@ const FROM = sql.raw(`FROM halie_sessions AS s
   LEFT JOIN workers AS w ON w.id = s.worker_id
   LEFT JOIN halie_logs AS l ON l.session_id = s.id`)
 
-interface RawRow {
-  id: number
-  task: HalieTask
-  session: string
-  worker: string | null
-  model: string | null
-  prompt: string | null
-  blocks: number
-  queries: number
-  elapsedMinutes: number | null
-  accuracy: number | null
-  scores: string | null
-  events: number
-}
+/** A session row as SQL gives it: its scores still JSON. */
+type RawRow = Omit<SessionRow, 'scores'> & { scores: string | null }
 
 const COLUMNS =
   sql.raw(`s.id AS id, s.task AS task, s.external_id AS session, w.external_id AS worker,
