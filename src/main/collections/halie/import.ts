@@ -24,7 +24,7 @@ import {
   setScore,
   setSessionFigures,
 } from '../../db/queries/halie/store'
-import { findOrAddWorker } from '../../db/queries/protoqa/responses'
+import { findOrAddWorker } from '../../db/queries/workerIds'
 import { completeSourceFile, insertSourceFile } from '../../db/queries/submissions'
 import { CancelledError } from '../../jobs/cancel'
 import { IMPORT_PRAGMAS, type ImportHooks } from '../../importers/run'

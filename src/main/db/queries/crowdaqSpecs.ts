@@ -6,14 +6,6 @@ import { sql } from '../sql'
 
 /** CROWDAQ instructions, tutorials, exams (settings and question pools) and task specs. */
 
-export function findOrAddWorker(db: Db, externalId: string): number {
-  const known = pluck<number>(db, sql`SELECT id FROM workers WHERE external_id = ${externalId}`)
-  if (known !== undefined) return known
-  return Number(
-    run(db, sql`INSERT INTO workers (external_id) VALUES (${externalId})`).lastInsertRowid,
-  )
-}
-
 export function putInstruction(db: Db, id: string, markdown: string, changeSetId: number): void {
   run(
     db,

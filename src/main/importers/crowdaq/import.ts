@@ -7,7 +7,6 @@ import { addAttempt } from '../../db/queries/crowdaqAttempts'
 import {
   examIds,
   examQuestions,
-  findOrAddWorker,
   putExam,
   putInstruction,
   putTask,
@@ -15,6 +14,7 @@ import {
   storedTask,
 } from '../../db/queries/crowdaqSpecs'
 import { addTaskAssignment } from '../../db/queries/crowdaqTasks'
+import { findOrAddWorker } from '../../db/queries/workerIds'
 import { CancelledError } from '../../jobs/cancel'
 import { plural } from '../../../shared/text'
 import type { ImportHooks } from '../run'

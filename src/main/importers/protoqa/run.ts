@@ -12,13 +12,9 @@ import {
   questionId,
   questionRow,
 } from '../../db/queries/protoqa/questions'
-import {
-  addResponse,
-  findOrAddWorker,
-  hasResponse,
-  questionHasResponses,
-} from '../../db/queries/protoqa/responses'
+import { addResponse, hasResponse, questionHasResponses } from '../../db/queries/protoqa/responses'
 import { completeSourceFile, insertSourceFile } from '../../db/queries/submissions'
+import { findOrAddWorker } from '../../db/queries/workerIds'
 import { CancelledError } from '../../jobs/cancel'
 import { InputError, showValue } from '../errors'
 import { IMPORT_PRAGMAS, type ImportHooks } from '../run'

@@ -2,14 +2,6 @@ import type { Db } from '../../connection'
 import { pluck, run } from '../../connection'
 import { sql } from '../../sql'
 
-export function findOrAddWorker(db: Db, externalId: string): number {
-  const id = pluck<number>(db, sql`SELECT id FROM workers WHERE external_id = ${externalId}`)
-  if (id !== undefined) return id
-  return Number(
-    run(db, sql`INSERT INTO workers (external_id) VALUES (${externalId})`).lastInsertRowid,
-  )
-}
-
 export function hasResponse(db: Db, questionId: number, workerId: number): boolean {
   return (
     pluck<number>(
