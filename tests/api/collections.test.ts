@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/main/api/dispatch'
-import { importCrowdaq } from '../../src/main/importers/crowdaq/import'
+import { importCrowdaq } from '../../src/main/collections/crowdaq/import/import'
 import { Session } from '../../src/main/session'
 import { startImportJob } from '../../src/main/tasks/importJob'
 import type { EventPayload } from '../../src/shared/contract'

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { examSpec, saveQuestionSet, tutorialSpec } from '../../src/main/crowdaq/authoring'
-import { gradeExam } from '../../src/main/crowdaq/grade'
-import { previewQuestionSet } from '../../src/main/crowdaq/preview'
-import { examQuestions, examRow } from '../../src/main/db/queries/crowdaqSpecs'
-import { importCrowdaq } from '../../src/main/importers/crowdaq/import'
+import {
+  examSpec,
+  saveQuestionSet,
+  tutorialSpec,
+} from '../../src/main/collections/crowdaq/authoring'
+import { gradeExam } from '../../src/main/collections/crowdaq/grade'
+import { previewQuestionSet } from '../../src/main/collections/crowdaq/preview'
+import { examQuestions, examRow } from '../../src/main/collections/crowdaq/db/specs'
+import { importCrowdaq } from '../../src/main/collections/crowdaq/import/import'
 import { count, useProject } from '../mturk/project-helpers'
 import { fixture } from './helpers'
 

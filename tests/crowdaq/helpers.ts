@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Db } from '../../src/main/db/connection'
-import { examRow, setExamSettings } from '../../src/main/db/queries/crowdaqSpecs'
-import { importCrowdaq } from '../../src/main/importers/crowdaq/import'
+import { examRow, setExamSettings } from '../../src/main/collections/crowdaq/db/specs'
+import { importCrowdaq } from '../../src/main/collections/crowdaq/import/import'
 import type { Band } from '../../src/shared/crowdaq/grading'
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'crowdaq')

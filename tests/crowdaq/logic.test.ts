@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { markdownHtml, markdownNodes, safeHtml, safeNodes } from '../../src/main/crowdaq/render'
+import {
+  markdownHtml,
+  markdownNodes,
+  safeHtml,
+  safeNodes,
+} from '../../src/main/collections/crowdaq/render'
 import {
   displayedCollectors,
   filterValues,

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { taskReview } from '../../src/main/crowdaq/tasks'
-import { importCrowdaq } from '../../src/main/importers/crowdaq/import'
+import { taskReview } from '../../src/main/collections/crowdaq/tasks'
+import { importCrowdaq } from '../../src/main/collections/crowdaq/import/import'
 import { useProject } from '../mturk/project-helpers'
 
 const newProject = useProject()

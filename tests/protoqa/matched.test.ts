@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { explain } from '../../src/main/protoqa/wordnetTasks'
+import { explain } from '../../src/main/collections/protoqa/wordnetTasks'
 import { METRICS, type Similarity, scoreQuestion } from '../../src/shared/protoqa/scoring'
 import type { ProtoqaQuestion } from '../../src/shared/protoqa/types'
 

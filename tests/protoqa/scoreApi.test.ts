@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/main/api/dispatch'
-import { importProtoqaFiles } from '../../src/main/importers/protoqa/run'
+import { importProtoqaFiles } from '../../src/main/collections/protoqa/import/run'
 import { Session } from '../../src/main/session'
 import type { CallName, CallResult } from '../../src/shared/contract'
 import { useTempDir } from '../helpers/tmp'

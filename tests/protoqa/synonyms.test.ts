@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { MAX_SYNONYM_WORDS, synonymPairs } from '../../src/main/protoqa/synonyms'
-import { onWordNet } from '../../src/main/protoqa/wordnetThread'
-import { loadWordNet, wordnetScore } from '../../src/main/protoqa/wordnet'
+import { MAX_SYNONYM_WORDS, synonymPairs } from '../../src/main/collections/protoqa/synonyms'
+import { onWordNet } from '../../src/main/collections/protoqa/wordnetThread'
+import { loadWordNet, wordnetScore } from '../../src/main/collections/protoqa/wordnet'
 
 const SAMPLE = join(
   import.meta.dirname,

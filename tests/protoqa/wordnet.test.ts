@@ -6,7 +6,7 @@ import {
   tokens,
   wordnetScore,
   wordnetSimilarity,
-} from '../../src/main/protoqa/wordnet'
+} from '../../src/main/collections/protoqa/wordnet'
 import { METRICS, scoreQuestion } from '../../src/shared/protoqa/scoring'
 import { cli } from '../helpers/cli'
 

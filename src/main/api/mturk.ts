@@ -16,7 +16,7 @@ import {
 import { listHITs } from '../mturk/pull'
 import { toListedHit } from '../mturk/pullPlan'
 import { explain, explainAction } from '../mturk/pullRun'
-import { requireExam } from '../crowdaq/grade'
+import { requireExam } from '../collections/crowdaq/grade'
 import {
   balanceOf,
   secretsOf,

@@ -1,12 +1,12 @@
-import type { CrowdaqImportCounts } from '../../shared/contract/crowdaq'
+import type { CrowdaqImportCounts } from '../../shared/crowdaq/contract'
 import type { ImportResult } from '../../shared/contract/imports'
 import type { ProtoqaImportResult } from '../../shared/protoqa/model'
 import type { HalieImportResult } from '../../shared/halie/tasks'
 import type { HalieSource } from '../collections/halie/read'
 import { type OpenOptions, openProject } from '../db/connection'
 import { indexSearchText } from '../search/indexer'
-import type { CrowdaqImportOptions } from './crowdaq/import'
-import { type ProtoqaImportFile, importProtoqaFiles } from './protoqa/run'
+import type { CrowdaqImportOptions } from '../collections/crowdaq/import/import'
+import { type ProtoqaImportFile, importProtoqaFiles } from '../collections/protoqa/import/run'
 import { type ImportFile, type ImportHooks, type ImportOptions, importFiles } from './run'
 
 /**
@@ -55,7 +55,7 @@ export async function importIntoProject<W extends ImportWork>(
     if (work.collection === 'crowdaq') {
       // CROWDAQ's importer checks with zod schemas: loaded for a CROWDAQ import only, so the
       // import thread starts without zod for the others.
-      const crowdaq = await import('./crowdaq/import')
+      const crowdaq = await import('../collections/crowdaq/import/import')
       return crowdaq.importCrowdaq(db, work.path, work.options, hooks) as ImportWorkResult<W>
     }
     if (work.collection === 'halie') {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../../src/main/db/connection'
 import { heldCollections } from '../../../src/main/db/queries/collections'
-import { annotationsByRating } from '../../../src/main/db/queries/crowdaqAttempts'
+import { annotationsByRating } from '../../../src/main/collections/crowdaq/db/attempts'
 import { useTempDir } from '../../helpers/tmp'
 import { expectRowsKept, migrateTo, projectAt, rowsOf, writeGlucoseWork } from './helpers'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildExamReport } from '../../../src/main/crowdaq/report'
+import { buildExamReport } from '../../../src/main/collections/crowdaq/report'
 import { openProject } from '../../../src/main/db/connection'
 import { useTempDir } from '../../helpers/tmp'
 import { expectRowsKept, migrateTo, projectAt, rowsOf, writeGlucoseWork } from './helpers'

@@ -1,11 +1,6 @@
-import type { halieCalls } from '../../../shared/contract/halie'
+import type { halieCalls } from '../../../shared/halie/contract'
 import { UserError } from '../../../shared/contract/errors'
-import {
-  logLines,
-  sessionChoices,
-  sessionDetail,
-  sessionPage,
-} from '../../db/queries/halie/sessions'
+import { logLines, sessionChoices, sessionDetail, sessionPage } from './db/sessions'
 import type { Handlers } from '../../api/handlers'
 import { localAuthor } from '../../ratings/author'
 import { startImportJob } from '../../tasks/importJob'

@@ -23,7 +23,7 @@ import {
   setMetadata,
   setScore,
   setSessionFigures,
-} from '../../db/queries/halie/store'
+} from './db/store'
 import { findOrAddWorker } from '../../db/queries/workerIds'
 import { completeSourceFile, insertSourceFile } from '../../db/queries/submissions'
 import { CancelledError } from '../../jobs/cancel'

@@ -4,7 +4,7 @@ import { type DocumentState, Replay } from '../../../shared/halie/replay'
 import type { ModelFigures } from '../../../shared/halie/sessions'
 import type { HalieTask } from '../../../shared/halie/tasks'
 import type { Db } from '../../db/connection'
-import { logLines, modelFigures, sessionsById } from '../../db/queries/halie/sessions'
+import { logLines, modelFigures, sessionsById } from './db/sessions'
 
 /** The session an id names; a task is needed only when two tasks share the id. */
 export function sessionOf(db: Db, externalId: string, task?: HalieTask): number {

@@ -3,7 +3,7 @@ import type {
   CrowdaqOverview,
   QuestionSetPreview,
   TaskPreview,
-} from '../../../../shared/contract/crowdaq'
+} from '../../../../shared/crowdaq/contract'
 import { api, fileFromPage } from '../../api'
 import { plural } from '../../lib/format'
 import { whenFinished } from '../jobs/jobs'

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { ExamReport, ExamSummary, QualifyResult } from '../../../../shared/contract/crowdaq'
+import type { ExamReport, ExamSummary, QualifyResult } from '../../../../shared/crowdaq/contract'
 import type { Band, ExamSettings } from '../../../../shared/crowdaq/grading'
 import type { MTurkPullResult } from '../../../../shared/contract/mturk'
 import { api } from '../../api'

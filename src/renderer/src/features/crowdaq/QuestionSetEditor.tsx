@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { AuthoringProblem } from '../../../../shared/contract/crowdaq'
+import type { AuthoringProblem } from '../../../../shared/crowdaq/contract'
 import { api } from '../../api'
 import { showError } from '../messages/messages'
 import { AttemptSettingsFields } from './AttemptSettingsFields'

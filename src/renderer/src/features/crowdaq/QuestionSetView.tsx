@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { QuestionSetPreview } from '../../../../shared/contract/crowdaq'
+import type { QuestionSetPreview } from '../../../../shared/crowdaq/contract'
 import { ContextView, SafeContent } from './SafeContent'
 import { plural } from '../../lib/format'
 

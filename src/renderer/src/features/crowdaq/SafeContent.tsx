@@ -1,5 +1,5 @@
 import { type ReactNode, createElement } from 'react'
-import type { PreviewContext } from '../../../../shared/contract/crowdaq'
+import type { PreviewContext } from '../../../../shared/crowdaq/contract'
 import {
   type SafeNode,
   SAFE_ATTRIBUTES,

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
-import type { ReviewedTask, TaskReview } from '../../../../shared/contract/crowdaq'
+import type { ReviewedTask, TaskReview } from '../../../../shared/crowdaq/contract'
 import { api } from '../../api'
 import { formatMoment, plural } from '../../lib/format'
 import { isTypingTarget } from '../../lib/keys'

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react'
-import type { PreviewContext, TaskPreview } from '../../../../shared/contract/crowdaq'
+import type { PreviewContext, TaskPreview } from '../../../../shared/crowdaq/contract'
 import {
   type GroupValues,
   displayedCollectors,

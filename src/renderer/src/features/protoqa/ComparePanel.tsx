@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { QuestionAgreementView } from '../../../../shared/contract/protoqa'
+import type { QuestionAgreementView } from '../../../../shared/protoqa/contract'
 import { api } from '../../api'
 import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'

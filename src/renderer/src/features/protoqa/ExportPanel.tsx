@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react'
-import type { ProtoqaExportView } from '../../../../shared/contract/protoqa'
+import type { ProtoqaExportView } from '../../../../shared/protoqa/contract'
 import { api } from '../../api'
 import { showError } from '../messages/messages'
 import { plural } from '../../lib/format'

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { QuestionScoreView, SimilarityName } from '../../../../shared/contract/protoqa'
+import type { QuestionScoreView, SimilarityName } from '../../../../shared/protoqa/contract'
 import type { QuestionSummary } from '../../../../shared/protoqa/model'
 import { METRICS } from '../../../../shared/protoqa/scoring'
 import { api } from '../../api'

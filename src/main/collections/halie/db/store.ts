@@ -1,0 +1,142 @@
+import type { HalieTable, HalieTask } from '../../../../shared/halie/tasks'
+import { BatchInsert } from '../../../db/batch'
+import type { Db } from '../../../db/connection'
+import { get, pluck, run } from '../../../db/connection'
+import { sql } from '../../../db/sql'
+
+/** The writes of a HALIE import, inside its one transaction. */
+
+export function heldTable(
+  db: Db,
+  task: HalieTask,
+  kind: HalieTable,
+): { id: number; sha256: string; name: string } | undefined {
+  return get(
+    db,
+    sql`SELECT t.id AS id, f.sha256 AS sha256, f.name AS name
+        FROM halie_tables AS t JOIN source_files AS f ON f.id = t.source_file_id
+        WHERE t.task = ${task} AND t.kind = ${kind}`,
+  )
+}
+
+export function addTable(
+  db: Db,
+  table: { task: HalieTask; kind: HalieTable; header: readonly string[]; sourceFileId: number },
+): number {
+  return Number(
+    run(
+      db,
+      sql`INSERT INTO halie_tables (task, kind, header, source_file_id)
+          VALUES (${table.task}, ${table.kind}, ${JSON.stringify(table.header)}, ${table.sourceFileId})`,
+    ).lastInsertRowid,
+  )
+}
+
+export interface SessionKeys {
+  task: HalieTask
+  externalId: string
+  workerId: number | null
+  model: string | null
+  prompt: string | null
+  changeSetId: number
+}
+
+/** The session's row id, added (or given the keys it lacked) as needed. */
+export function findOrAddSession(db: Db, s: SessionKeys): number {
+  const id = pluck<number>(
+    db,
+    sql`SELECT id FROM halie_sessions WHERE task = ${s.task} AND external_id = ${s.externalId}`,
+  )
+  if (id !== undefined) {
+    run(
+      db,
+      sql`UPDATE halie_sessions SET worker_id = coalesce(worker_id, ${s.workerId}),
+            model = coalesce(model, ${s.model}), prompt = coalesce(prompt, ${s.prompt})
+          WHERE id = ${id}`,
+    )
+    return id
+  }
+  return Number(
+    run(
+      db,
+      sql`INSERT INTO halie_sessions (task, external_id, worker_id, model, prompt, change_set_id)
+          VALUES (${s.task}, ${s.externalId}, ${s.workerId}, ${s.model}, ${s.prompt}, ${s.changeSetId})`,
+    ).lastInsertRowid,
+  )
+}
+
+/** What a session already holds, to tell a row that disagrees with it. */
+export function sessionKeys(
+  db: Db,
+  task: HalieTask,
+  externalId: string,
+): { worker: string | null; model: string | null; prompt: string | null } | undefined {
+  return get(
+    db,
+    sql`SELECT w.external_id AS worker, s.model AS model, s.prompt AS prompt
+        FROM halie_sessions AS s LEFT JOIN workers AS w ON w.id = s.worker_id
+        WHERE s.task = ${task} AND s.external_id = ${externalId}`,
+  )
+}
+
+/** Rows of one table: `(table_id, line, session_id, cells)`. */
+export function rowWriter(db: Db): BatchInsert {
+  return new BatchInsert(db, 'INSERT INTO halie_rows (table_id, line, session_id, cells)', 4)
+}
+
+export function setSessionFigures(
+  db: Db,
+  id: number,
+  figures: {
+    blocks: number
+    queries: number
+    elapsedMinutes: number | null
+    accuracy?: number | null
+  },
+): void {
+  run(
+    db,
+    sql`UPDATE halie_sessions SET blocks = ${figures.blocks}, queries = ${figures.queries},
+          elapsed_minutes = ${figures.elapsedMinutes}
+        WHERE id = ${id}`,
+  )
+  if (figures.accuracy !== undefined) setAccuracy(db, id, figures.accuracy)
+}
+
+export function setAccuracy(db: Db, id: number, accuracy: number | null): void {
+  run(db, sql`UPDATE halie_sessions SET accuracy = ${accuracy} WHERE id = ${id}`)
+}
+
+export function setScore(db: Db, sessionId: number, name: string, value: number): void {
+  run(
+    db,
+    sql`INSERT INTO halie_scores (session_id, name, value) VALUES (${sessionId}, ${name}, ${value})
+        ON CONFLICT (session_id, name) DO UPDATE SET value = excluded.value`,
+  )
+}
+
+export function setMetadata(db: Db, sessionId: number, line: string): void {
+  run(db, sql`UPDATE halie_sessions SET metadata = ${line} WHERE id = ${sessionId}`)
+}
+
+export function hasLog(db: Db, sessionId: number): boolean {
+  return pluck<number>(db, sql`SELECT 1 FROM halie_logs WHERE session_id = ${sessionId}`) === 1
+}
+
+export function addLog(
+  db: Db,
+  log: { sessionId: number; sourceFileId: number; events: number; durationMs: number },
+): number {
+  return Number(
+    run(
+      db,
+      sql`INSERT INTO halie_logs (session_id, source_file_id, events, duration_ms)
+          VALUES (${log.sessionId}, ${log.sourceFileId}, ${log.events}, ${log.durationMs})`,
+    ).lastInsertRowid,
+  )
+}
+
+/** Log lines: `(log_id, seq, line)`. */
+export function logEventWriter(db: Db): BatchInsert {
+  return new BatchInsert(db, 'INSERT INTO halie_log_events (log_id, seq, line)', 3)
+}

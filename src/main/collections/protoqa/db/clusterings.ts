@@ -1,0 +1,139 @@
+import type { Db } from '../../../db/connection'
+import { all, run } from '../../../db/connection'
+import { sql } from '../../../db/sql'
+import type {
+  ClusteringDraft,
+  ClusteringRole,
+  SavedClustering,
+} from '../../../../shared/protoqa/model'
+
+export interface NewClustering {
+  questionId: number
+  role: ClusteringRole
+  author: string
+  decidedBy: string | null
+  changeSetId: number
+  /** The answers of the question, text → id. */
+  answerIds: ReadonlyMap<string, number>
+  clusters: { label: string; name: string; declaredCount: number | null; answers: string[] }[]
+  invalid: readonly string[]
+  fixes: Readonly<Record<string, string>>
+  /** Epoch ms. */
+  at: number
+}
+
+/** Adds a clustering (never edits one): the latest per question, role and author is current. */
+export function addClustering(db: Db, c: NewClustering): number {
+  const id = Number(
+    run(
+      db,
+      sql`INSERT INTO protoqa_clusterings (question_id, role, author, decided_by, recorded_at, change_set_id)
+          VALUES (${c.questionId}, ${c.role}, ${c.author}, ${c.decidedBy}, ${c.at}, ${c.changeSetId})`,
+    ).lastInsertRowid,
+  )
+  const member = (answer: string, cluster: number | null, order: number): void => {
+    const answerId = c.answerIds.get(answer)
+    if (answerId === undefined) throw new Error(`unknown answer ${answer}`)
+    const fixed = c.fixes[answer] ?? null
+    run(
+      db,
+      sql`INSERT INTO protoqa_cluster_answers (clustering_id, answer_id, cluster, member_order, fixed)
+          VALUES (${id}, ${answerId}, ${cluster}, ${order}, ${fixed === answer ? null : fixed})`,
+    )
+  }
+  c.clusters.forEach((cluster, position) => {
+    run(
+      db,
+      sql`INSERT INTO protoqa_clusters (clustering_id, position, label, name, declared_count)
+          VALUES (${id}, ${position}, ${cluster.label}, ${cluster.name}, ${cluster.declaredCount})`,
+    )
+    cluster.answers.forEach((answer, order) => member(answer, position, order))
+  })
+  c.invalid.forEach((answer, order) => member(answer, null, order))
+  // A fix of an answer left unclustered is kept too.
+  const placed = new Set([...c.clusters.flatMap((x) => x.answers), ...c.invalid])
+  Object.keys(c.fixes)
+    .filter((a) => !placed.has(a) && c.fixes[a] !== a)
+    .forEach((answer) => {
+      const answerId = c.answerIds.get(answer)
+      if (answerId === undefined) throw new Error(`unknown answer ${answer}`)
+      run(
+        db,
+        sql`INSERT INTO protoqa_cluster_answers (clustering_id, answer_id, cluster, member_order, fixed)
+            VALUES (${id}, ${answerId}, -1, 0, ${c.fixes[answer] ?? null})`,
+      )
+    })
+  return id
+}
+
+interface ClusteringRow {
+  id: number
+  role: ClusteringRole
+  author: string
+  decidedBy: string | null
+  recordedAt: number
+}
+
+/** The current clustering of each role and author of a question (final and imported first). */
+export function currentClusterings(db: Db, questionId: number): SavedClustering[] {
+  const rows = all<ClusteringRow>(
+    db,
+    sql`SELECT c.id, c.role, c.author, c.decided_by AS decidedBy, c.recorded_at AS recordedAt
+        FROM protoqa_clusterings c
+        WHERE c.question_id = ${questionId}
+          AND c.id = (SELECT max(id) FROM protoqa_clusterings d
+                      WHERE d.question_id = c.question_id AND d.role = c.role AND d.author = c.author)
+        ORDER BY CASE c.role WHEN 'final' THEN 0 WHEN 'imported' THEN 1 ELSE 2 END, c.author`,
+  )
+  const finals = rows.filter((r) => r.role === 'final')
+  // One final clustering counts: the latest, whoever decided it.
+  const latestFinal = finals.reduce<ClusteringRow | null>(
+    (a, b) => (a && a.id > b.id ? a : b),
+    null,
+  )
+  return rows
+    .filter((r) => r.role !== 'final' || r === latestFinal)
+    .map((r) => readClustering(db, r))
+}
+
+function readClustering(db: Db, row: ClusteringRow): SavedClustering {
+  const clusters = all<{ position: number; name: string; declared: number | null }>(
+    db,
+    sql`SELECT position, name, declared_count AS declared FROM protoqa_clusters
+        WHERE clustering_id = ${row.id} ORDER BY position`,
+  )
+  const members = all<{
+    cluster: number | null
+    text: string
+    count: number
+    fixed: string | null
+  }>(
+    db,
+    sql`SELECT m.cluster, a.text, a.count, m.fixed FROM protoqa_cluster_answers m
+        JOIN protoqa_answers a ON a.id = m.answer_id
+        WHERE m.clustering_id = ${row.id} ORDER BY m.cluster, m.member_order`,
+  )
+  const draft: ClusteringDraft = {
+    clusters: clusters.map((c) => ({ name: c.name, answers: [] })),
+    invalid: [],
+    fixes: {},
+  }
+  const sums = clusters.map(() => 0)
+  for (const m of members) {
+    if (m.fixed !== null) draft.fixes[m.text] = m.fixed
+    if (m.cluster === null) draft.invalid.push(m.text)
+    else if (m.cluster >= 0) {
+      draft.clusters[m.cluster]?.answers.push(m.text)
+      sums[m.cluster] = (sums[m.cluster] ?? 0) + m.count
+    }
+  }
+  return {
+    ...draft,
+    id: row.id,
+    role: row.role,
+    author: row.author,
+    decidedBy: row.decidedBy,
+    recordedAt: row.recordedAt,
+    counts: clusters.map((c, i) => c.declared ?? sums[i] ?? 0),
+  }
+}
