@@ -92,7 +92,7 @@ export default tseslint.config(
   },
   {
     // The rating rules build on the queries, never the other way round.
-    files: ['src/main/db/**/*.ts'],
+    files: ['src/main/db/*.ts', 'src/main/db/{migrations,server}/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -100,7 +100,25 @@ export default tseslint.config(
           paths: [noElectron],
           patterns: [
             {
-              group: ['../ratings/*', '../../ratings/*', '../../../ratings/*', '**/main/ratings/*'],
+              group: ['../ratings/*', '../../ratings/*', '**/main/ratings/*'],
+              message: 'The rating rules (src/main/ratings) use db/, not the other way round.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The same from db/queries/, where ../ratings in an area's folder is the rating queries' own.
+    files: ['src/main/db/queries/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            {
+              group: ['../../ratings/*', '../../../ratings/*', '**/main/ratings/*'],
               message: 'The rating rules (src/main/ratings) use db/, not the other way round.',
             },
           ],

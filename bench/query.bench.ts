@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { type Db, openProject, pluck, pluckAll } from '../src/main/db/connection'
-import { type Trace, forgetTotals, queryAnnotations } from '../src/main/db/queries/review'
+import { type Trace, forgetTotals, queryAnnotations } from '../src/main/db/queries/review/query'
 import { type SqlFragment, sql } from '../src/main/db/sql'
 import type { ReviewCursor } from '../src/shared/contract/review'
 import {

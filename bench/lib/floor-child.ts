@@ -4,7 +4,7 @@
 // reading, no ratings, one thread.
 import { openProject, withPragmas } from '../../src/main/db/connection'
 import { withIndexesRebuiltAfter, withoutPendingTrigger } from '../../src/main/db/queries/bulk'
-import { createChangeSet } from '../../src/main/db/queries/changeSets'
+import { createChangeSet } from '../../src/main/db/queries/changes/sets'
 import { SubmissionWriter } from '../../src/main/db/queries/submissions'
 import { openGlucoseFile } from '../../src/main/importers/glucose/open'
 import { IMPORT_PRAGMAS } from '../../src/main/importers/run'

@@ -1,6 +1,6 @@
 import type { Db } from '../../src/main/db/connection'
 import { all, run } from '../../src/main/db/connection'
-import { NOW, inForce } from '../../src/main/db/queries/ratingRows'
+import { NOW, inForce } from '../../src/main/db/queries/ratings/rows'
 import { type SqlFragment, sql } from '../../src/main/db/sql'
 
 /**

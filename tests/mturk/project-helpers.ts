@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import { afterEach, expect } from 'vitest'
 import { type Db, openProject } from '../../src/main/db/connection'
-import { checkpoints } from '../../src/main/db/queries/mturkPulls'
+import { checkpoints } from '../../src/main/db/queries/mturk/pulls'
 import { type MTurkConnection, connect } from '../../src/main/mturk/connect'
 import { type RunPullOptions, runPull } from '../../src/main/mturk/pullRun'
 import type { Standin } from '../../standin/index'

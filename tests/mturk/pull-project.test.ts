@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { UserError } from '../../src/shared/contract/errors'
 import { SubmissionFlag } from '../../src/shared/glucose/flags'
-import { hitRows } from '../../src/main/db/queries/mturkHits'
+import { hitRows } from '../../src/main/db/queries/mturk/hits'
 import { runPull } from '../../src/main/mturk/pullRun'
 import { faultMix, seedDemo } from '../../standin/index'
 import { DAY_MS } from '../../standin/state'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { workerActionEntries } from '../../src/main/db/queries/mturkActions'
+import { workerActionEntries } from '../../src/main/db/queries/mturk/actions'
 import { runPull } from '../../src/main/mturk/pullRun'
 import { seedDemo } from '../../standin/index'
 import {

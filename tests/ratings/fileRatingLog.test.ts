@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
-import { hasNoRatings } from '../../src/main/db/queries/ratingsImport'
+import { hasNoRatings } from '../../src/main/db/queries/ratings/import'
 import { useTempDir } from '../helpers/tmp'
 import { DAY, day, expectConsistent, importSubmissions, newProject } from './helpers'
 

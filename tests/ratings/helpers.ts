@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { ImportedSubmission } from '../../src/main/importers/types'
 import { type Db, openProject } from '../../src/main/db/connection'
-import { createChangeSet } from '../../src/main/db/queries/changeSets'
+import { createChangeSet } from '../../src/main/db/queries/changes/sets'
 import { plainRatings } from '../helpers/plainRatings'
 import { SubmissionWriter } from '../../src/main/db/queries/submissions'
 import { withoutPendingTrigger } from '../../src/main/db/queries/bulk'

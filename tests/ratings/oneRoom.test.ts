@@ -25,9 +25,9 @@ function writers(pattern: RegExp): string[] {
 describe('the rating rules live in one room', () => {
   // An item rating outranks the worker's: recording one and putting it in force as the
   // annotation's effective rating is the rating rules' work (src/main/ratings), whose SQL is in
-  // db/queries/rating*.ts. A feature that writes ratings (a policy) goes through them.
+  // db/queries/ratings/. A feature that writes ratings (a policy) goes through them.
   it('only the rating queries record item ratings or set effective ratings', () => {
-    const inRatingQueries = (file: string): boolean => /^db\/queries\/rating\w*\.ts$/.test(file)
+    const inRatingQueries = (file: string): boolean => /^db\/queries\/ratings\/\w+\.ts$/.test(file)
     const recording = writers(/INSERT\s+INTO\s+item_ratings/i)
     const settingEffective = writers(/UPDATE\s+annotations\s+SET[^`]*\brating(_source)?\s*=/i)
     expect(recording.length).toBeGreaterThan(0)

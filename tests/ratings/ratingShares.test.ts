@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createChangeSet } from '../../src/main/db/queries/changeSets'
-import { insertWorkerRating } from '../../src/main/db/queries/ratingRows'
+import { createChangeSet } from '../../src/main/db/queries/changes/sets'
+import { insertWorkerRating } from '../../src/main/db/queries/ratings/rows'
 import { dashboard } from '../../src/main/dashboard/charts'
 import { recomputeAll } from '../../src/main/ratings/effective'
 import { ratingShares } from '../../src/main/ratings/ratingShares'

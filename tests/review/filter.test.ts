@@ -16,7 +16,7 @@ import {
   highlightTerms,
   searchPhrases,
 } from '../../src/shared/textSearch'
-import { likeContains } from '../../src/main/db/queries/reviewFilter'
+import { likeContains } from '../../src/main/db/queries/review/filter'
 
 describe('filter vocabulary', () => {
   it('validates days, ranges and unknown fields', () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { type Db, all, openProject } from '../../src/main/db/connection'
-import { createChangeSet } from '../../src/main/db/queries/changeSets'
+import { createChangeSet } from '../../src/main/db/queries/changes/sets'
 import { SubmissionWriter } from '../../src/main/db/queries/submissions'
 import type { ImportedSubmission } from '../../src/main/importers/types'
 import { indexSearchText } from '../../src/main/search/indexer'

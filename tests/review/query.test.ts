@@ -5,7 +5,7 @@ import {
   countAnnotations,
   matchingAnnotationIds,
   queryAnnotations,
-} from '../../src/main/db/queries/review'
+} from '../../src/main/db/queries/review/query'
 import { all } from '../../src/main/db/connection'
 import type { AnnotationFilter } from '../../src/shared/filter'
 import { useTempDir } from '../helpers/tmp'

@@ -1,11 +1,11 @@
 import { UserError } from '../../shared/contract/errors'
 import type { ParsedArgs } from '../../shared/contract'
 import type { ActionOutcome, mturkCalls } from '../../shared/contract/mturk'
-import { workerActionEntries } from '../db/queries/mturkActions'
-import { statusCounts, workerAssignments } from '../db/queries/mturkAssignments'
-import { queryTargetCounts } from '../db/queries/mturkTargets'
-import { hitRows, upsertHits } from '../db/queries/mturkHits'
-import { lastPull } from '../db/queries/mturkPulls'
+import { workerActionEntries } from '../db/queries/mturk/actions'
+import { statusCounts, workerAssignments } from '../db/queries/mturk/assignments'
+import { queryTargetCounts } from '../db/queries/mturk/targets'
+import { hitRows, upsertHits } from '../db/queries/mturk/hits'
+import { lastPull } from '../db/queries/mturk/pulls'
 import { accountBalance, countQualifiedWorkers, qualificationTypes } from '../mturk/actions'
 import {
   fieldMappingView,

@@ -15,7 +15,7 @@ import {
   insertAudit,
   requireAuditItem,
 } from '../db/queries/audits'
-import { createChangeSet, describeChangeSet, discardChangeSet } from '../db/queries/changeSets'
+import { createChangeSet, describeChangeSet, discardChangeSet } from '../db/queries/changes/sets'
 
 /** Items drawn at a time when an audit keeps sampling toward its target margin. */
 const TOP_UP = 10

@@ -1,15 +1,15 @@
 import { UserError } from '../../shared/contract/errors'
 import { RATING_SCALE_SETTING, type RatingResult } from '../../shared/contract/ratings'
 import type { Db } from '../db/connection'
-import { createChangeSet } from '../db/queries/changeSets'
+import { createChangeSet } from '../db/queries/changes/sets'
 import {
   type EntryRow,
   entriesOf,
   insertEntry,
   latestValue,
   valueInForce,
-} from '../db/queries/changeEntries'
-import type { ChangeSetRow } from '../db/queries/history'
+} from '../db/queries/changes/entries'
+import type { ChangeSetRow } from '../db/queries/changes/history'
 import { revertOutcome, revertedByMap } from '../ratings/history'
 import { checkScale, scaleOrDefault } from '../ratings/scale'
 import { applyEntry, isRevertableSubject, sameValue } from './entries'

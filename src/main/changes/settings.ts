@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection'
-import { latestValue } from '../db/queries/changeEntries'
+import { latestValue } from '../db/queries/changes/entries'
 import { encodeEntry, recordChange, sameValue } from './entries'
 
 interface SettingChange {

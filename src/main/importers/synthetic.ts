@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection'
 import { withIndexesRebuiltAfter } from '../db/queries/bulk'
-import { createChangeSet } from '../db/queries/changeSets'
+import { createChangeSet } from '../db/queries/changes/sets'
 import { SubmissionWriter, type WriteCounts } from '../db/queries/submissions'
 import { CancelledError } from '../jobs/cancel'
 import { reconstructImportedRatings } from '../ratings/importTimelines'

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { errorInfo } from '../jobs/errorInfo'
 import { openProject } from '../db/connection'
-import { deferCheckpoints } from '../db/queries/mturkPulls'
+import { deferCheckpoints } from '../db/queries/mturk/pulls'
 import { PullStore } from './pullStore'
 import { type FromStoreThread, type PullStoreData, type ToStoreThread } from './pullStoreProtocol'
 

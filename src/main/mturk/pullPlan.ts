@@ -6,7 +6,7 @@
  * left unfinished by an interrupted run is always fetched, from its checkpoint.
  */
 import type { HIT } from '@aws-sdk/client-mturk'
-import type { ListedHit, StoredHitState } from '../db/queries/mturkHits'
+import type { ListedHit, StoredHitState } from '../db/queries/mturk/hits'
 import { disposalTime } from './pull'
 
 const seconds = (d: Date | undefined): number | null =>

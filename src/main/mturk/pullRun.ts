@@ -9,7 +9,7 @@ import type { HIT } from '@aws-sdk/client-mturk'
 import type { MTurkPullResult, PullSelection } from '../../shared/contract/mturk'
 import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
-import { hitStates, markGoneExcept, upsertHits } from '../db/queries/mturkHits'
+import { hitStates, markGoneExcept, upsertHits } from '../db/queries/mturk/hits'
 import {
   type Checkpoint,
   addCheckpoints,
@@ -21,7 +21,7 @@ import {
   setPullHits,
   unfinishedPull,
   withDeferredCheckpoints,
-} from '../db/queries/mturkPulls'
+} from '../db/queries/mturk/pulls'
 import { CancelledError } from '../jobs/cancel'
 import { indexSearchText } from '../search/indexer'
 import { type ActionError, toActionError } from './actions'

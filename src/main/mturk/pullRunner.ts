@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
-import { pullRunner } from '../db/queries/mturkPulls'
+import { pullRunner } from '../db/queries/mturk/pulls'
 import { processAlive } from '../jobs/processAlive'
 
 /** Pulls this process runs now, by project file and pull id. */

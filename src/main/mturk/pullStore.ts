@@ -10,30 +10,30 @@
 import type { Assignment } from '@aws-sdk/client-mturk'
 import type { AssignmentStatus } from '../../shared/contract/mturk'
 import type { Db } from '../db/connection'
-import { createChangeSet, describeChangeSet } from '../db/queries/changeSets'
-import { recordEffects } from '../db/queries/history'
+import { createChangeSet, describeChangeSet } from '../db/queries/changes/sets'
+import { recordEffects } from '../db/queries/changes/history'
 import {
   type AssignmentLink,
   knownAssignments,
   linkAssignments,
   setAssignmentStatus,
-} from '../db/queries/mturkAssignments'
-import { markHitGone, markHitPulled } from '../db/queries/mturkHits'
+} from '../db/queries/mturk/assignments'
+import { markHitGone, markHitPulled } from '../db/queries/mturk/hits'
 import {
   addEffects,
   addPullCounts,
   effectsOf,
   latestChangeSetId,
   saveCheckpoint,
-} from '../db/queries/mturkPulls'
-import { pendingCount } from '../db/queries/ratingsImport'
+} from '../db/queries/mturk/pulls'
+import { pendingCount } from '../db/queries/ratings/import'
 import { type CellConflict, SubmissionWriter } from '../db/queries/submissions'
 import { UserError } from '../../shared/contract/errors'
 import { showValue } from '../importers/errors'
 import type { StoredSubmission } from '../importers/types'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
 import { addAttempt } from '../collections/crowdaq/db/attempts'
-import { findOrAddWorker } from '../db/queries/workerIds'
+import { findOrAddWorker } from '../db/queries/workers/ids'
 import { type ExamPullTarget, type PulledAttempt, toExamAttempt } from './exam-map'
 import { type FieldMap, epochSeconds, mapAssignment } from './glucose-map'
 import type { PullBatch } from './pull'

@@ -18,7 +18,7 @@ import {
   queryAssignments,
   queryLatestPerWorker,
   queryWorkers,
-} from '../db/queries/mturkTargets'
+} from '../db/queries/mturk/targets'
 import {
   type ActionContext,
   approveAssignments,

@@ -12,9 +12,9 @@ import type {
 } from '../../shared/contract/mturk'
 import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
-import { createChangeSet, describeChangeSet } from '../db/queries/changeSets'
-import { assignmentWorkers, setAssignmentStatus } from '../db/queries/mturkAssignments'
-import { insertWorkerAction, paidBonusId, workerActionsById } from '../db/queries/mturkActions'
+import { createChangeSet, describeChangeSet } from '../db/queries/changes/sets'
+import { assignmentWorkers, setAssignmentStatus } from '../db/queries/mturk/assignments'
+import { insertWorkerAction, paidBonusId, workerActionsById } from '../db/queries/mturk/actions'
 import {
   type ActionRecord,
   accountBalance,

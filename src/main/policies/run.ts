@@ -2,8 +2,8 @@ import { UserError } from '../../shared/contract/errors'
 import type { PolicyApplied, PolicyReport, PolicyRuleReport } from '../../shared/contract/policies'
 import { plural } from '../../shared/text'
 import type { Db } from '../db/connection'
-import { createChangeSet } from '../db/queries/changeSets'
-import { recordEffects } from '../db/queries/history'
+import { createChangeSet } from '../db/queries/changes/sets'
+import { recordEffects } from '../db/queries/changes/history'
 import {
   dataState,
   insertPolicyRun,
@@ -13,7 +13,7 @@ import {
   moveTransitions,
   ruleCounts,
 } from '../db/queries/policies'
-import { pendingCount } from '../db/queries/ratingsImport'
+import { pendingCount } from '../db/queries/ratings/import'
 import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 import { settlePending } from '../ratings/importTimelines'
 import { recordItemRatings } from '../ratings/rate'

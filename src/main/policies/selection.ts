@@ -9,7 +9,7 @@ import {
   annotationGroups,
   beginMoves,
 } from '../db/queries/policies'
-import { matchingAnnotationIds } from '../db/queries/review'
+import { matchingAnnotationIds } from '../db/queries/review/query'
 import type { ResolvedRule } from './evaluation'
 import { PolicyError } from './sandbox'
 

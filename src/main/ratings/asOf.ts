@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection'
-import { lastRatingActivity, workerRatingsInForce } from '../db/queries/ratingRows'
-import { pastRatingsStamp, selectRatedAfter, writePastRatings } from '../db/queries/ratingsAsOf'
+import { lastRatingActivity, workerRatingsInForce } from '../db/queries/ratings/rows'
+import { pastRatingsStamp, selectRatedAfter, writePastRatings } from '../db/queries/ratings/asOf'
 import type { SqlFragment } from '../db/sql'
 import { timelinesByWorker } from './timeline'
 

@@ -1,6 +1,6 @@
 import type { Transition } from '../../shared/contract/ratings'
 import type { Db } from '../db/connection'
-import { NOW, allWorkerIds, workerRatingsInForce } from '../db/queries/ratingRows'
+import { NOW, allWorkerIds, workerRatingsInForce } from '../db/queries/ratings/rows'
 import {
   applyTargets,
   applyWorkerSegments,
@@ -9,9 +9,9 @@ import {
   mergeTransitions,
   selectionWorkers,
   trackedTransitions,
-} from '../db/queries/ratingsApply'
-import { recomputeAllRatings } from '../db/queries/ratingsRecompute'
-import type { Segment } from '../db/queries/ratingSegments'
+} from '../db/queries/ratings/apply'
+import { recomputeAllRatings } from '../db/queries/ratings/recompute'
+import type { Segment } from '../db/queries/ratings/segments'
 import { changedSegments, segments, timelinesByWorker } from './timeline'
 import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 

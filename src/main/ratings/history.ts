@@ -1,13 +1,13 @@
 import type { ChangeSetKind, ChangeSetSummary } from '../../shared/contract/ratings'
 import type { Db } from '../db/connection'
 import { REVERTABLE_SUBJECTS } from '../changes/entries'
-import { hasEntries } from '../db/queries/changeEntries'
+import { hasEntries } from '../db/queries/changes/entries'
 import {
   type ChangeSetRow,
   changeSetById,
   listChangeSets,
   revertLinks,
-} from '../db/queries/history'
+} from '../db/queries/changes/history'
 
 /**
  * Which revert currently undoes each change set. A revert is in force unless a later revert undoes

@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection'
-import { createChangeSet } from '../db/queries/changeSets'
-import { recordEffects } from '../db/queries/history'
+import { createChangeSet } from '../db/queries/changes/sets'
+import { recordEffects } from '../db/queries/changes/history'
 import {
   type FileRatingGroup,
   clearPending,
@@ -12,13 +12,13 @@ import {
   pinMismatches,
   trackPendingAsUnrated,
   unplaceablePending,
-} from '../db/queries/ratingsImport'
+} from '../db/queries/ratings/import'
 import {
   NOW,
   insertItemRatings,
   insertWorkerRating,
   workerRatingsInForce,
-} from '../db/queries/ratingRows'
+} from '../db/queries/ratings/rows'
 import {
   addToSelection,
   applyTargets,
@@ -27,10 +27,10 @@ import {
   fillSegments,
   fillSelection,
   selectionWorkers,
-} from '../db/queries/ratingsApply'
+} from '../db/queries/ratings/apply'
 import { sql } from '../db/sql'
 import { trackedChanges } from './effective'
-import type { Change } from '../db/queries/ratingSegments'
+import type { Change } from '../db/queries/ratings/segments'
 import {
   type TimelineRow,
   changedSegments,

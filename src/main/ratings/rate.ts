@@ -2,15 +2,15 @@ import { UserError } from '../../shared/contract/errors'
 import type { RatingResult } from '../../shared/contract/ratings'
 import { ratingKey } from '../../shared/ratings/key'
 import type { Db } from '../db/connection'
-import { createChangeSet } from '../db/queries/changeSets'
-import { recordEffects } from '../db/queries/history'
+import { createChangeSet } from '../db/queries/changes/sets'
+import { recordEffects } from '../db/queries/changes/history'
 import {
   NOW,
   insertItemRatings,
   insertWorkerRating,
   workerById,
   workerRatingsInForce,
-} from '../db/queries/ratingRows'
+} from '../db/queries/ratings/rows'
 import {
   applyItemValues,
   applySelectionTo,
@@ -21,7 +21,7 @@ import {
   previewWorkerSegments,
   selectionChunks,
   WRITE_CHUNK,
-} from '../db/queries/ratingsApply'
+} from '../db/queries/ratings/apply'
 import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 import { type SqlFragment, sql } from '../db/sql'
 import { formatDay } from './dates'

@@ -2,14 +2,14 @@ import { UserError } from '../../shared/contract/errors'
 import type { RatingResult } from '../../shared/contract/ratings'
 import { type AnnotationFilter, describeFilter } from '../../shared/filter'
 import type { Db } from '../db/connection'
-import { matchingAnnotationIds } from '../db/queries/review'
+import { matchingAnnotationIds } from '../db/queries/review/query'
 import {
   annotationsById,
   annotationsOfSubmissions,
   missingIds,
   nothing,
   union,
-} from '../db/queries/ratingsSelection'
+} from '../db/queries/ratings/selection'
 import type { SqlFragment } from '../db/sql'
 import { plural } from '../../shared/text'
 import { type Who, rateItems } from './rate'

@@ -1,8 +1,8 @@
 import type { RatingShares } from '../../shared/contract/dashboard'
 import type { Db } from '../db/connection'
 import { byRatingDesc } from '../db/queries/dashboard'
-import { workerCount, workerRatingsInForce } from '../db/queries/ratingRows'
-import { countByRating } from '../db/queries/ratingsAsOf'
+import { workerCount, workerRatingsInForce } from '../db/queries/ratings/rows'
+import { countByRating } from '../db/queries/ratings/asOf'
 import { latestByWorker } from './timeline'
 
 /**

@@ -6,20 +6,20 @@ import type {
   UndoState,
 } from '../../shared/contract/ratings'
 import type { Db } from '../db/connection'
-import { createChangeSet } from '../db/queries/changeSets'
+import { createChangeSet } from '../db/queries/changes/sets'
 import {
   type ChangeSetRow,
   changeSetById,
   changeSetIdsOfKinds,
   recordEffects,
   revertLinks,
-} from '../db/queries/history'
+} from '../db/queries/changes/history'
 import {
   changeSetItemAnnotations,
   changeSetRows,
   insertCompensatingRows,
-} from '../db/queries/ratingRows'
-import { beginTracking, fillSelection } from '../db/queries/ratingsApply'
+} from '../db/queries/ratings/rows'
+import { beginTracking, fillSelection } from '../db/queries/ratings/apply'
 import {
   applyLoneWorkerChange,
   applyWorkerChange,
@@ -33,7 +33,7 @@ import { settlePending } from './importTimelines'
 import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
 import { UNDOABLE_SUBJECTS } from '../changes/entries'
 import { revertEntries } from '../changes/revert'
-import { hasEntries } from '../db/queries/changeEntries'
+import { hasEntries } from '../db/queries/changes/entries'
 
 /** Ratings undo and redo step through; imports are reverted by name only. */
 const UNDOABLE_RATINGS: readonly ChangeSetKind[] = ['manual', 'bulk', 'policy']

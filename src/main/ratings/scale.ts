@@ -7,7 +7,7 @@ import {
 import { UserError } from '../../shared/contract/errors'
 import { ratingKey } from '../../shared/ratings/key'
 import type { Db } from '../db/connection'
-import { ratingValuesInUse } from '../db/queries/ratingsTimeline'
+import { ratingValuesInUse } from '../db/queries/ratings/timeline'
 import { readSetting } from '../db/queries/settings'
 import { changeSetting } from '../changes/settings'
 

@@ -3,7 +3,7 @@
  * rating rows in force and write the segments; this module only decides which value holds when.
  */
 
-import type { Change, Segment } from '../db/queries/ratingSegments'
+import type { Change, Segment } from '../db/queries/ratings/segments'
 
 /** Open ends of the time axis (epoch seconds); SQLite stores them as plain integers. */
 export const BEGINNING = Number.MIN_SAFE_INTEGER

@@ -24,7 +24,7 @@ import {
   storiesRated,
   workerIdsById,
   workerPseudonyms,
-} from '../db/queries/release'
+} from '../db/queries/release/rows'
 import { CancelledError } from '../jobs/cancel'
 import { pastAnnotations } from '../ratings/asOf'
 import { localAuthor } from '../ratings/author'

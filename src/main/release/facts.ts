@@ -5,7 +5,7 @@ import type {
   ReleaseFile,
   TierStep,
 } from '../../shared/contract/release'
-import type { ChangeSetRecord, SourceFileRecord } from '../db/queries/release'
+import type { ChangeSetRecord, SourceFileRecord } from '../db/queries/release/rows'
 import type { ReleasedAudit } from './audits'
 import type { ReleaseTally } from './tally'
 

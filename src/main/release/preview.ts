@@ -5,8 +5,8 @@ import type {
   ReleasePreviewPart,
 } from '../../shared/contract/release'
 import type { Db } from '../db/connection'
-import { countReleaseSource, releaseSource, storiesRated } from '../db/queries/release'
-import { previewGroups, previewUntiered } from '../db/queries/releasePreview'
+import { countReleaseSource, releaseSource, storiesRated } from '../db/queries/release/rows'
+import { previewGroups, previewUntiered } from '../db/queries/release/preview'
 import { pastAnnotations } from '../ratings/asOf'
 import { leftOutReason } from './export'
 import { releasedTiers, tierMap } from './settings'

@@ -4,8 +4,8 @@ import {
   type RatingRowsPayload,
   encodeRatingRows,
   insertRatingRows,
-} from '../db/queries/ratingPayload'
-import { insertCompensatingRows } from '../db/queries/ratingRows'
+} from '../db/queries/ratings/payload'
+import { insertCompensatingRows } from '../db/queries/ratings/rows'
 import {
   type PolicyRunRow,
   type RatingEffects,
@@ -14,7 +14,7 @@ import {
   policyRunOf,
   ratingEffectsOf,
   uidOf,
-} from '../db/queries/team'
+} from '../db/queries/team/state'
 
 /**
  * How each kind of change set travels in the log: `encode` reads what a local change set wrote

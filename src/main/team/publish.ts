@@ -8,8 +8,8 @@ import {
   isTeamProject,
   pendingChangeSets,
   writeTeamState,
-} from '../db/queries/team'
-import { localBulkCount, localBulkRows } from '../db/queries/teamBulk'
+} from '../db/queries/team/state'
+import { localBulkCount, localBulkRows } from '../db/queries/team/bulk'
 import { heldCollections } from '../db/queries/collections'
 import { BULK_TABLES, copyRowsIn } from '../db/server/bulk'
 import { appendToLog } from '../db/server/log'

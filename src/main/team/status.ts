@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection'
-import { pendingCount } from '../db/queries/team'
+import { pendingCount } from '../db/queries/team/state'
 import { logHead } from '../db/server/log'
 import { memberRole } from '../db/server/members'
 import type { TeamRole } from '../db/server/schema'

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
-import { fillSelection } from '../db/queries/ratingsApply'
-import { recordEffects } from '../db/queries/history'
+import { fillSelection } from '../db/queries/ratings/apply'
+import { recordEffects } from '../db/queries/changes/history'
 import {
   type TeamState,
   annotationsTouchedBy,
@@ -17,7 +17,7 @@ import {
   setTeamRole,
   setTeamSeq,
   teamState,
-} from '../db/queries/team'
+} from '../db/queries/team/state'
 import { type LogEntry, type PulledEntry, appendToLog, readLog } from '../db/server/log'
 import { memberRole } from '../db/server/members'
 import { checkServerSchema } from '../db/server/schema'

@@ -5,7 +5,7 @@ import { plural } from '../../shared/text'
 import { randomSeed } from '../audits/audits'
 import { recordChange } from '../changes/entries'
 import type { Db } from '../db/connection'
-import { createChangeSet } from '../db/queries/changeSets'
+import { createChangeSet } from '../db/queries/changes/sets'
 import {
   currentQueueId,
   insertQueue,

@@ -9,7 +9,7 @@ import {
   sortColumns,
 } from '../../../shared/filter'
 import { openProject } from '../../db/connection'
-import { queryAnnotations } from '../../db/queries/review'
+import { queryAnnotations } from '../../db/queries/review/query'
 import { pastAnnotations } from '../../ratings/asOf'
 import { rowsToTsv } from '../../review/tsv'
 import {

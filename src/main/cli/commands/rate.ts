@@ -7,7 +7,7 @@ import {
 } from '../../../shared/filter'
 import { ratingKey } from '../../../shared/ratings/key'
 import { type Db, openProject } from '../../db/connection'
-import { workerByExternalId } from '../../db/queries/ratingRows'
+import { workerByExternalId } from '../../db/queries/ratings/rows'
 import { localAuthor } from '../../ratings/author'
 import { parseDay, parseMoment } from '../../ratings/dates'
 import { rateFilter, rateSelection } from '../../ratings/rateTargets'

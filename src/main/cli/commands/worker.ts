@@ -1,6 +1,6 @@
 import type { ActionOutcome, WorkerActionKind } from '../../../shared/contract/mturk'
 import { openProject } from '../../db/connection'
-import { assignmentWorkers } from '../../db/queries/mturkAssignments'
+import { assignmentWorkers } from '../../db/queries/mturk/assignments'
 import { localAuthor } from '../../ratings/author'
 import { projectId } from '../../mturk/settings'
 import type { ActionContext } from '../../mturk/workerActions'

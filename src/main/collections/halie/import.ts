@@ -9,7 +9,7 @@ import {
 } from '../../../shared/halie/tasks'
 import { Replay } from '../../../shared/halie/replay'
 import { type Db, withPragmas } from '../../db/connection'
-import { createChangeSet, describeChangeSet, discardChangeSet } from '../../db/queries/changeSets'
+import { createChangeSet, describeChangeSet, discardChangeSet } from '../../db/queries/changes/sets'
 import {
   addLog,
   addTable,
@@ -24,7 +24,7 @@ import {
   setScore,
   setSessionFigures,
 } from './db/store'
-import { findOrAddWorker } from '../../db/queries/workerIds'
+import { findOrAddWorker } from '../../db/queries/workers/ids'
 import { completeSourceFile, insertSourceFile } from '../../db/queries/submissions'
 import { CancelledError } from '../../jobs/cancel'
 import { IMPORT_PRAGMAS, type ImportHooks } from '../../importers/run'

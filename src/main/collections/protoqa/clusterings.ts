@@ -1,7 +1,7 @@
 import { UserError } from '../../../shared/contract/errors'
 import type { ClusteringDraft, SavedClustering } from '../../../shared/protoqa/model'
 import type { Db } from '../../db/connection'
-import { createChangeSet } from '../../db/queries/changeSets'
+import { createChangeSet } from '../../db/queries/changes/sets'
 import { addClustering, currentClusterings } from './db/clusterings'
 import { questionAnswers, questionRow } from './db/questions'
 import { showValue } from '../../importers/errors'

@@ -2,7 +2,7 @@ import type { Migration } from '../types'
 
 /**
  * The review grid: covering indexes so every filter combination and every index-backed sort reads
- * one index range (src/main/db/queries/reviewIndexes.ts); a trigram index of the sentences for
+ * one index range (src/main/db/queries/review/indexes.ts); a trigram index of the sentences for
  * "sentence contains" (a LIKE scan reads every sentence, and its cost grows with the project);
  * and the named views reviewers save.
  *

@@ -2,7 +2,7 @@ import type { ReviewRow } from '../../../shared/contract/review'
 import type { Db } from '../connection'
 import { all } from '../connection'
 import { type SqlFragment, sql } from '../sql'
-import { inList } from './reviewFilter'
+import { inList } from './review/filter'
 
 /** The statement reading grid rows for annotation ids (any order). */
 export function annotationRowsStatement(

@@ -6,7 +6,7 @@ import type { Db } from '../connection'
 import { all, get, pluck, pluckAll, run } from '../connection'
 import { sql } from '../sql'
 import { annotationRows } from './annotations'
-import { matchingAnnotationIds } from './review'
+import { matchingAnnotationIds } from './review/query'
 
 export interface NewAudit {
   name: string

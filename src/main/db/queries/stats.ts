@@ -3,7 +3,7 @@ import type { Db } from '../connection'
 import { all, pluck } from '../connection'
 import { type SqlFragment, sql } from '../sql'
 import { ratingKey } from '../../../shared/ratings/key'
-import { countByRating } from './ratingsAsOf'
+import { countByRating } from './ratings/asOf'
 
 /**
  * Counts for the status bar and `winnow stats`; ratings are the effective ones, now or as they

@@ -2,7 +2,7 @@ import { basename } from 'node:path'
 import type { CrowdaqImportCounts } from '../../../../shared/crowdaq/contract'
 import type { TaskSpec } from '../../../../shared/crowdaq/spec'
 import type { Db } from '../../../db/connection'
-import { createChangeSet, describeChangeSet } from '../../../db/queries/changeSets'
+import { createChangeSet, describeChangeSet } from '../../../db/queries/changes/sets'
 import { addAttempt } from '../db/attempts'
 import {
   examIds,
@@ -14,7 +14,7 @@ import {
   storedTask,
 } from '../db/specs'
 import { addTaskAssignment } from '../db/tasks'
-import { findOrAddWorker } from '../../../db/queries/workerIds'
+import { findOrAddWorker } from '../../../db/queries/workers/ids'
 import { CancelledError } from '../../../jobs/cancel'
 import { plural } from '../../../../shared/text'
 import type { ImportHooks } from '../../../importers/run'

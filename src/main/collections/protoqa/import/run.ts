@@ -6,7 +6,7 @@ import {
   createChangeSet,
   describeChangeSet,
   discardChangeSet,
-} from '../../../db/queries/changeSets'
+} from '../../../db/queries/changes/sets'
 import { addClustering } from '../db/clusterings'
 import { addPredictionSet, hasPredictionFile } from '../db/predictions'
 import {
@@ -18,7 +18,7 @@ import {
 } from '../db/questions'
 import { addResponse, hasResponse, questionHasResponses } from '../db/responses'
 import { completeSourceFile, insertSourceFile } from '../../../db/queries/submissions'
-import { findOrAddWorker } from '../../../db/queries/workerIds'
+import { findOrAddWorker } from '../../../db/queries/workers/ids'
 import { CancelledError } from '../../../jobs/cancel'
 import { InputError, showValue } from '../../../importers/errors'
 import { IMPORT_PRAGMAS, type ImportHooks } from '../../../importers/run'

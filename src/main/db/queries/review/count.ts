@@ -1,0 +1,111 @@
+import type { AnnotationFilter } from '../../../../shared/filter'
+import { filterKey } from '../../../../shared/filter'
+import { ensureSearchIndexed } from '../../../search/indexer'
+import type { Db } from '../../connection'
+import { pluck } from '../../connection'
+import { type SqlFragment, sql } from '../../sql'
+import { type Constraints, hasConstraints, resolveFilter } from './filter'
+import { type Plan, asOfPlan, drivingPlan } from './plan'
+
+function countSql(plan: Plan): SqlFragment {
+  const parts = plan.branches.map((b) => sql`SELECT count(*) FROM ${plan.from} WHERE ${b}`)
+  if (parts.length === 1) return parts[0] as SqlFragment
+  return sql`SELECT ${sql.join(
+    parts.map((p) => sql`(${p})`),
+    ' + ',
+  )}`
+}
+
+/** The statements that count `c` exactly (exported for the benchmark's shell comparison). */
+export function countStatement(db: Db, c: Constraints): SqlFragment | null {
+  if (c.none) return null
+  if (!hasConstraints(c)) return sql`SELECT count(*) FROM annotations`
+  const onlyText = c.fts !== undefined && !hasConstraints({ ...c, fts: undefined })
+  // Every annotation has one row in the full-text index: count there, without the join.
+  if (onlyText)
+    return sql`SELECT count(*) FROM annotation_search WHERE annotation_search MATCH ${c.fts ?? ''}`
+  return countSql(drivingPlan(db, c))
+}
+
+// Exact totals per filter, valid while no connection has written (data_version) and this one has
+// not either (total_changes): the grid asks for many pages of one filter.
+const totals = new WeakMap<Db, { version: string; byFilter: Map<string, number> }>()
+
+/** Changes whenever any connection has written to the file, this one included. */
+export function dataVersion(db: Db): string {
+  const changes = pluck<number>(db, sql`SELECT total_changes()`)
+  return `${String(db.pragma('data_version', { simple: true }))}:${changes}`
+}
+
+/**
+ * The constraints of a filter, with the full-text index complete first when the filter searches
+ * text (an import indexes its text after committing its rows).
+ */
+export function constraintsOf(db: Db, filter: AnnotationFilter): Constraints {
+  const c = resolveFilter(db, filter)
+  if (c.fts !== undefined) ensureSearchIndexed(db)
+  return c
+}
+
+function cacheOf(db: Db): Map<string, number> {
+  const version = dataVersion(db)
+  let cache = totals.get(db)
+  if (!cache || cache.version !== version) {
+    cache = { version, byFilter: new Map() }
+    totals.set(db, cache)
+  }
+  return cache.byFilter
+}
+
+/** The total remembered for this filter, if the data has not changed since. */
+export function knownTotal(db: Db, filter: AnnotationFilter): number | undefined {
+  return cacheOf(db).get(filterKey(filter))
+}
+
+export function rememberTotal(db: Db, filter: AnnotationFilter, total: number): void {
+  const cache = cacheOf(db)
+  if (cache.size >= 64) cache.delete(cache.keys().next().value as string)
+  cache.set(filterKey(filter), total)
+}
+
+/** The exact total of a filter: remembered, or counted now. */
+export function countResolved(
+  db: Db,
+  filter: AnnotationFilter,
+  c: Constraints,
+  trace?: SqlFragment[],
+): number {
+  const known = knownTotal(db, filter)
+  if (known !== undefined) return known
+  const statement = countStatement(db, c)
+  if (statement) trace?.push(statement)
+  const total = statement ? (pluck<number>(db, statement) ?? 0) : 0
+  rememberTotal(db, filter, total)
+  return total
+}
+
+/** Drops the remembered totals of `db` (benchmarks measure cold counts). */
+export function forgetTotals(db: Db): void {
+  totals.delete(db)
+}
+
+/** The exact total of `c` over a past view of annotations (not remembered: the view moves). */
+export function countPast(db: Db, relation: SqlFragment, c: Constraints, trace?: SqlFragment[]) {
+  if (c.none) return 0
+  const statement = countSql(asOfPlan(relation, c))
+  trace?.push(statement)
+  return pluck<number>(db, statement) ?? 0
+}
+
+/**
+ * The exact total of a filter, now or with ratings as they stood in `past` (a past view from
+ * ratingsAsOf.ts; null for the present).
+ */
+export function countAnnotations(
+  db: Db,
+  filter: AnnotationFilter,
+  past: SqlFragment | null = null,
+): number {
+  const c = constraintsOf(db, filter)
+  return past ? countPast(db, past, c) : countResolved(db, filter, c)
+}

@@ -1,0 +1,66 @@
+import type { Db } from '../../connection'
+import type { BulkTable, BulkValue } from '../../server/bulk'
+
+/**
+ * The project's side of the bulk data a team shares (tables and columns from `BULK_TABLES`, an
+ * allow-list): read to publish it, written to join. The change set that brought a row travels as
+ * its global id.
+ */
+function localColumn(column: { name: string; type: string }): string {
+  return column.type === 'uid'
+    ? '(SELECT t.uid FROM team_change_sets t WHERE t.change_set_id = x.change_set_id)'
+    : `x.${column.name}`
+}
+
+export function localBulkRows(db: Db, table: BulkTable): Iterable<BulkValue[]> {
+  const columns = table.columns.map(localColumn).join(', ')
+  return db.prepare(`SELECT ${columns} FROM ${table.name} x`).raw().iterate() as Iterable<
+    BulkValue[]
+  >
+}
+
+export function localBulkCount(db: Db, table: BulkTable): number {
+  return db.prepare(`SELECT count(*) FROM ${table.name}`).pluck().get() as number
+}
+
+/** Writes received rows in one transaction; `changeSetOf` turns a global id into a local one. */
+export function insertBulkRows(
+  db: Db,
+  table: BulkTable,
+  rows: readonly BulkValue[][],
+  changeSetOf: (uid: string) => number,
+): void {
+  const names = table.columns.map((c) => (c.type === 'uid' ? 'change_set_id' : c.name))
+  const verb = table.name === 'settings' ? 'INSERT OR REPLACE' : 'INSERT'
+  const insert = db.prepare(
+    `${verb} INTO ${table.name} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+  )
+  const uidAt = table.columns.findIndex((c) => c.type === 'uid')
+  db.transaction(() => {
+    for (const row of rows) {
+      if (uidAt >= 0) {
+        const values = [...row]
+        values[uidAt] = changeSetOf(String(row[uidAt]))
+        insert.run(values)
+      } else {
+        insert.run(row)
+      }
+    }
+  }).immediate()
+}
+
+/**
+ * After the bulk data of a join is in: the ratings come from the log, not from a reconstruction of
+ * file ratings, every text waits to be indexed for search, and the settings received are what a
+ * revert of this replica's first setting change puts back.
+ */
+export function finishJoinedData(db: Db): void {
+  db.transaction(() => {
+    db.exec(`DELETE FROM rating_pending;
+      INSERT OR IGNORE INTO search_backlog (annotation_id) SELECT id FROM annotations;
+      INSERT INTO story_search (story_search) VALUES ('rebuild');`)
+    // The settings came with the bulk data: recorded as the state before this replica's changes.
+    db.exec(`INSERT INTO change_entries (subject, key, value)
+      SELECT 'setting', json_quote(key), value FROM settings ORDER BY key`)
+  }).immediate()
+}

@@ -1,0 +1,285 @@
+import type { Transition } from '../../../../shared/contract/ratings'
+import type { Db } from '../../connection'
+import { all, get, pluck, pluckAll, run } from '../../connection'
+import { type SqlFragment, sql } from '../../sql'
+
+/**
+ * A team project's local bookkeeping: which server and member it is, the last place in the log it
+ * has, and for each change set its global id and place. A change set with no place is pending: it
+ * waits in the project file to be pushed, so a kill loses none.
+ *
+ * The tables are made when a project becomes a team project (`team init`, `team join`); a project
+ * without them is a local project.
+ */
+export function createTeamTables(db: Db): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS team_state (
+      only_row INTEGER PRIMARY KEY CHECK (only_row = 1),
+      -- The server's URL without its password.
+      server TEXT NOT NULL,
+      member TEXT NOT NULL,
+      role TEXT NOT NULL CHECK (role IN ('lead', 'reviewer', 'viewer')),
+      -- The last place in the log this replica has applied.
+      seq INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE IF NOT EXISTS team_change_sets (
+      change_set_id INTEGER PRIMARY KEY REFERENCES change_sets(id),
+      uid TEXT NOT NULL UNIQUE,
+      -- NULL until the server has given it its place.
+      seq INTEGER UNIQUE,
+      member TEXT
+    ) STRICT;
+  `)
+}
+
+export interface TeamState {
+  server: string
+  member: string
+  role: 'lead' | 'reviewer' | 'viewer'
+  seq: number
+}
+
+export function isTeamProject(db: Db): boolean {
+  return (
+    pluck<number>(
+      db,
+      sql`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'team_state'`,
+    ) === 1 && pluck<number>(db, sql`SELECT count(*) FROM team_state`) === 1
+  )
+}
+
+export function teamState(db: Db): TeamState | undefined {
+  if (!isTeamProject(db)) return undefined
+  return get<TeamState>(db, sql`SELECT server, member, role, seq FROM team_state`)
+}
+
+export function writeTeamState(db: Db, state: TeamState): void {
+  run(
+    db,
+    sql`INSERT INTO team_state (only_row, server, member, role, seq)
+        VALUES (1, ${state.server}, ${state.member}, ${state.role}, ${state.seq})
+        ON CONFLICT (only_row) DO UPDATE SET server = excluded.server, member = excluded.member,
+          role = excluded.role, seq = excluded.seq`,
+  )
+}
+
+export function setTeamSeq(db: Db, seq: number): void {
+  run(db, sql`UPDATE team_state SET seq = max(seq, ${seq})`)
+}
+
+export function setTeamRole(db: Db, role: TeamState['role']): void {
+  run(db, sql`UPDATE team_state SET role = ${role}`)
+}
+
+export interface PendingChangeSet {
+  id: number
+  kind: string
+  author: string
+  createdAt: number
+  description: string
+  reverts: number | null
+  /** The global id given when it was first prepared for a push, or null. */
+  uid: string | null
+}
+
+/**
+ * Kinds of change set that have no codec yet (triage, audits, settings, CROWDAQ and ProtoQA
+ * edits): recorded on their own replica only, never pushed, never holding back what comes after.
+ */
+const LOCAL_KINDS = ['triage', 'audit', 'setting', 'crowdaq', 'protoqa']
+
+/** A change set `c` that travels: not of a local kind, nor a revert (at any depth) of one. */
+const travels = sql`c.kind NOT IN ${sql.list(LOCAL_KINDS)}
+  AND NOT (c.kind = 'revert' AND EXISTS (
+    WITH RECURSIVE up(id, kind, reverts) AS (
+      SELECT r.id, r.kind, r.reverts FROM change_sets r WHERE r.id = c.reverts
+      UNION ALL SELECT p.id, p.kind, p.reverts FROM change_sets p JOIN up ON p.id = up.reverts
+        WHERE up.kind = 'revert')
+    SELECT 1 FROM up WHERE up.kind IN ${sql.list(LOCAL_KINDS)}))`
+
+/** Change sets not yet placed in the log, oldest first (from after local id `after`). */
+export function pendingChangeSets(
+  db: Db,
+  limit = Number.MAX_SAFE_INTEGER,
+  after = 0,
+): PendingChangeSet[] {
+  return all<PendingChangeSet>(
+    db,
+    sql`SELECT c.id, c.kind, c.author, c.created_at AS createdAt, c.description, c.reverts, t.uid
+        FROM change_sets c LEFT JOIN team_change_sets t ON t.change_set_id = c.id
+        WHERE t.seq IS NULL AND c.id > ${after} AND ${travels} ORDER BY c.id LIMIT ${limit}`,
+  )
+}
+
+export function pendingCount(db: Db): number {
+  return (
+    pluck<number>(
+      db,
+      sql`SELECT count(*) FROM change_sets c LEFT JOIN team_change_sets t ON t.change_set_id = c.id
+          WHERE t.seq IS NULL AND ${travels}`,
+    ) ?? 0
+  )
+}
+
+/** Gives a pending change set its global id, once: a retried push sends the same id. */
+export function assignUid(db: Db, changeSetId: number, uid: string): void {
+  run(
+    db,
+    sql`INSERT INTO team_change_sets (change_set_id, uid) VALUES (${changeSetId}, ${uid})
+        ON CONFLICT (change_set_id) DO NOTHING`,
+  )
+}
+
+export function uidOf(db: Db, changeSetId: number): string | undefined {
+  return pluck<string>(
+    db,
+    sql`SELECT uid FROM team_change_sets WHERE change_set_id = ${changeSetId}`,
+  )
+}
+
+export function changeSetOfUid(db: Db, uid: string): number | undefined {
+  return pluck<number>(db, sql`SELECT change_set_id FROM team_change_sets WHERE uid = ${uid}`)
+}
+
+/** Records the place the server gave a change set. */
+export function placeChangeSet(
+  db: Db,
+  changeSetId: number,
+  place: { uid: string; seq: number; member: string },
+): void {
+  run(
+    db,
+    sql`INSERT INTO team_change_sets (change_set_id, uid, seq, member)
+        VALUES (${changeSetId}, ${place.uid}, ${place.seq}, ${place.member})
+        ON CONFLICT (change_set_id) DO UPDATE SET seq = excluded.seq, member = excluded.member`,
+  )
+}
+
+/**
+ * Sets the time of a change set and of every row it wrote: a placed change set takes the time
+ * the log gave it, so every replica orders its rows the same way.
+ */
+export function retimeChangeSet(db: Db, changeSetId: number, at: number): boolean {
+  const moved = run(
+    db,
+    sql`UPDATE change_sets SET created_at = ${at} WHERE id = ${changeSetId} AND created_at != ${at}`,
+  ).changes
+  if (moved === 0) return false
+  for (const table of ['worker_ratings', 'item_ratings', 'rating_retractions'] as const) {
+    run(
+      db,
+      sql`UPDATE ${sql.raw(table)} SET recorded_at = ${at} WHERE change_set_id = ${changeSetId}
+            AND recorded_at != ${at}`,
+    )
+  }
+  return true
+}
+
+/** The latest time of a placed change set, or 0. */
+export function lastPlacedTime(db: Db): number {
+  return (
+    pluck<number>(
+      db,
+      sql`SELECT max(c.created_at) FROM change_sets c JOIN team_change_sets t ON t.change_set_id = c.id
+          WHERE t.seq IS NOT NULL`,
+    ) ?? 0
+  )
+}
+
+/** Pending change sets recorded at or before `at`, oldest first: they must come after it. */
+export function pendingAtOrBefore(db: Db, at: number): { id: number; createdAt: number }[] {
+  return all(
+    db,
+    sql`SELECT c.id, c.created_at AS createdAt FROM change_sets c
+        LEFT JOIN team_change_sets t ON t.change_set_id = c.id
+        WHERE t.seq IS NULL AND c.created_at <= ${at} AND ${travels} ORDER BY c.id`,
+  )
+}
+
+/** Members whose change sets this replica holds, by name. */
+export function placedMembers(db: Db): string[] {
+  return pluckAll<string>(
+    db,
+    sql`SELECT DISTINCT member FROM team_change_sets WHERE member IS NOT NULL ORDER BY member`,
+  )
+}
+
+export interface RatingEffects {
+  changed: number
+  transitions: Transition[]
+}
+
+export function ratingEffectsOf(db: Db, changeSetId: number): RatingEffects | null {
+  const row = get<{ changed: number; transitions: string }>(
+    db,
+    sql`SELECT changed, transitions FROM rating_effects WHERE change_set_id = ${changeSetId}`,
+  )
+  return row
+    ? { changed: row.changed, transitions: JSON.parse(row.transitions) as Transition[] }
+    : null
+}
+
+/**
+ * Annotations whose effective rating the given change sets may have moved: those of the workers
+ * whose timelines they touched and those whose item ratings they wrote or switched.
+ */
+export function annotationsTouchedBy(changeSetIds: readonly number[]): SqlFragment {
+  const ids = sql`(SELECT value FROM json_each(${JSON.stringify(changeSetIds)}))`
+  return sql`SELECT a.id FROM annotations a WHERE a.worker_id IN (
+      SELECT worker_id FROM worker_ratings WHERE change_set_id IN ${ids}
+      UNION SELECT w.worker_id FROM rating_retractions r JOIN worker_ratings w ON w.id = r.rating_id
+        WHERE r.target = 'worker' AND r.change_set_id IN ${ids})
+    UNION SELECT annotation_id FROM item_ratings WHERE change_set_id IN ${ids}
+    UNION SELECT i.annotation_id FROM rating_retractions r JOIN item_ratings i ON i.id = r.rating_id
+      WHERE r.target = 'item' AND r.change_set_id IN ${ids}`
+}
+
+export interface PolicyRunRow {
+  name: string
+  fileName: string
+  script: string
+  sha256: string
+  params: string
+  report: string
+}
+
+export function policyRunOf(db: Db, changeSetId: number): PolicyRunRow | undefined {
+  return get<PolicyRunRow>(
+    db,
+    sql`SELECT name, file_name AS fileName, script, sha256, params, report FROM policy_runs
+        WHERE change_set_id = ${changeSetId}`,
+  )
+}
+
+export function insertPolicyRun(db: Db, changeSetId: number, r: PolicyRunRow): void {
+  run(
+    db,
+    sql`INSERT INTO policy_runs (change_set_id, name, file_name, script, sha256, params, report)
+        VALUES (${changeSetId}, ${r.name}, ${r.fileName}, ${r.script}, ${r.sha256}, ${r.params}, ${r.report})`,
+  )
+}
+
+/** A change set written as another replica wrote it, at the time the log gave it. */
+export function insertPulledChangeSet(
+  db: Db,
+  c: { kind: string; author: string; at: number; description: string; reverts: number | null },
+): number {
+  return Number(
+    run(
+      db,
+      sql`INSERT INTO change_sets (kind, author, created_at, description, reverts)
+          VALUES (${c.kind}, ${c.author}, ${c.at}, ${c.description}, ${c.reverts})`,
+    ).lastInsertRowid,
+  )
+}
+
+/** Whether a change set brought bulk rows (an import's submissions or files). */
+export function broughtBulkData(db: Db, changeSetId: number): boolean {
+  return (
+    pluck<number>(
+      db,
+      sql`SELECT EXISTS (SELECT 1 FROM submissions WHERE change_set_id = ${changeSetId})
+          OR EXISTS (SELECT 1 FROM source_files WHERE change_set_id = ${changeSetId})`,
+    ) === 1
+  )
+}
