@@ -7,7 +7,7 @@ import type { PageId } from '../../../../shared/pages'
  * page has one.
  */
 export const pageViews: Partial<Record<PageId, ComponentType>> = {
-  today: lazy(() => import('../today/TodayPage').then((m) => ({ default: m.TodayPage }))),
+  today: lazy(() => import('../triage/TriagePage').then((m) => ({ default: m.TodayPage }))),
   audits: lazy(() => import('../audits/AuditsPage').then((m) => ({ default: m.AuditsPage }))),
   dashboard: lazy(() =>
     import('../dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })),

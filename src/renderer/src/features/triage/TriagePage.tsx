@@ -14,7 +14,7 @@ import { ratingsVersion } from '../ratings/ratingState'
 import { TriageQueueView } from './TriageQueueView'
 import { TriageSettingsForm } from './TriageSettingsForm'
 import { NO_TIME, WorkerTable } from './WorkerTable'
-import './today.css'
+import './triage.css'
 
 /**
  * Today: per worker figures for a day or range (by default the days since the last triage), and
