@@ -1,12 +1,13 @@
-/** Collections a project may hold beside GLUCOSE, each with a page of its own. */
-export const COLLECTIONS = ['protoqa', 'crowdaq', 'halie'] as const
+import { COLLECTION_PAGES, type CollectionId } from './collections'
 
-export type CollectionId = (typeof COLLECTIONS)[number]
+export { COLLECTIONS, type CollectionId } from './collections'
 
 /**
  * The app's pages, in the order of their tabs and of their keys (Ctrl+1 … from the desktop app's
  * Go menu, Alt+1 … anywhere). Main builds the Go menu from this list and the page its tabs, so
- * a new page is one entry here and one view in `renderer/src/features/shell/pageViews.tsx`.
+ * a new page is one entry here and one view in `renderer/src/features/shell/pageViews.tsx`; a
+ * collection's page comes from the collections' list (`shared/collections.ts`) and its view from
+ * the renderer's (`features/collections.ts`).
  * A page of a collection shows only in projects that hold it; its key stays its position here,
  * so hiding a tab never moves another page to a different digit.
  */
@@ -21,24 +22,7 @@ export const PAGES = [
     label: 'Release',
     hint: 'Export tier files, a split, a datasheet and a manifest',
   },
-  {
-    id: 'protoqa',
-    label: 'ProtoQA',
-    hint: 'Cluster answers, compare reviewers, score predictions',
-    collection: 'protoqa',
-  },
-  {
-    id: 'crowdaq',
-    label: 'CROWDAQ',
-    hint: 'Exams, tutorials and tasks: preview, grade, report, qualify',
-    collection: 'crowdaq',
-  },
-  {
-    id: 'halie',
-    label: 'HALIE',
-    hint: 'Human–LM interaction sessions: filter, replay, chart, rate',
-    collection: 'halie',
-  },
+  ...COLLECTION_PAGES,
 ] as const satisfies readonly {
   id: string
   label: string

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
-import { exportProtoqa } from '../../src/main/collections/protoqa/release/writer'
+import { writeProtoqaRelease } from '../../src/main/collections/protoqa/release/writer'
 import { importProtoqaFiles } from '../../src/main/collections/protoqa/import/run'
 import { agreement, compareReviewers } from '../../src/main/collections/protoqa/agreement'
 import { saveClustering } from '../../src/main/collections/protoqa/clusterings'
@@ -75,7 +75,10 @@ describe('clustering a question: two reviewers, agreement, adjudication, export'
     })
     const out = join(dir, 'out.jsonl')
     const sheet = join(dir, 'datasheet.md')
-    expect(exportProtoqa(db, out, sheet)).toMatchObject({ questions: 1, unclustered: ['t2q2'] })
+    expect(writeProtoqaRelease(db, out, sheet)).toMatchObject({
+      questions: 1,
+      unclustered: ['t2q2'],
+    })
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({
       metadata: { id: 't2q1', source: 'answer list' },
       question: {

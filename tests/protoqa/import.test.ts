@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
 import { protoqaTotals } from '../../src/main/collections/protoqa/db/questions'
-import { exportProtoqa } from '../../src/main/collections/protoqa/release/writer'
+import { writeProtoqaRelease } from '../../src/main/collections/protoqa/release/writer'
 import { readPredictions } from '../../src/main/collections/protoqa/import/predictions'
 import { importProtoqaFiles } from '../../src/main/collections/protoqa/import/run'
 import { readTextFile } from '../../src/main/collections/protoqa/import/text'
@@ -41,7 +41,11 @@ describe('ProtoQA import', () => {
     const db = openProject(join(dir, 'p.winnow'), { create: true })
     importProtoqaFiles(db, [{ path: fixture('questions.jsonl') }])
     const out = join(dir, 'out.jsonl')
-    expect(exportProtoqa(db, out)).toEqual({ questions: 2, unclustered: [], belowSelection: [] })
+    expect(writeProtoqaRelease(db, out)).toEqual({
+      questions: 2,
+      unclustered: [],
+      belowSelection: [],
+    })
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(fixture('questions.jsonl'), 'utf8'))
     db.close()
   })
@@ -51,7 +55,9 @@ describe('ProtoQA import', () => {
     const db = openProject(join(dir, 'p.winnow'), { create: true })
     expect(importProtoqaFiles(db, [{ path: SAMPLE }])).toMatchObject({ questions: 3, clusters: 44 })
     const out = join(dir, 'out.jsonl')
-    expect(exportProtoqa(db, out).belowSelection).toEqual([{ question: 'r2q47', topAnswers: 79 }])
+    expect(writeProtoqaRelease(db, out).belowSelection).toEqual([
+      { question: 'r2q47', topAnswers: 79 },
+    ])
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(SAMPLE, 'utf8'))
     db.close()
   })

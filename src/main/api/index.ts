@@ -1,21 +1,22 @@
 import type { CallName } from '../../shared/contract'
+import { collectionHandlers } from '../collections/registry'
 import { auditHandlers } from './audits'
 import { dashboardHandlers } from './dashboard'
-import { crowdaqHandlers } from '../collections/crowdaq/api'
-import { halieHandlers } from '../collections/halie/api'
 import type { Handlers } from './handlers'
 import { importHandlers } from './imports'
 import { jobHandlers } from './jobs'
 import { mturkHandlers } from './mturk'
 import { policyHandlers } from './policies'
 import { projectHandlers } from './project'
-import { protoqaHandlers } from '../collections/protoqa/api'
 import { ratingsHandlers } from './ratings'
 import { releaseHandlers } from './release'
 import { reviewHandlers } from './review'
 import { triageHandlers } from './triage'
 
-/** Every call of the contract has exactly one handler; the type fails the build if one is missing. */
+/**
+ * Every call of the contract has exactly one handler; the type fails the build if one is missing.
+ * The collections' come from their registry (`collections/registry.ts`).
+ */
 export const handlers: Handlers<CallName> = {
   ...projectHandlers,
   ...jobHandlers,
@@ -23,12 +24,10 @@ export const handlers: Handlers<CallName> = {
   ...reviewHandlers,
   ...ratingsHandlers,
   ...mturkHandlers,
-  ...protoqaHandlers,
   ...releaseHandlers,
   ...triageHandlers,
   ...auditHandlers,
   ...dashboardHandlers,
-  ...crowdaqHandlers,
   ...policyHandlers,
-  ...halieHandlers,
+  ...collectionHandlers,
 }

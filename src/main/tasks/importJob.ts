@@ -1,13 +1,9 @@
 import { basename } from 'node:path'
-import type { CrowdaqImportCounts } from '../../shared/crowdaq/contract'
 import type { ImportResult } from '../../shared/contract/imports'
 import type { JobProgress } from '../../shared/contract/jobs'
-import { type HalieImportResult, describeHalieImport } from '../../shared/halie/tasks'
-import type { ProtoqaImportResult } from '../../shared/protoqa/model'
 import { describeAdded } from '../../shared/summaries'
-import { describeCounts } from '../collections/crowdaq/import/import'
+import { type CollectionImportWork, importerOf } from '../collections/importers'
 import type { ImportWork, ImportWorkResult } from '../importers/intoProject'
-import { describeProtoqaImport } from '../collections/protoqa/import/run'
 import type { JobContext } from '../jobs/manager'
 import type { Session } from '../session'
 import { type TaskThread, runTask } from './threadTasks'
@@ -28,7 +24,7 @@ export function startImportJob<W extends ImportWork>(
   return session.jobs.start<ImportWorkResult<W>>({
     kind: 'import',
     title: names.length === 1 ? `Importing ${names[0] ?? ''}` : `Importing ${names.length} files`,
-    unit: work.collection === 'crowdaq' ? 'items' : 'bytes',
+    unit: isGlucose(work) ? 'bytes' : importerOf(work).unit,
     run: async (context) => {
       const result = await runImport(dbPath, work, context, thread)
       session.dataChanged({ collections: true })
@@ -44,21 +40,17 @@ export function startImportJob<W extends ImportWork>(
 
 /** The names the user knows the files by. */
 function fileNames(work: ImportWork): string[] {
-  if (work.collection === 'crowdaq') return [work.name ?? basename(work.path)]
-  if (work.collection === 'halie') return work.sources.map((s) => s.relPath)
-  return work.files.map((f) => f.name ?? basename(f.path))
+  if (isGlucose(work)) return work.files.map((f) => f.name ?? basename(f.path))
+  return importerOf(work).names(work)
 }
 
 function describeImport(work: ImportWork, result: unknown, names: readonly string[]): string {
-  if (work.collection === 'protoqa') {
-    return `Added ${describeProtoqaImport(result as ProtoqaImportResult)}`
-  }
-  if (work.collection === 'crowdaq') {
-    return `Imported ${names[0] ?? ''}: ${describeCounts(result as CrowdaqImportCounts)}.`
-  }
-  if (work.collection === 'halie')
-    return `Added ${describeHalieImport(result as HalieImportResult)}`
-  return describeAdded(result as ImportResult)
+  if (isGlucose(work)) return describeAdded(result as ImportResult)
+  return importerOf(work).describe(result as never, names)
+}
+
+function isGlucose(work: ImportWork): work is Exclude<ImportWork, CollectionImportWork> {
+  return work.collection === undefined || work.collection === 'glucose'
 }
 
 /**

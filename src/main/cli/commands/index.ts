@@ -1,12 +1,9 @@
+import { collectionCommands } from '../../collections/registry'
 import type { Command } from '../command'
 import { exportCommand } from './export'
 import { auditCommand } from './audit'
-import { crowdaqCommand } from '../../collections/crowdaq/command'
-import { examCommand } from '../../collections/crowdaq/examCommand'
-import { halieCommand } from '../../collections/halie/command'
 import { historyCommand } from './history'
 import { importCommand } from './import'
-import { protoqaCommand } from '../../collections/protoqa/command'
 import { policyCommand } from './policy'
 import { pullCommand } from './pull'
 import { queryCommand } from './query'
@@ -19,7 +16,7 @@ import { teamCommand } from './team'
 import { triageCommand } from './triage'
 import { workerCommand } from './worker'
 
-/** Every `winnow` command, in the order `winnow --help` lists them. */
+/** Every `winnow` command, in the order `winnow --help` lists them: the core's, then each collection's. */
 export const commands: Command[] = [
   importCommand,
   statsCommand,
@@ -33,11 +30,8 @@ export const commands: Command[] = [
   serveCommand,
   pullCommand,
   workerCommand,
-  protoqaCommand,
   triageCommand,
   auditCommand,
-  crowdaqCommand,
-  examCommand,
   teamCommand,
-  halieCommand,
+  ...collectionCommands,
 ]

@@ -1,4 +1,4 @@
-import { describeCounts } from './import/import'
+import { describeCounts } from './import/counts'
 import { importIntoProject } from '../../importers/intoProject'
 import { localAuthor } from '../../ratings/author'
 import {

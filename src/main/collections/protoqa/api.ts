@@ -4,7 +4,7 @@ import { METRICS, exactMatch, scoreAll, scoreQuestion } from '../../../shared/pr
 import { currentClusterings } from './db/clusterings'
 import { predictionSets, predictionsOf } from './db/predictions'
 import { protoqaTotals, questionAnswers, questionRow, questionSummaries } from './db/questions'
-import { protoqaExport } from './release/writer'
+import { protoqaRelease } from './release/writer'
 import { agreement, compareReviewers } from './agreement'
 import { saveClustering } from './clusterings'
 import { releasedQuestion, releasedQuestions, scoringTargets } from './released'
@@ -66,7 +66,7 @@ export const protoqaHandlers: Handlers<keyof typeof protoqaCalls> = {
     })
     return { jobId: job.id }
   },
-  'protoqa.export': (_args, { session }) => protoqaExport(session.project().db),
+  'protoqa.export': (_args, { session }) => protoqaRelease(session.project().db),
   'protoqa.score': async ({ set, question, metric, similarity }, { session }) => {
     const db = session.project().db
     const row = questionRow(db, question)

@@ -4,7 +4,7 @@ import { UserError } from '../../../shared/contract/errors'
 import { type ProtoqaFormat, protoqaFormats } from '../../../shared/protoqa/model'
 import { exactMatch, scoreAll } from '../../../shared/protoqa/scoring'
 import { openProject } from '../../db/connection'
-import { exportProtoqa } from './release/writer'
+import { writeProtoqaRelease } from './release/writer'
 import { readPredictions } from './import/predictions'
 import { readProtoqaQuestions } from './import/questions'
 import { describeProtoqaImport, importProtoqaFiles } from './import/run'
@@ -170,7 +170,7 @@ function exportCommand(values: ParsedValues): CommandOutput {
   try {
     const out = resolve(requireString(values, 'out'))
     const datasheet = optionalString(values, 'datasheet')
-    const result = exportProtoqa(db, out, datasheet ? resolve(datasheet) : undefined)
+    const result = writeProtoqaRelease(db, out, datasheet ? resolve(datasheet) : undefined)
     const text = [
       `Wrote ${plural(result.questions, 'question')} to ${out}`,
       ...(result.unclustered.length

@@ -1,4 +1,5 @@
 import { UserError } from '../../../shared/contract/errors'
+import { collectionSchemas } from '../../collections/schemas'
 import type { Db, Migration } from '../types'
 import m001 from './001-core'
 import m002 from './002-ratings'
@@ -6,36 +7,45 @@ import m003 from './003-mturk'
 import m004 from './004-review'
 import m005 from './005-narrow-rating-index'
 import m006 from './006-date-index-by-id'
-import m007 from '../../collections/protoqa/db/migrations/007-protoqa'
 import m008 from './008-release'
 import m009 from './009-pull-runner'
 import m010 from './010-triage'
-import m011 from '../../collections/crowdaq/db/migrations/011-crowdaq'
 import m012 from './012-policies'
-import m013 from '../../collections/crowdaq/db/migrations/013-crowdaq-attempt-times'
-import m014 from '../../collections/halie/db/migrations/014-halie'
 import m015 from './015-change-entries'
 
 /** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
 export const APPLICATION_ID = 0x574e4e57
 
-export const migrations: readonly Migration[] = [
+/**
+ * The project file's one sequence of migrations: the core's and each collection's
+ * (`collections/<kind>/schema.ts`), by number. A number is taken once, by the core or by one
+ * collection, and never reused, so files written by any version open in every later one.
+ */
+export const migrations: readonly Migration[] = inSequence([
   m001,
   m002,
   m003,
   m004,
   m005,
   m006,
-  m007,
   m008,
   m009,
   m010,
-  m011,
   m012,
-  m013,
-  m014,
   m015,
-]
+  ...collectionSchemas.flatMap((c) => c.migrations),
+])
+
+/** The migrations by number, checked to be 1, 2, 3 … with none missing or taken twice. */
+function inSequence(all: Migration[]): Migration[] {
+  const sorted = all.sort((a, b) => a.version - b.version)
+  sorted.forEach((m, i) => {
+    if (m.version !== i + 1) {
+      throw new Error(`migration ${m.version} (${m.name}) is out of sequence: expected ${i + 1}`)
+    }
+  })
+  return sorted
+}
 
 export const LATEST_VERSION = migrations.length
 

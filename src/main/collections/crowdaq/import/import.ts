@@ -17,6 +17,7 @@ import { addTaskAssignment } from '../db/tasks'
 import { findOrAddWorker } from '../../../db/queries/workers/ids'
 import { CancelledError } from '../../../jobs/cancel'
 import { plural } from '../../../../shared/text'
+import { describeCounts } from './counts'
 import type { ImportHooks } from '../../../importers/run'
 import { type CsvAttemptRow, parseAttemptsCsv } from './attemptsCsv'
 import { type FoundItem, findItems } from './read'
@@ -357,21 +358,4 @@ function itemSteps(hooks: ImportHooks): { begin(step: string, total: number): vo
       hooks.progress?.({ done, total, unit: 'items', records: done, file: step })
     },
   }
-}
-
-/** Each count's words, one and many. */
-const COUNT_WORDS: Record<keyof CrowdaqImportCounts, [string, string]> = {
-  exams: ['exam', 'exams'],
-  tutorials: ['tutorial', 'tutorials'],
-  instructions: ['instruction', 'instructions'],
-  tasks: ['task', 'tasks'],
-  examAttempts: ['exam attempt', 'exam attempts'],
-  taskAssignments: ['task assignment', 'task assignments'],
-}
-
-export function describeCounts(c: CrowdaqImportCounts): string {
-  const parts = (Object.keys(COUNT_WORDS) as (keyof CrowdaqImportCounts)[])
-    .filter((k) => c[k] > 0)
-    .map((k) => plural(c[k], ...COUNT_WORDS[k]))
-  return parts.length > 0 ? parts.join(', ') : 'nothing new'
 }

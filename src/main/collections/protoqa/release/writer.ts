@@ -23,7 +23,7 @@ function questionLine(q: ReleasedQuestion): string {
   })
 }
 
-export interface ProtoqaExport {
+export interface ProtoqaRelease {
   questions: number
   /** Questions left out: no final clustering yet. */
   unclustered: string[]
@@ -32,10 +32,10 @@ export interface ProtoqaExport {
 }
 
 /** The ProtoQA JSONL text of the released questions, its datasheet, and what was left out. */
-export function protoqaExport(db: Db): ProtoqaExport & { jsonl: string; datasheet: string } {
+export function protoqaRelease(db: Db): ProtoqaRelease & { jsonl: string; datasheet: string } {
   const released = releasedQuestions(db)
   const clustered = new Set(released.map((q) => q.row.externalId))
-  const result: ProtoqaExport = {
+  const result: ProtoqaRelease = {
     questions: released.length,
     unclustered: questionRows(db)
       .map((q) => q.externalId)
@@ -56,14 +56,14 @@ export function protoqaExport(db: Db): ProtoqaExport & { jsonl: string; datashee
 }
 
 /** Writes the released questions as ProtoQA JSONL to `path`, and the datasheet when asked. */
-export function exportProtoqa(db: Db, path: string, datasheetPath?: string): ProtoqaExport {
-  const { jsonl, datasheet: sheet, ...result } = protoqaExport(db)
+export function writeProtoqaRelease(db: Db, path: string, datasheetPath?: string): ProtoqaRelease {
+  const { jsonl, datasheet: sheet, ...result } = protoqaRelease(db)
   writeFileSync(path, jsonl)
   if (datasheetPath) writeFileSync(datasheetPath, sheet)
   return result
 }
 
-function datasheet(db: Db, released: ReleasedQuestion[], result: ProtoqaExport): string {
+function datasheet(db: Db, released: ReleasedQuestion[], result: ProtoqaRelease): string {
   const report = agreement(db)
   const responses = released.reduce((s, q) => s + [...q.raw.values()].reduce((a, b) => a + b, 0), 0)
   const clustered = released.reduce((s, q) => s + q.clusters.reduce((a, c) => a + c.count, 0), 0)

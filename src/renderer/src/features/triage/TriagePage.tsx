@@ -20,7 +20,7 @@ import './triage.css'
  * Today: per worker figures for a day or range (by default the days since the last triage), and
  * the triage queue: a seeded share of each worker's new submissions, reviewed in the story view.
  */
-export function TodayPage() {
+export function TriagePage() {
   const { dataVersion } = useStore(projectState)
   const [range, setRange] = useState<{ from?: string; to?: string }>({})
   const [report, setReport] = useState<TriageReport | null>(null)

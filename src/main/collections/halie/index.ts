@@ -1,0 +1,15 @@
+import type { halieCalls } from '../../../shared/halie/contract'
+import type { Collection } from '../collection'
+import { halieHandlers } from './api'
+import { halieCommand } from './command'
+import { halieImporter } from './importer'
+import { halieSchema } from './schema'
+
+/** HALIE: human–LM interaction sessions, their logs and replays. */
+export const halie = {
+  id: 'halie',
+  schema: halieSchema,
+  importer: halieImporter,
+  handlers: halieHandlers,
+  commands: [halieCommand],
+} satisfies Collection<keyof typeof halieCalls>

@@ -1,0 +1,17 @@
+import type { protoqaCalls } from '../../../shared/protoqa/contract'
+import type { Collection } from '../collection'
+import { protoqaHandlers } from './api'
+import { protoqaCommand } from './command'
+import { protoqaImporter } from './importer'
+import { writeProtoqaRelease } from './release/writer'
+import { protoqaSchema } from './schema'
+
+/** ProtoQA: questions, answer lists, clusterings, adjudication, scoring of predictions. */
+export const protoqa = {
+  id: 'protoqa',
+  schema: protoqaSchema,
+  importer: protoqaImporter,
+  handlers: protoqaHandlers,
+  commands: [protoqaCommand],
+  release: { what: 'ProtoQA JSONL and its datasheet', write: writeProtoqaRelease },
+} satisfies Collection<keyof typeof protoqaCalls>

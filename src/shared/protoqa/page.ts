@@ -1,0 +1,7 @@
+/** ProtoQA's page: its tab, Go menu entry and key (after the project's own pages). */
+export const protoqaPage = {
+  id: 'protoqa',
+  label: 'ProtoQA',
+  hint: 'Cluster answers, compare reviewers, score predictions',
+  collection: 'protoqa',
+} as const
