@@ -23,6 +23,21 @@ const spreadIntoCall = {
     'A spread list overflows the stack past ~120k items: use append, largest or smallest (src/shared/lists.ts), or pass the array.',
 }
 
+const immediateTransactions = {
+  selector:
+    "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",
+  message: 'Begin write transactions with .immediate().',
+}
+
+const sqlOutsideDb = [
+  { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'SQL lives in a db/ folder.' },
+  {
+    selector:
+      'CallExpression[callee.property.name=/^(prepare|exec)$/][arguments.0.type=/Literal$/]',
+    message: 'SQL lives in a db/ folder.',
+  },
+]
+
 const noElectron = {
   name: 'electron',
   message: 'Use the contract; Electron lives in src/main/electron and src/preload.',
@@ -70,15 +85,21 @@ export default tseslint.config(
     // instead of waiting for the lock, so the core's write transactions begin immediate.
     files: ['src/main/**/*.ts'],
     rules: {
+      'no-restricted-syntax': ['error', ...untrustedText, spreadIntoCall, immediateTransactions],
+    },
+  },
+  {
+    // SQL lives only in a db/ folder: the core's (src/main/db) and each collection's
+    // (src/main/collections/<kind>/db). rate.ts hands the rating queries a value's expression.
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/db/**', 'src/main/collections/*/db/**', 'src/main/ratings/rate.ts'],
+    rules: {
       'no-restricted-syntax': [
         'error',
         ...untrustedText,
         spreadIntoCall,
-        {
-          selector:
-            "CallExpression[callee.type='CallExpression'][callee.callee.property.name='transaction']",
-          message: 'Begin write transactions with .immediate().',
-        },
+        immediateTransactions,
+        ...sqlOutsideDb,
       ],
     },
   },
