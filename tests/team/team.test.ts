@@ -529,9 +529,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     // Killed after the server committed but before the project recorded the places: the next
     // push sends the same global ids, and the log keeps one of each.
     const db = openProject(replica)
-    db.exec(
-      'UPDATE team_change_sets SET seq = NULL, member = NULL WHERE seq > 1; UPDATE team_state SET seq = 1',
-    )
+    db.exec('DELETE FROM team_change_sets WHERE seq > 1; UPDATE team_state SET seq = 1')
     db.close()
     expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 2, seq: 1 })
     expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 2, pulled: 0, seq: 3 })

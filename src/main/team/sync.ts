@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
 import { fillSelection } from '../db/queries/ratingsApply'
@@ -6,7 +5,6 @@ import { recordEffects } from '../db/queries/history'
 import {
   type TeamState,
   annotationsTouchedBy,
-  assignUid,
   broughtBulkData,
   changeSetOfUid,
   insertPulledChangeSet,
@@ -104,9 +102,9 @@ export async function syncWith(db: Db, server: TeamServer, member: string): Prom
 }
 
 /**
- * Pushes pending change sets, oldest first, each batch in one server transaction. Their global
- * ids are written to the project file before anything is sent, so a push cut off and retried sends
- * the same ids and the log, which skips ids it holds, doubles nothing.
+ * Pushes pending change sets, oldest first, each batch in one server transaction. A change set's
+ * global id is made with it (`change_sets.uid`), so a push cut off and retried sends the same ids
+ * and the log, which skips ids it holds, doubles nothing.
  */
 export async function push(db: Db, server: TeamServer): Promise<number> {
   let pushed = 0
@@ -122,12 +120,9 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
         message: `Change set ${imported.id} (${imported.description}) imported data into this replica; imports into a team project are not shared yet, so it and what came after it wait unpushed. Import into the lead's project before publishing.`,
       })
     }
-    db.transaction(() => {
-      for (const c of pending) if (c.uid === null) assignUid(db, c.id, randomUUID())
-    }).immediate()
-    const entries: (LogEntry & { id: number })[] = pendingChangeSets(db, PUSH_BATCH).map((c) => ({
+    const entries: (LogEntry & { id: number })[] = pending.map((c) => ({
       id: c.id,
-      uid: c.uid as string,
+      uid: c.uid,
       kind: c.kind,
       author: c.author,
       createdAt: c.createdAt,
@@ -145,7 +140,7 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
     db.transaction(() => {
       for (const e of entries) {
         const p = byUid.get(e.uid)
-        if (p) placeChangeSet(db, e.id, { uid: e.uid, seq: p.seq, member: p.member })
+        if (p) placeChangeSet(db, e.id, p)
       }
     }).immediate()
     pushed += entries.length
@@ -209,6 +204,7 @@ export function applyPulled(db: Db, page: readonly PulledEntry[]): number {
 export function insertHeader(db: Db, entry: PulledEntry): number {
   const envelope = checkEnvelope(entry.payload)
   const id = insertPulledChangeSet(db, {
+    uid: entry.uid,
     kind: entry.kind,
     author: entry.author,
     at: entry.recordedAt,

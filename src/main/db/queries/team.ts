@@ -5,7 +5,8 @@ import { type SqlFragment, sql } from '../sql'
 
 /**
  * A team project's local bookkeeping: which server and member it is, the last place in the log it
- * has, and for each change set its global id and place. A change set with no place is pending: it
+ * has, and for each change set its place. A change set's global id is its `change_sets.uid` (32
+ * hex digits here, the same 128 bits as the log's UUID). A change set with no place is pending: it
  * waits in the project file to be pushed, so a kill loses none.
  *
  * The tables are made when a project becomes a team project (`team init`, `team join`); a project
@@ -22,12 +23,11 @@ export function createTeamTables(db: Db): void {
       -- The last place in the log this replica has applied.
       seq INTEGER NOT NULL
     ) STRICT;
+    -- A change set's global id is its own change_sets.uid; this holds its place once it has one.
     CREATE TABLE IF NOT EXISTS team_change_sets (
       change_set_id INTEGER PRIMARY KEY REFERENCES change_sets(id),
-      uid TEXT NOT NULL UNIQUE,
-      -- NULL until the server has given it its place.
-      seq INTEGER UNIQUE,
-      member TEXT
+      seq INTEGER NOT NULL UNIQUE,
+      member TEXT NOT NULL
     ) STRICT;
   `)
 }
@@ -78,8 +78,8 @@ export interface PendingChangeSet {
   createdAt: number
   description: string
   reverts: number | null
-  /** The global id given when it was first prepared for a push, or null. */
-  uid: string | null
+  /** Its global id (`change_sets.uid`), made with it: a retried push sends the same id. */
+  uid: string
 }
 
 /**
@@ -105,7 +105,7 @@ export function pendingChangeSets(
 ): PendingChangeSet[] {
   return all<PendingChangeSet>(
     db,
-    sql`SELECT c.id, c.kind, c.author, c.created_at AS createdAt, c.description, c.reverts, t.uid
+    sql`SELECT c.id, c.kind, c.author, c.created_at AS createdAt, c.description, c.reverts, c.uid
         FROM change_sets c LEFT JOIN team_change_sets t ON t.change_set_id = c.id
         WHERE t.seq IS NULL AND c.id > ${after} AND ${travels} ORDER BY c.id LIMIT ${limit}`,
   )
@@ -121,36 +121,24 @@ export function pendingCount(db: Db): number {
   )
 }
 
-/** Gives a pending change set its global id, once: a retried push sends the same id. */
-export function assignUid(db: Db, changeSetId: number, uid: string): void {
-  run(
-    db,
-    sql`INSERT INTO team_change_sets (change_set_id, uid) VALUES (${changeSetId}, ${uid})
-        ON CONFLICT (change_set_id) DO NOTHING`,
-  )
-}
-
 export function uidOf(db: Db, changeSetId: number): string | undefined {
-  return pluck<string>(
-    db,
-    sql`SELECT uid FROM team_change_sets WHERE change_set_id = ${changeSetId}`,
-  )
+  return pluck<string>(db, sql`SELECT uid FROM change_sets WHERE id = ${changeSetId}`)
 }
 
 export function changeSetOfUid(db: Db, uid: string): number | undefined {
-  return pluck<number>(db, sql`SELECT change_set_id FROM team_change_sets WHERE uid = ${uid}`)
+  return pluck<number>(db, sql`SELECT id FROM change_sets WHERE uid = ${uid}`)
 }
 
 /** Records the place the server gave a change set. */
 export function placeChangeSet(
   db: Db,
   changeSetId: number,
-  place: { uid: string; seq: number; member: string },
+  place: { seq: number; member: string },
 ): void {
   run(
     db,
-    sql`INSERT INTO team_change_sets (change_set_id, uid, seq, member)
-        VALUES (${changeSetId}, ${place.uid}, ${place.seq}, ${place.member})
+    sql`INSERT INTO team_change_sets (change_set_id, seq, member)
+        VALUES (${changeSetId}, ${place.seq}, ${place.member})
         ON CONFLICT (change_set_id) DO UPDATE SET seq = excluded.seq, member = excluded.member`,
   )
 }
@@ -262,13 +250,20 @@ export function insertPolicyRun(db: Db, changeSetId: number, r: PolicyRunRow): v
 /** A change set written as another replica wrote it, at the time the log gave it. */
 export function insertPulledChangeSet(
   db: Db,
-  c: { kind: string; author: string; at: number; description: string; reverts: number | null },
+  c: {
+    uid: string
+    kind: string
+    author: string
+    at: number
+    description: string
+    reverts: number | null
+  },
 ): number {
   return Number(
     run(
       db,
-      sql`INSERT INTO change_sets (kind, author, created_at, description, reverts)
-          VALUES (${c.kind}, ${c.author}, ${c.at}, ${c.description}, ${c.reverts})`,
+      sql`INSERT INTO change_sets (uid, kind, author, created_at, description, reverts)
+          VALUES (${c.uid}, ${c.kind}, ${c.author}, ${c.at}, ${c.description}, ${c.reverts})`,
     ).lastInsertRowid,
   )
 }

@@ -8,7 +8,7 @@ import type { BulkTable, BulkValue } from '../server/bulk'
  */
 function localColumn(column: { name: string; type: string }): string {
   return column.type === 'uid'
-    ? '(SELECT t.uid FROM team_change_sets t WHERE t.change_set_id = x.change_set_id)'
+    ? '(SELECT c.uid FROM change_sets c WHERE c.id = x.change_set_id)'
     : `x.${column.name}`
 }
 
