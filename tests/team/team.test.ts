@@ -86,6 +86,47 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     }
   }
 
+  function changeSetCount(path: string): number {
+    const db = openProject(path, { readonly: true })
+    try {
+      return db.prepare('SELECT count(*) FROM change_sets').pluck().get() as number
+    } finally {
+      db.close()
+    }
+  }
+
+  /**
+   * Triage marks, audit verdicts and settings as every replica must hold them: queues and audits
+   * numbered in the order of the change sets that made them (local ids differ).
+   */
+  function shared(path: string): { marks: unknown[]; verdicts: unknown[]; settings: unknown[] } {
+    const db = openProject(path, { readonly: true })
+    try {
+      const order = (table: string): string =>
+        `(SELECT count(*) FROM ${table} y JOIN change_sets cy ON cy.id = y.change_set_id
+          WHERE cy.created_at <= (SELECT created_at FROM change_sets WHERE id = x.change_set_id))`
+      return {
+        marks: db
+          .prepare(
+            `SELECT ${order('triage_queues')} AS queue, m.mark, m.note
+             FROM triage_marks m JOIN triage_queues x ON x.id = m.queue_id
+             ORDER BY queue, m.annotation_id`,
+          )
+          .all(),
+        verdicts: db
+          .prepare(
+            `SELECT ${order('audits')} AS audit, i.annotation_id, i.verdict, i.note, i.position
+             FROM audit_items i JOIN audits x ON x.id = i.audit_id
+             WHERE i.verdict IS NOT NULL ORDER BY audit, i.annotation_id`,
+          )
+          .all(),
+        settings: db.prepare('SELECT key, value FROM settings ORDER BY key').all(),
+      }
+    } finally {
+      db.close()
+    }
+  }
+
   /** The rating history as every replica must hold it: rows and times, without local ids. */
   function ratingHistory(path: string): unknown[][] {
     const db = openProject(path, { readonly: true })
@@ -598,13 +639,13 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(logged.rows).toEqual([{ n: 1 }])
   }, 60_000)
 
-  it('keeps triage, audits and settings on their replica, and lets the ratings after them travel', async () => {
+  it('carries triage queues and marks, audits and verdicts, settings and their undos both ways', async () => {
     const dir = tempDir()
     const t = await team(dir)
     const lead = await importedProject(dir, 'lead.winnow', 10)
     const first = ratings(lead)[0]?.id ?? 0
-    // Written before publishing: a setting, a triage queue with a mark, an audit with a verdict.
-    const local = (path: string, author: string): void => {
+    // A setting, a triage queue with a mark (undone, marked again), an audit with a verdict.
+    const local = (path: string, author: string, mark: 'good' | 'bad'): void => {
       const db = openProject(path)
       try {
         const day = db
@@ -613,9 +654,9 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
           .get() as string
         const queue = startQueue(db, { from: day, to: day, share: 1, seed: 1, author })
         const annotationId = queue.items[0]?.annotationIds[0] ?? 0
-        markAnnotation(db, { queueId: queue.id, annotationId, mark: 'bad', author })
+        markAnnotation(db, { queueId: queue.id, annotationId, mark: 'needs-work', author })
         undo(db, author)
-        markAnnotation(db, { queueId: queue.id, annotationId, mark: 'good', author })
+        markAnnotation(db, { queueId: queue.id, annotationId, mark, author })
         const audit = drawAudit(db, { name: 'spot', filter: {}, n: 2, seed: 1, author })
         const item = audit.items[0]?.annotationId ?? 0
         judge(db, { auditId: audit.result.id, annotationId: item, verdict: 'yes', author })
@@ -626,48 +667,50 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     const leadDb = openProject(lead)
     saveReleaseSettings(leadDb, lead, { tierMap: [{ rating: 3, tier: 1 }] }, t.lead)
     leadDb.close()
-    local(lead, t.lead)
+    local(lead, t.lead, 'good')
     expect(
       await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead),
-    ).toMatchObject({ changeSets: 1 })
+    ).toMatchObject({ changeSets: changeSetCount(lead) })
 
     await addMember(t, lead, 'rev11', 'reviewer')
     const replica = join(dir, 'rev11.winnow')
     await ok('team', 'join', '--server', t.url('rev11'), '--db', replica, '--name', 'rev11')
-    // The settings came with the bulk data, and their record says so.
-    const joined = openProject(replica, { readonly: true })
-    const tierMap = joined
-      .prepare(
-        `SELECT value FROM change_entries WHERE subject = 'setting' AND key = '"release.tierMap"'
-         ORDER BY id DESC LIMIT 1`,
-      )
-      .pluck()
-      .get() as string
-    expect(JSON.parse(tierMap)).toEqual([{ rating: 3, tier: 1 }])
-    joined.close()
+    expect(shared(replica)).toEqual(shared(lead))
+    expect(shared(replica).marks).toEqual([{ queue: 1, mark: 'good', note: '' }])
 
-    // On the replica: triage and an audit, then a rating; only the rating is pushed, and the
-    // local change sets keep their times.
-    local(replica, 'rev11')
-    const times = () => {
-      const db = openProject(replica, { readonly: true })
+    // On the replica: a queue of its own, marks and an audit, then a rating; all of it travels,
+    // and the lead's replica ends as the reviewer's.
+    local(replica, 'rev11', 'bad')
+    await ok('rate', '--db', replica, '--annotation', String(first), '--rating', '1')
+    const pending = changeSetCount(replica) - changeSetCount(lead)
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending })
+    expect(await ok('team', 'sync', '--db', replica)).toMatchObject({ pushed: pending, pulled: 0 })
+    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 0, pulled: pending })
+    expect(ratings(lead)).toEqual(ratings(replica))
+    expect(shared(lead)).toEqual(shared(replica))
+    expect(shared(lead).marks).toEqual([
+      { queue: 1, mark: 'good', note: '' },
+      { queue: 2, mark: 'bad', note: '' },
+    ])
+    expect(shared(lead).verdicts).toHaveLength(2)
+    // One global id: the log's UUID of each change set is its own uid on every replica.
+    const logged = await server.admin$(
+      `SELECT replace(uid::text, '-', '') AS uid FROM winnow.change_sets ORDER BY seq`,
+      t.db,
+    )
+    const uids = (path: string): string[] => {
+      const db = openProject(path, { readonly: true })
       try {
         return db
-          .prepare("SELECT id, created_at FROM change_sets WHERE kind != 'import' ORDER BY id")
-          .all()
+          .prepare('SELECT uid FROM change_sets ORDER BY created_at')
+          .pluck()
+          .all() as string[]
       } finally {
         db.close()
       }
     }
-    await ok('rate', '--db', replica, '--annotation', String(first), '--rating', '1')
-    const before = times()
-    expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 1 })
-    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 1, pulled: 0, seq: 2 })
-    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 0, pulled: 1, seq: 2 })
-    expect(ratings(lead)).toEqual(ratings(replica))
-    expect(times()).toEqual(before)
-    const logged = await server.admin$('SELECT kind FROM winnow.change_sets ORDER BY seq', t.db)
-    expect(logged.rows).toEqual([{ kind: 'import' }, { kind: 'manual' }])
+    expect(uids(lead)).toEqual(logged.rows.map((r: { uid: string }) => r.uid))
+    expect(uids(replica)).toEqual(uids(lead))
   }, 60_000)
 
   it('refuses a server set up by a newer Winnow and pushes nothing', async () => {
@@ -679,7 +722,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     await server.admin$('UPDATE winnow.schema_version SET version = 99', t.db)
     const refused = await cli('team', 'sync', '--db', lead, '--json')
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/newer Winnow \(server schema 99; this version knows 1\)/)
+    expect(refused.stderr).toMatch(/newer Winnow \(server schema 99; this version knows 2\)/)
     const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
     expect(logged.rows).toEqual([{ n: 1 }])
     expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })

@@ -3,7 +3,7 @@ import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
 import { openProject } from '../db/connection'
 import { createTeamTables, setTeamSeq, writeTeamState } from '../db/queries/team'
-import { finishJoinedData, insertBulkRows } from '../db/queries/teamBulk'
+import { finishJoinedData, insertBulkRows, recordJoinedSettings } from '../db/queries/teamBulk'
 import { BULK_TABLES, copyRowsOut } from '../db/server/bulk'
 import { type PulledEntry, logHead, readLog } from '../db/server/log'
 import { memberRole } from '../db/server/members'
@@ -91,6 +91,7 @@ export async function joinTeam(
       if (table.name === 'submissions') counts.submissions = n
       if (table.name === 'annotations') counts.annotations = n
     }
+    recordJoinedSettings(replica)
     await readWholeLog(server, head, progress, (page) =>
       replica
         .transaction(() => {

@@ -7,6 +7,7 @@ import {
   annotationsTouchedBy,
   broughtBulkData,
   changeSetOfUid,
+  changeSetTime,
   insertPulledChangeSet,
   pendingAtOrBefore,
   pendingChangeSets,
@@ -21,6 +22,8 @@ import { memberRole } from '../db/server/members'
 import { checkServerSchema } from '../db/server/schema'
 import { refreshSelection } from '../ratings/effective'
 import { applyChangeSetBody, checkEnvelope, encodeChangeSet, revertedChangeSet } from './codecs'
+import { applyEntryHere } from './entryCodec'
+import { hasAnyEntries, moveEntriesLast } from '../db/queries/teamEntries'
 import {
   type TeamServer,
   closeServer,
@@ -167,13 +170,16 @@ export async function pull(db: Db, server: TeamServer): Promise<{ pulled: number
  * Applies a page of the log in one transaction: another member's change set is written through
  * its codec at the log's time; one of this replica's own takes its place and the log's time.
  * Pending change sets move after the page, and the effective ratings of every annotation the
- * page touched are worked out again by the rules local writes use. Returns how many were others'.
+ * page touched are worked out again by the rules local writes use; entries (marks, verdicts,
+ * settings) of own and pending change sets are written again after those the page brought, so
+ * the latest entry of a key is the latest placed. Returns how many were others'.
  */
 export function applyPulled(db: Db, page: readonly PulledEntry[]): number {
   return db
     .transaction(() => {
       let others = 0
       let last = 0
+      let brought = false
       const touched: number[] = []
       for (const entry of page) {
         last = entry.recordedAt
@@ -181,10 +187,12 @@ export function applyPulled(db: Db, page: readonly PulledEntry[]): number {
         if (own !== undefined) {
           placeChangeSet(db, own, entry)
           if (retimeChangeSet(db, own, entry.recordedAt)) touched.push(own)
+          reapplyEntries(db, own, entry.recordedAt)
           continue
         }
         const id = insertHeader(db, entry)
         applyBody(db, id, entry)
+        brought ||= hasAnyEntries(db, id)
         touched.push(id)
         others++
       }
@@ -193,11 +201,22 @@ export function applyPulled(db: Db, page: readonly PulledEntry[]): number {
         retimeChangeSet(db, pending.id, ++last)
         touched.push(pending.id)
       }
+      if (brought) {
+        for (const pending of pendingChangeSets(db)) reapplyEntries(db, pending.id, null)
+      }
       if (fillSelection(db, annotationsTouchedBy(touched)) > 0) refreshSelection(db)
       setTeamSeq(db, page[page.length - 1]?.seq ?? 0)
       return others
     })
     .immediate()
+}
+
+/** Writes a change set's entries again, last, at its time (`at`, or the one it has). */
+function reapplyEntries(db: Db, id: number, at: number | null): void {
+  const rows = moveEntriesLast(db, id)
+  if (rows.length === 0) return
+  const change = { id, at: at ?? changeSetTime(db, id) }
+  for (const row of rows) applyEntryHere(db, row, change)
 }
 
 /** Opens the local change set of a log entry, placed, at the log's time. */

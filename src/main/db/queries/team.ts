@@ -83,10 +83,10 @@ export interface PendingChangeSet {
 }
 
 /**
- * Kinds of change set that have no codec yet (triage, audits, settings, CROWDAQ and ProtoQA
- * edits): recorded on their own replica only, never pushed, never holding back what comes after.
+ * Kinds of change set that have no codec yet (ProtoQA clusterings, whose questions and answers are
+ * not shared): recorded on their own replica only, never pushed, never holding back what follows.
  */
-const LOCAL_KINDS = ['triage', 'audit', 'setting', 'crowdaq', 'protoqa']
+const LOCAL_KINDS = ['protoqa']
 
 /** A change set `c` that travels: not of a local kind, nor a revert (at any depth) of one. */
 const travels = sql`c.kind NOT IN ${sql.list(LOCAL_KINDS)}
@@ -127,6 +127,10 @@ export function uidOf(db: Db, changeSetId: number): string | undefined {
 
 export function changeSetOfUid(db: Db, uid: string): number | undefined {
   return pluck<number>(db, sql`SELECT id FROM change_sets WHERE uid = ${uid}`)
+}
+
+export function changeSetTime(db: Db, changeSetId: number): number {
+  return pluck<number>(db, sql`SELECT created_at FROM change_sets WHERE id = ${changeSetId}`) ?? 0
 }
 
 /** Records the place the server gave a change set. */

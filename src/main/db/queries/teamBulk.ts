@@ -51,15 +51,23 @@ export function insertBulkRows(
 
 /**
  * After the bulk data of a join is in: the ratings come from the log, not from a reconstruction of
- * file ratings, every text waits to be indexed for search, and the settings received are what a
- * revert of this replica's first setting change puts back.
+ * file ratings, and every text waits to be indexed for search.
  */
 export function finishJoinedData(db: Db): void {
   db.transaction(() => {
     db.exec(`DELETE FROM rating_pending;
       INSERT OR IGNORE INTO search_backlog (annotation_id) SELECT id FROM annotations;
       INSERT INTO story_search (story_search) VALUES ('rebuild');`)
-    // The settings came with the bulk data: recorded as the state before this replica's changes.
+  }).immediate()
+}
+
+/**
+ * The settings that came with the bulk data are recorded as the state before any change set, so
+ * the log's setting changes, applied next, come after them and a revert of the first puts them
+ * back.
+ */
+export function recordJoinedSettings(db: Db): void {
+  db.transaction(() => {
     db.exec(`INSERT INTO change_entries (subject, key, value)
       SELECT 'setting', json_quote(key), value FROM settings ORDER BY key`)
   }).immediate()
