@@ -285,11 +285,21 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(ratings(replica).find((r) => String(r.id) === first)?.rating).toBe(-1)
   }, 60_000)
 
-  it('brings three members rating the same annotations at once to one state', async () => {
+  it('brings three members rating, triaging and judging at once for a minute to one state', async () => {
     const dir = tempDir()
     const t = await team(dir)
     const lead = await importedProject(dir, 'lead.winnow', 10)
     await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    // The day's queue and an audit, shared before the members join.
+    const leadDb = openProject(lead)
+    const day = leadDb
+      .prepare("SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch') FROM annotations")
+      .pluck()
+      .get() as string
+    startQueue(leadDb, { from: day, to: day, share: 1, seed: 1, author: t.lead })
+    drawAudit(leadDb, { name: 'spot', filter: {}, n: 20, seed: 1, author: t.lead })
+    leadDb.close()
+    await ok('team', 'sync', '--db', lead)
     const members = ['m1', 'm2', 'm3']
     const replicas: string[] = []
     for (const name of members) {
@@ -298,12 +308,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
       await ok('team', 'join', '--server', t.url(name), '--db', replica, '--name', name)
       replicas.push(replica)
     }
-    // Few annotations, so the members often rate the same one.
-    const targets = ratings(lead)
-      .slice(0, 6)
-      .map((r) => String(r.id))
-    const rounds = 8
-    const codes = await Promise.all(
+    const runs = await Promise.all(
       replicas.map((replica, i) => {
         const child = spawn(
           process.execPath,
@@ -312,24 +317,40 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
             'tsx',
             join(root, 'tests/team/memberLoop.ts'),
             replica,
-            String(rounds),
+            '60',
             String(i + 1),
-            ...targets,
+            members[i] as string,
           ],
-          { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: process.env },
+          { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env },
         )
-        return new Promise((resolve) => child.once('exit', resolve))
+        let out = ''
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+        return new Promise<{ code: number | null; out: string }>((resolve) =>
+          child.once('exit', (code) => resolve({ code, out })),
+        )
       }),
     )
-    expect(codes).toEqual([0, 0, 0])
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0])
     for (const replica of [...replicas, lead]) await ok('team', 'sync', '--db', replica)
-    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
-    expect(logged.rows).toEqual([{ n: 1 + members.length * rounds }])
+    // Nothing lost, nothing doubled: the log holds each member's every change set once.
+    const perMember = await server.admin$(
+      'SELECT member, count(*)::int AS n FROM winnow.change_sets GROUP BY member ORDER BY member',
+      t.db,
+    )
+    const made = runs.map((r) => (JSON.parse(r.out) as { made: number }).made)
+    expect(made.every((n) => n > 0)).toBe(true)
+    expect(perMember.rows).toEqual([
+      { member: t.lead, n: 3 },
+      ...members.map((member, i) => ({ member, n: made[i] })),
+    ])
+    const total = 3 + made.reduce((a, b) => a + b, 0)
     for (const replica of replicas) {
+      expect(changeSetCount(replica)).toBe(total)
       expect(ratings(replica)).toEqual(ratings(lead))
       expect(ratingHistory(replica)).toEqual(ratingHistory(lead))
+      expect(shared(replica)).toEqual(shared(lead))
     }
-  }, 180_000)
+  }, 240_000)
 
   it('orders two ratings of one annotation by their place in the log on every replica', async () => {
     const dir = tempDir()
@@ -350,6 +371,55 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     const onLead = ratings(lead)
     expect(onLead.find((r) => String(r.id) === annotation)?.rating).toBe(1)
     expect(ratings(replica)).toEqual(onLead)
+  }, 60_000)
+
+  it('orders two marks and two verdicts of one item by their place in the log on every replica', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const leadDb = openProject(lead)
+    const day = leadDb
+      .prepare("SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch') FROM annotations")
+      .pluck()
+      .get() as string
+    startQueue(leadDb, { from: day, to: day, share: 1, seed: 1, author: t.lead })
+    drawAudit(leadDb, { name: 'spot', filter: {}, n: 3, seed: 1, author: t.lead })
+    leadDb.close()
+    await ok('team', 'sync', '--db', lead)
+    await addMember(t, lead, 'rev12', 'reviewer')
+    const replica = join(dir, 'rev12.winnow')
+    await ok('team', 'join', '--server', t.url('rev12'), '--db', replica, '--name', 'rev12')
+    const work = (path: string, author: string, mark: 'good' | 'bad', verdict: 'yes' | 'no') => {
+      const db = openProject(path)
+      try {
+        const queueId = db.prepare('SELECT id FROM triage_queues').pluck().get() as number
+        const annotationId = db
+          .prepare(
+            'SELECT min(id) FROM annotations WHERE id >> 4 IN (SELECT submission_id FROM triage_items)',
+          )
+          .pluck()
+          .get() as number
+        markAnnotation(db, { queueId, annotationId, mark, author })
+        const auditId = db.prepare('SELECT id FROM audits').pluck().get() as number
+        const item = db
+          .prepare('SELECT annotation_id FROM audit_items WHERE position = 1')
+          .pluck()
+          .get() as number
+        judge(db, { auditId, annotationId: item, verdict, author })
+      } finally {
+        db.close()
+      }
+    }
+    // The reviewer's marks are made first but pushed last, so they stand everywhere.
+    work(replica, 'rev12', 'bad', 'no')
+    work(lead, t.lead, 'good', 'yes')
+    await ok('team', 'sync', '--db', lead)
+    await ok('team', 'sync', '--db', replica)
+    await ok('team', 'sync', '--db', lead)
+    expect(shared(replica)).toEqual(shared(lead))
+    expect(shared(lead).marks).toEqual([{ queue: 1, mark: 'bad', note: '' }])
+    expect(shared(lead).verdicts).toMatchObject([{ verdict: 'no' }])
   }, 60_000)
 
   it("carries a lead's policy run, with its script, to a replica", async () => {
