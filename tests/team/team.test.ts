@@ -7,7 +7,8 @@ import { drawAudit, judge } from '../../src/main/audits/audits'
 import { openProject } from '../../src/main/db/connection'
 import { undo } from '../../src/main/ratings/revert'
 import { saveReleaseSettings } from '../../src/main/release/settings'
-import { markAnnotation, startQueue } from '../../src/main/triage/queue'
+import { triageQueue } from '../../src/main/db/queries/triage'
+import { markAnnotation, markReviewed, startQueue } from '../../src/main/triage/queue'
 import { cli } from '../helpers/cli'
 import { releaseCsv } from '../helpers/glucose'
 import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
@@ -421,6 +422,74 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(shared(lead).marks).toEqual([{ queue: 1, mark: 'bad', note: '' }])
     expect(shared(lead).verdicts).toMatchObject([{ verdict: 'no' }])
   }, 60_000)
+
+  it('splits a triage queue between three reviewers, so no item is reviewed twice', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 30)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const leadDb = openProject(lead)
+    const [from, to] = leadDb
+      .prepare(
+        `SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch'),
+           strftime('%Y-%m-%d', max(submitted_at), 'unixepoch') FROM annotations`,
+      )
+      .raw()
+      .get() as [string, string]
+    const items = startQueue(leadDb, { from, to, share: 1, seed: 1, author: t.lead }).items.length
+    leadDb.close()
+    await ok('team', 'sync', '--db', lead)
+    const members = ['c1', 'c2', 'c3']
+    const replicas: string[] = []
+    for (const name of members) {
+      await addMember(t, lead, name, 'reviewer')
+      const replica = join(dir, `${name}.winnow`)
+      await ok('team', 'join', '--server', t.url(name), '--db', replica, '--name', name)
+      replicas.push(replica)
+    }
+    // All three claim at once, more than there is to share.
+    const count = Math.ceil(items / 3) + 1
+    const claims = await Promise.all(
+      replicas.map((replica) => ok('team', 'claim', '--db', replica, '--count', String(count))),
+    )
+    const claimed = claims.map((c) => c.claimed as number[])
+    const all = claimed.flat()
+    expect(new Set(all).size).toBe(all.length)
+    expect(all.sort((a, b) => a - b)).toEqual(Array.from({ length: items }, (_, i) => i + 1))
+
+    // Each reviews its own items; another's item is refused, and nothing is written (this
+    // replica has heard of the other claims: before, it would refuse it as not claimed).
+    await ok('team', 'sync', '--db', replicas[0] as string)
+    expect(claimed.every((c) => c.length > 0)).toBe(true)
+    const [mine, theirs] = [claimed[0]?.[0] ?? 0, claimed[1]?.[0] ?? 0]
+    const db = openProject(replicas[0] as string)
+    try {
+      markReviewed(db, { queueId: 1, position: mine, reviewed: true, author: 'c1' })
+      const before = changeSetCount(replicas[0] as string)
+      expect(() =>
+        markReviewed(db, { queueId: 1, position: theirs, reviewed: true, author: 'c1' }),
+      ).toThrow(`Item ${theirs} of triage queue 1 is c2's to review`)
+      expect(changeSetCount(replicas[0] as string)).toBe(before)
+    } finally {
+      db.close()
+    }
+    for (const replica of replicas) await ok('team', 'sync', '--db', replica)
+    await ok('team', 'sync', '--db', lead)
+    // Everyone sees everyone's progress.
+    const progress = claimed.map((c, i) => ({
+      member: members[i],
+      claimed: c.length,
+      reviewed: i === 0 ? 1 : 0,
+    }))
+    for (const replica of [lead, ...replicas]) {
+      const view = openProject(replica, { readonly: true })
+      try {
+        expect(triageQueue(view, 1).members).toEqual(progress)
+      } finally {
+        view.close()
+      }
+    }
+  }, 90_000)
 
   it("carries a lead's policy run, with its script, to a replica", async () => {
     const dir = tempDir()

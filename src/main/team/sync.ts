@@ -22,6 +22,7 @@ import { memberRole } from '../db/server/members'
 import { checkServerSchema } from '../db/server/schema'
 import { refreshSelection } from '../ratings/effective'
 import { applyChangeSetBody, checkEnvelope, encodeChangeSet, revertedChangeSet } from './codecs'
+import { refreshClaims } from './claims'
 import { applyEntryHere } from './entryCodec'
 import { hasAnyEntries, moveEntriesLast } from '../db/queries/teamEntries'
 import {
@@ -101,6 +102,7 @@ export async function syncWith(db: Db, server: TeamServer, member: string): Prom
   db.transaction(() => setTeamRole(db, role)).immediate()
   const pushed = role === 'viewer' ? 0 : await push(db, server)
   const { pulled, seq } = await pull(db, server)
+  await refreshClaims(db, server)
   return { pushed, pulled, seq }
 }
 

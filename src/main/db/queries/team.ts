@@ -29,6 +29,13 @@ export function createTeamTables(db: Db): void {
       seq INTEGER NOT NULL UNIQUE,
       member TEXT NOT NULL
     ) STRICT;
+    -- Who reviews each item of a triage queue, as last heard from the server (teamClaims.ts).
+    CREATE TABLE IF NOT EXISTS team_triage_claims (
+      queue_id INTEGER NOT NULL REFERENCES triage_queues(id),
+      position INTEGER NOT NULL,
+      member TEXT NOT NULL,
+      PRIMARY KEY (queue_id, position)
+    ) STRICT, WITHOUT ROWID;
   `)
 }
 
