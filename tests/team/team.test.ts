@@ -491,6 +491,49 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     }
   }, 90_000)
 
+  it('lets a viewer export a release that names the members whose change sets it includes, pushing nothing', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev13', 'reviewer')
+    await addMember(t, lead, 'view13', 'viewer')
+    const reviewer = join(dir, 'rev13.winnow')
+    await ok('team', 'join', '--server', t.url('rev13'), '--db', reviewer, '--name', 'rev13')
+    await ok(
+      'rate',
+      '--db',
+      reviewer,
+      '--annotation',
+      String(ratings(lead)[0]?.id),
+      '--rating',
+      '2',
+    )
+    await ok('team', 'sync', '--db', reviewer)
+    const viewer = join(dir, 'view13.winnow')
+    await ok('team', 'join', '--server', t.url('view13'), '--db', viewer, '--name', 'view13')
+    const logged = async (): Promise<unknown[]> =>
+      (await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db))
+        .rows as unknown[]
+    const before = await logged()
+    const release = await ok(
+      'export',
+      '--db',
+      viewer,
+      '--out',
+      join(dir, 'release'),
+      '--card',
+      'creator=Team Winnow',
+      '--card',
+      'url=https://data.winnow-team.org/release',
+    )
+    expect(release.datasheet).toContain(
+      `- Team members whose change sets the release includes: ${[t.lead, 'rev13'].sort().join(', ')}.`,
+    )
+    expect(await ok('team', 'status', '--db', viewer)).toMatchObject({ role: 'viewer', pending: 0 })
+    expect(await logged()).toEqual(before)
+  }, 60_000)
+
   it("carries a lead's policy run, with its script, to a replica", async () => {
     const dir = tempDir()
     const t = await team(dir)

@@ -195,6 +195,16 @@ export function pendingAtOrBefore(db: Db, at: number): { id: number; createdAt: 
   )
 }
 
+/** The members who pushed the given change sets (placed ones), by name. */
+export function membersOf(db: Db, changeSetIds: readonly number[]): string[] {
+  return pluckAll<string>(
+    db,
+    sql`SELECT DISTINCT member FROM team_change_sets
+        WHERE change_set_id IN (SELECT value FROM json_each(${JSON.stringify(changeSetIds)}))
+        ORDER BY member`,
+  )
+}
+
 /** Members whose change sets this replica holds, by name. */
 export function placedMembers(db: Db): string[] {
   return pluckAll<string>(
