@@ -859,6 +859,21 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     await ok('team', 'join', '--server', t.url('rev11'), '--db', replica, '--name', 'rev11')
     expect(shared(replica)).toEqual(shared(lead))
     expect(shared(replica).marks).toEqual([{ queue: 1, mark: 'good', note: '' }])
+    // The join set indexes and triggers aside while the bulk data came, and put them back.
+    const schema = (path: string): unknown[] => {
+      const db = openProject(path, { readonly: true })
+      try {
+        return db
+          .prepare(
+            `SELECT type, name, sql FROM sqlite_schema WHERE type IN ('index', 'trigger')
+             AND name NOT LIKE 'sqlite_%' AND tbl_name NOT LIKE 'team_%' ORDER BY name`,
+          )
+          .all()
+      } finally {
+        db.close()
+      }
+    }
+    expect(schema(replica)).toEqual(schema(lead))
 
     // On the replica: a queue of its own, marks and an audit, then a rating; all of it travels,
     // and the lead's replica ends as the reviewer's.

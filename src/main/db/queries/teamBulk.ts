@@ -1,4 +1,6 @@
-import type { Db } from '../connection'
+import { type Db, all, withPragmas } from '../connection'
+import { sql } from '../sql'
+import { REBUILD_PRAGMAS } from './bulk'
 import type { BulkTable, BulkValue } from '../server/bulk'
 
 /**
@@ -71,4 +73,28 @@ export function recordJoinedSettings(db: Db): void {
     db.exec(`INSERT INTO change_entries (subject, key, value)
       SELECT 'setting', json_quote(key), value FROM settings ORDER BY key`)
   }).immediate()
+}
+
+/**
+ * For a join's bulk writes into a new replica: drops the secondary indexes of `annotations` and
+ * `submissions` (built once from sorted rows afterwards, as a large import does) and the trigger
+ * that lists new annotations as waiting for ratings (a join's ratings come from the log). Returns
+ * what puts them back. A join that fails removes the file, so nothing else needs restoring.
+ */
+export function setAsideForJoin(db: Db): () => void {
+  const saved = all<{ type: string; name: string; sql: string }>(
+    db,
+    sql`SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL
+          AND ((type = 'index' AND tbl_name IN ('annotations', 'submissions'))
+            OR (type = 'trigger' AND name = 'annotations_rating_pending'))
+        ORDER BY type, name`,
+  )
+  for (const s of saved) {
+    db.exec(`DROP ${s.type === 'index' ? 'INDEX' : 'TRIGGER'} "${s.name.replace(/"/g, '""')}"`)
+  }
+  return () => {
+    withPragmas(db, REBUILD_PRAGMAS, () => {
+      for (const s of saved) db.exec(s.sql)
+    })
+  }
 }
