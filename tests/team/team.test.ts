@@ -705,6 +705,76 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(ratings(lead).find((r) => String(r.id) === annotation)?.rating).toBe(-2)
   }, 60_000)
 
+  it('lets members triage and judge through a server outage, then brings them to one state', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const leadDb = openProject(lead)
+    const day = leadDb
+      .prepare("SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch') FROM annotations")
+      .pluck()
+      .get() as string
+    startQueue(leadDb, { from: day, to: day, share: 1, seed: 1, author: t.lead })
+    drawAudit(leadDb, { name: 'spot', filter: {}, n: 4, seed: 1, author: t.lead })
+    leadDb.close()
+    await ok('team', 'sync', '--db', lead)
+    const replicas: string[] = []
+    for (const name of ['off1', 'off2']) {
+      await addMember(t, lead, name, 'reviewer')
+      const replica = join(dir, `${name}.winnow`)
+      await ok('team', 'join', '--server', t.url(name), '--db', replica, '--name', name)
+      replicas.push(replica)
+    }
+    const work = (path: string, author: string, mark: 'good' | 'bad', verdict: 'yes' | 'no') => {
+      const db = openProject(path)
+      try {
+        const annotations = db
+          .prepare(
+            `SELECT a.id FROM annotations a JOIN triage_items i ON i.submission_id = a.id >> 4
+             ORDER BY a.id LIMIT 2`,
+          )
+          .pluck()
+          .all() as number[]
+        for (const annotationId of annotations)
+          markAnnotation(db, { queueId: 1, annotationId, mark, author })
+        const items = db
+          .prepare('SELECT annotation_id FROM audit_items ORDER BY position LIMIT 2')
+          .pluck()
+          .all() as number[]
+        for (const annotationId of items) judge(db, { auditId: 1, annotationId, verdict, author })
+      } finally {
+        db.close()
+      }
+    }
+
+    await server.stop()
+    try {
+      work(replicas[0] as string, 'off1', 'good', 'yes')
+      work(replicas[1] as string, 'off2', 'bad', 'no')
+      work(lead, t.lead, 'good', 'no')
+      for (const replica of [...replicas, lead]) {
+        expect(await ok('team', 'status', '--db', replica)).toMatchObject({
+          pending: 4,
+          serverSeq: null,
+        })
+        const offline = await cli('team', 'sync', '--db', replica, '--json')
+        expect(offline.code).toBe(1)
+        expect(offline.stderr).toMatch(/cannot be reached/)
+      }
+    } finally {
+      await server.start()
+    }
+    for (const replica of [...replicas, lead, ...replicas])
+      await ok('team', 'sync', '--db', replica)
+    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    expect(logged.rows).toEqual([{ n: 3 + 3 * 4 }])
+    for (const replica of replicas) {
+      expect(changeSetCount(replica)).toBe(3 + 3 * 4)
+      expect(shared(replica)).toEqual(shared(lead))
+    }
+  }, 90_000)
+
   it('loses and doubles nothing when a member is killed in the middle of a push', async () => {
     const dir = tempDir()
     const t = await team(dir)
