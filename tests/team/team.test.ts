@@ -7,7 +7,8 @@ import { drawAudit, judge } from '../../src/main/audits/audits'
 import { openProject } from '../../src/main/db/connection'
 import { undo } from '../../src/main/ratings/revert'
 import { saveReleaseSettings } from '../../src/main/release/settings'
-import { markAnnotation, startQueue } from '../../src/main/triage/queue'
+import { triageQueue } from '../../src/main/db/queries/triage'
+import { markAnnotation, markReviewed, startQueue } from '../../src/main/triage/queue'
 import { cli } from '../helpers/cli'
 import { releaseCsv } from '../helpers/glucose'
 import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
@@ -81,6 +82,47 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
         id: number
         rating: number | null
       }[]
+    } finally {
+      db.close()
+    }
+  }
+
+  function changeSetCount(path: string): number {
+    const db = openProject(path, { readonly: true })
+    try {
+      return db.prepare('SELECT count(*) FROM change_sets').pluck().get() as number
+    } finally {
+      db.close()
+    }
+  }
+
+  /**
+   * Triage marks, audit verdicts and settings as every replica must hold them: queues and audits
+   * numbered in the order of the change sets that made them (local ids differ).
+   */
+  function shared(path: string): { marks: unknown[]; verdicts: unknown[]; settings: unknown[] } {
+    const db = openProject(path, { readonly: true })
+    try {
+      const order = (table: string): string =>
+        `(SELECT count(*) FROM ${table} y JOIN change_sets cy ON cy.id = y.change_set_id
+          WHERE cy.created_at <= (SELECT created_at FROM change_sets WHERE id = x.change_set_id))`
+      return {
+        marks: db
+          .prepare(
+            `SELECT ${order('triage_queues')} AS queue, m.mark, m.note
+             FROM triage_marks m JOIN triage_queues x ON x.id = m.queue_id
+             ORDER BY queue, m.annotation_id`,
+          )
+          .all(),
+        verdicts: db
+          .prepare(
+            `SELECT ${order('audits')} AS audit, i.annotation_id, i.verdict, i.note, i.position
+             FROM audit_items i JOIN audits x ON x.id = i.audit_id
+             WHERE i.verdict IS NOT NULL ORDER BY audit, i.annotation_id`,
+          )
+          .all(),
+        settings: db.prepare('SELECT key, value FROM settings ORDER BY key').all(),
+      }
     } finally {
       db.close()
     }
@@ -244,11 +286,21 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(ratings(replica).find((r) => String(r.id) === first)?.rating).toBe(-1)
   }, 60_000)
 
-  it('brings three members rating the same annotations at once to one state', async () => {
+  it('brings three members rating, triaging and judging at once for a minute to one state', async () => {
     const dir = tempDir()
     const t = await team(dir)
     const lead = await importedProject(dir, 'lead.winnow', 10)
     await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    // The day's queue and an audit, shared before the members join.
+    const leadDb = openProject(lead)
+    const day = leadDb
+      .prepare("SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch') FROM annotations")
+      .pluck()
+      .get() as string
+    startQueue(leadDb, { from: day, to: day, share: 1, seed: 1, author: t.lead })
+    drawAudit(leadDb, { name: 'spot', filter: {}, n: 20, seed: 1, author: t.lead })
+    leadDb.close()
+    await ok('team', 'sync', '--db', lead)
     const members = ['m1', 'm2', 'm3']
     const replicas: string[] = []
     for (const name of members) {
@@ -257,12 +309,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
       await ok('team', 'join', '--server', t.url(name), '--db', replica, '--name', name)
       replicas.push(replica)
     }
-    // Few annotations, so the members often rate the same one.
-    const targets = ratings(lead)
-      .slice(0, 6)
-      .map((r) => String(r.id))
-    const rounds = 8
-    const codes = await Promise.all(
+    const runs = await Promise.all(
       replicas.map((replica, i) => {
         const child = spawn(
           process.execPath,
@@ -271,24 +318,40 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
             'tsx',
             join(root, 'tests/team/memberLoop.ts'),
             replica,
-            String(rounds),
+            '60',
             String(i + 1),
-            ...targets,
+            members[i] as string,
           ],
-          { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: process.env },
+          { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env },
         )
-        return new Promise((resolve) => child.once('exit', resolve))
+        let out = ''
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+        return new Promise<{ code: number | null; out: string }>((resolve) =>
+          child.once('exit', (code) => resolve({ code, out })),
+        )
       }),
     )
-    expect(codes).toEqual([0, 0, 0])
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0])
     for (const replica of [...replicas, lead]) await ok('team', 'sync', '--db', replica)
-    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
-    expect(logged.rows).toEqual([{ n: 1 + members.length * rounds }])
+    // Nothing lost, nothing doubled: the log holds each member's every change set once.
+    const perMember = await server.admin$(
+      'SELECT member, count(*)::int AS n FROM winnow.change_sets GROUP BY member ORDER BY member',
+      t.db,
+    )
+    const made = runs.map((r) => (JSON.parse(r.out) as { made: number }).made)
+    expect(made.every((n) => n > 0)).toBe(true)
+    expect(perMember.rows).toEqual([
+      { member: t.lead, n: 3 },
+      ...members.map((member, i) => ({ member, n: made[i] })),
+    ])
+    const total = 3 + made.reduce((a, b) => a + b, 0)
     for (const replica of replicas) {
+      expect(changeSetCount(replica)).toBe(total)
       expect(ratings(replica)).toEqual(ratings(lead))
       expect(ratingHistory(replica)).toEqual(ratingHistory(lead))
+      expect(shared(replica)).toEqual(shared(lead))
     }
-  }, 180_000)
+  }, 240_000)
 
   it('orders two ratings of one annotation by their place in the log on every replica', async () => {
     const dir = tempDir()
@@ -309,6 +372,166 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     const onLead = ratings(lead)
     expect(onLead.find((r) => String(r.id) === annotation)?.rating).toBe(1)
     expect(ratings(replica)).toEqual(onLead)
+  }, 60_000)
+
+  it('orders two marks and two verdicts of one item by their place in the log on every replica', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const leadDb = openProject(lead)
+    const day = leadDb
+      .prepare("SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch') FROM annotations")
+      .pluck()
+      .get() as string
+    startQueue(leadDb, { from: day, to: day, share: 1, seed: 1, author: t.lead })
+    drawAudit(leadDb, { name: 'spot', filter: {}, n: 3, seed: 1, author: t.lead })
+    leadDb.close()
+    await ok('team', 'sync', '--db', lead)
+    await addMember(t, lead, 'rev12', 'reviewer')
+    const replica = join(dir, 'rev12.winnow')
+    await ok('team', 'join', '--server', t.url('rev12'), '--db', replica, '--name', 'rev12')
+    const work = (path: string, author: string, mark: 'good' | 'bad', verdict: 'yes' | 'no') => {
+      const db = openProject(path)
+      try {
+        const queueId = db.prepare('SELECT id FROM triage_queues').pluck().get() as number
+        const annotationId = db
+          .prepare(
+            'SELECT min(id) FROM annotations WHERE id >> 4 IN (SELECT submission_id FROM triage_items)',
+          )
+          .pluck()
+          .get() as number
+        markAnnotation(db, { queueId, annotationId, mark, author })
+        const auditId = db.prepare('SELECT id FROM audits').pluck().get() as number
+        const item = db
+          .prepare('SELECT annotation_id FROM audit_items WHERE position = 1')
+          .pluck()
+          .get() as number
+        judge(db, { auditId, annotationId: item, verdict, author })
+      } finally {
+        db.close()
+      }
+    }
+    // The reviewer's marks are made first but pushed last, so they stand everywhere.
+    work(replica, 'rev12', 'bad', 'no')
+    work(lead, t.lead, 'good', 'yes')
+    await ok('team', 'sync', '--db', lead)
+    await ok('team', 'sync', '--db', replica)
+    await ok('team', 'sync', '--db', lead)
+    expect(shared(replica)).toEqual(shared(lead))
+    expect(shared(lead).marks).toEqual([{ queue: 1, mark: 'bad', note: '' }])
+    expect(shared(lead).verdicts).toMatchObject([{ verdict: 'no' }])
+  }, 60_000)
+
+  it('splits a triage queue between three reviewers, so no item is reviewed twice', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 30)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const leadDb = openProject(lead)
+    const [from, to] = leadDb
+      .prepare(
+        `SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch'),
+           strftime('%Y-%m-%d', max(submitted_at), 'unixepoch') FROM annotations`,
+      )
+      .raw()
+      .get() as [string, string]
+    const items = startQueue(leadDb, { from, to, share: 1, seed: 1, author: t.lead }).items.length
+    leadDb.close()
+    await ok('team', 'sync', '--db', lead)
+    const members = ['c1', 'c2', 'c3']
+    const replicas: string[] = []
+    for (const name of members) {
+      await addMember(t, lead, name, 'reviewer')
+      const replica = join(dir, `${name}.winnow`)
+      await ok('team', 'join', '--server', t.url(name), '--db', replica, '--name', name)
+      replicas.push(replica)
+    }
+    // All three claim at once, more than there is to share.
+    const count = Math.ceil(items / 3) + 1
+    const claims = await Promise.all(
+      replicas.map((replica) => ok('team', 'claim', '--db', replica, '--count', String(count))),
+    )
+    const claimed = claims.map((c) => c.claimed as number[])
+    const all = claimed.flat()
+    expect(new Set(all).size).toBe(all.length)
+    expect(all.sort((a, b) => a - b)).toEqual(Array.from({ length: items }, (_, i) => i + 1))
+
+    // Each reviews its own items; another's item is refused, and nothing is written (this
+    // replica has heard of the other claims: before, it would refuse it as not claimed).
+    await ok('team', 'sync', '--db', replicas[0] as string)
+    expect(claimed.every((c) => c.length > 0)).toBe(true)
+    const [mine, theirs] = [claimed[0]?.[0] ?? 0, claimed[1]?.[0] ?? 0]
+    const db = openProject(replicas[0] as string)
+    try {
+      markReviewed(db, { queueId: 1, position: mine, reviewed: true, author: 'c1' })
+      const before = changeSetCount(replicas[0] as string)
+      expect(() =>
+        markReviewed(db, { queueId: 1, position: theirs, reviewed: true, author: 'c1' }),
+      ).toThrow(`Item ${theirs} of triage queue 1 is c2's to review`)
+      expect(changeSetCount(replicas[0] as string)).toBe(before)
+    } finally {
+      db.close()
+    }
+    for (const replica of replicas) await ok('team', 'sync', '--db', replica)
+    await ok('team', 'sync', '--db', lead)
+    // Everyone sees everyone's progress.
+    const progress = claimed.map((c, i) => ({
+      member: members[i],
+      claimed: c.length,
+      reviewed: i === 0 ? 1 : 0,
+    }))
+    for (const replica of [lead, ...replicas]) {
+      const view = openProject(replica, { readonly: true })
+      try {
+        expect(triageQueue(view, 1).members).toEqual(progress)
+      } finally {
+        view.close()
+      }
+    }
+  }, 90_000)
+
+  it('lets a viewer export a release that names the members whose change sets it includes, pushing nothing', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev13', 'reviewer')
+    await addMember(t, lead, 'view13', 'viewer')
+    const reviewer = join(dir, 'rev13.winnow')
+    await ok('team', 'join', '--server', t.url('rev13'), '--db', reviewer, '--name', 'rev13')
+    await ok(
+      'rate',
+      '--db',
+      reviewer,
+      '--annotation',
+      String(ratings(lead)[0]?.id),
+      '--rating',
+      '2',
+    )
+    await ok('team', 'sync', '--db', reviewer)
+    const viewer = join(dir, 'view13.winnow')
+    await ok('team', 'join', '--server', t.url('view13'), '--db', viewer, '--name', 'view13')
+    const logged = async (): Promise<unknown[]> =>
+      (await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db))
+        .rows as unknown[]
+    const before = await logged()
+    const release = await ok(
+      'export',
+      '--db',
+      viewer,
+      '--out',
+      join(dir, 'release'),
+      '--card',
+      'creator=Team Winnow',
+      '--card',
+      'url=https://data.winnow-team.org/release',
+    )
+    expect(release.datasheet).toContain(
+      `- Team members whose change sets the release includes: ${[t.lead, 'rev13'].sort().join(', ')}.`,
+    )
+    expect(await ok('team', 'status', '--db', viewer)).toMatchObject({ role: 'viewer', pending: 0 })
+    expect(await logged()).toEqual(before)
   }, 60_000)
 
   it("carries a lead's policy run, with its script, to a replica", async () => {
@@ -482,6 +705,76 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(ratings(lead).find((r) => String(r.id) === annotation)?.rating).toBe(-2)
   }, 60_000)
 
+  it('lets members triage and judge through a server outage, then brings them to one state', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 10)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const leadDb = openProject(lead)
+    const day = leadDb
+      .prepare("SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch') FROM annotations")
+      .pluck()
+      .get() as string
+    startQueue(leadDb, { from: day, to: day, share: 1, seed: 1, author: t.lead })
+    drawAudit(leadDb, { name: 'spot', filter: {}, n: 4, seed: 1, author: t.lead })
+    leadDb.close()
+    await ok('team', 'sync', '--db', lead)
+    const replicas: string[] = []
+    for (const name of ['off1', 'off2']) {
+      await addMember(t, lead, name, 'reviewer')
+      const replica = join(dir, `${name}.winnow`)
+      await ok('team', 'join', '--server', t.url(name), '--db', replica, '--name', name)
+      replicas.push(replica)
+    }
+    const work = (path: string, author: string, mark: 'good' | 'bad', verdict: 'yes' | 'no') => {
+      const db = openProject(path)
+      try {
+        const annotations = db
+          .prepare(
+            `SELECT a.id FROM annotations a JOIN triage_items i ON i.submission_id = a.id >> 4
+             ORDER BY a.id LIMIT 2`,
+          )
+          .pluck()
+          .all() as number[]
+        for (const annotationId of annotations)
+          markAnnotation(db, { queueId: 1, annotationId, mark, author })
+        const items = db
+          .prepare('SELECT annotation_id FROM audit_items ORDER BY position LIMIT 2')
+          .pluck()
+          .all() as number[]
+        for (const annotationId of items) judge(db, { auditId: 1, annotationId, verdict, author })
+      } finally {
+        db.close()
+      }
+    }
+
+    await server.stop()
+    try {
+      work(replicas[0] as string, 'off1', 'good', 'yes')
+      work(replicas[1] as string, 'off2', 'bad', 'no')
+      work(lead, t.lead, 'good', 'no')
+      for (const replica of [...replicas, lead]) {
+        expect(await ok('team', 'status', '--db', replica)).toMatchObject({
+          pending: 4,
+          serverSeq: null,
+        })
+        const offline = await cli('team', 'sync', '--db', replica, '--json')
+        expect(offline.code).toBe(1)
+        expect(offline.stderr).toMatch(/cannot be reached/)
+      }
+    } finally {
+      await server.start()
+    }
+    for (const replica of [...replicas, lead, ...replicas])
+      await ok('team', 'sync', '--db', replica)
+    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    expect(logged.rows).toEqual([{ n: 3 + 3 * 4 }])
+    for (const replica of replicas) {
+      expect(changeSetCount(replica)).toBe(3 + 3 * 4)
+      expect(shared(replica)).toEqual(shared(lead))
+    }
+  }, 90_000)
+
   it('loses and doubles nothing when a member is killed in the middle of a push', async () => {
     const dir = tempDir()
     const t = await team(dir)
@@ -529,9 +822,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     // Killed after the server committed but before the project recorded the places: the next
     // push sends the same global ids, and the log keeps one of each.
     const db = openProject(replica)
-    db.exec(
-      'UPDATE team_change_sets SET seq = NULL, member = NULL WHERE seq > 1; UPDATE team_state SET seq = 1',
-    )
+    db.exec('DELETE FROM team_change_sets WHERE seq > 1; UPDATE team_state SET seq = 1')
     db.close()
     expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 2, seq: 1 })
     expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 2, pulled: 0, seq: 3 })
@@ -600,13 +891,13 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(logged.rows).toEqual([{ n: 1 }])
   }, 60_000)
 
-  it('keeps triage, audits and settings on their replica, and lets the ratings after them travel', async () => {
+  it('carries triage queues and marks, audits and verdicts, settings and their undos both ways', async () => {
     const dir = tempDir()
     const t = await team(dir)
     const lead = await importedProject(dir, 'lead.winnow', 10)
     const first = ratings(lead)[0]?.id ?? 0
-    // Written before publishing: a setting, a triage queue with a mark, an audit with a verdict.
-    const local = (path: string, author: string): void => {
+    // A setting, a triage queue with a mark (undone, marked again), an audit with a verdict.
+    const local = (path: string, author: string, mark: 'good' | 'bad'): void => {
       const db = openProject(path)
       try {
         const day = db
@@ -615,9 +906,9 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
           .get() as string
         const queue = startQueue(db, { from: day, to: day, share: 1, seed: 1, author })
         const annotationId = queue.items[0]?.annotationIds[0] ?? 0
-        markAnnotation(db, { queueId: queue.id, annotationId, mark: 'bad', author })
+        markAnnotation(db, { queueId: queue.id, annotationId, mark: 'needs-work', author })
         undo(db, author)
-        markAnnotation(db, { queueId: queue.id, annotationId, mark: 'good', author })
+        markAnnotation(db, { queueId: queue.id, annotationId, mark, author })
         const audit = drawAudit(db, { name: 'spot', filter: {}, n: 2, seed: 1, author })
         const item = audit.items[0]?.annotationId ?? 0
         judge(db, { auditId: audit.result.id, annotationId: item, verdict: 'yes', author })
@@ -628,48 +919,65 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     const leadDb = openProject(lead)
     saveReleaseSettings(leadDb, lead, { tierMap: [{ rating: 3, tier: 1 }] }, t.lead)
     leadDb.close()
-    local(lead, t.lead)
+    local(lead, t.lead, 'good')
     expect(
       await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead),
-    ).toMatchObject({ changeSets: 1 })
+    ).toMatchObject({ changeSets: changeSetCount(lead) })
 
     await addMember(t, lead, 'rev11', 'reviewer')
     const replica = join(dir, 'rev11.winnow')
     await ok('team', 'join', '--server', t.url('rev11'), '--db', replica, '--name', 'rev11')
-    // The settings came with the bulk data, and their record says so.
-    const joined = openProject(replica, { readonly: true })
-    const tierMap = joined
-      .prepare(
-        `SELECT value FROM change_entries WHERE subject = 'setting' AND key = '"release.tierMap"'
-         ORDER BY id DESC LIMIT 1`,
-      )
-      .pluck()
-      .get() as string
-    expect(JSON.parse(tierMap)).toEqual([{ rating: 3, tier: 1 }])
-    joined.close()
-
-    // On the replica: triage and an audit, then a rating; only the rating is pushed, and the
-    // local change sets keep their times.
-    local(replica, 'rev11')
-    const times = () => {
-      const db = openProject(replica, { readonly: true })
+    expect(shared(replica)).toEqual(shared(lead))
+    expect(shared(replica).marks).toEqual([{ queue: 1, mark: 'good', note: '' }])
+    // The join set indexes and triggers aside while the bulk data came, and put them back.
+    const schema = (path: string): unknown[] => {
+      const db = openProject(path, { readonly: true })
       try {
         return db
-          .prepare("SELECT id, created_at FROM change_sets WHERE kind != 'import' ORDER BY id")
+          .prepare(
+            `SELECT type, name, sql FROM sqlite_schema WHERE type IN ('index', 'trigger')
+             AND name NOT LIKE 'sqlite_%' AND tbl_name NOT LIKE 'team_%' ORDER BY name`,
+          )
           .all()
       } finally {
         db.close()
       }
     }
+    expect(schema(replica)).toEqual(schema(lead))
+
+    // On the replica: a queue of its own, marks and an audit, then a rating; all of it travels,
+    // and the lead's replica ends as the reviewer's.
+    local(replica, 'rev11', 'bad')
     await ok('rate', '--db', replica, '--annotation', String(first), '--rating', '1')
-    const before = times()
-    expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 1 })
-    expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 1, pulled: 0, seq: 2 })
-    expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 0, pulled: 1, seq: 2 })
+    const pending = changeSetCount(replica) - changeSetCount(lead)
+    expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending })
+    expect(await ok('team', 'sync', '--db', replica)).toMatchObject({ pushed: pending, pulled: 0 })
+    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 0, pulled: pending })
     expect(ratings(lead)).toEqual(ratings(replica))
-    expect(times()).toEqual(before)
-    const logged = await server.admin$('SELECT kind FROM winnow.change_sets ORDER BY seq', t.db)
-    expect(logged.rows).toEqual([{ kind: 'import' }, { kind: 'manual' }])
+    expect(shared(lead)).toEqual(shared(replica))
+    expect(shared(lead).marks).toEqual([
+      { queue: 1, mark: 'good', note: '' },
+      { queue: 2, mark: 'bad', note: '' },
+    ])
+    expect(shared(lead).verdicts).toHaveLength(2)
+    // One global id: the log's UUID of each change set is its own uid on every replica.
+    const logged = await server.admin$(
+      `SELECT replace(uid::text, '-', '') AS uid FROM winnow.change_sets ORDER BY seq`,
+      t.db,
+    )
+    const uids = (path: string): string[] => {
+      const db = openProject(path, { readonly: true })
+      try {
+        return db
+          .prepare('SELECT uid FROM change_sets ORDER BY created_at')
+          .pluck()
+          .all() as string[]
+      } finally {
+        db.close()
+      }
+    }
+    expect(uids(lead)).toEqual(logged.rows.map((r: { uid: string }) => r.uid))
+    expect(uids(replica)).toEqual(uids(lead))
   }, 60_000)
 
   it('refuses a server set up by a newer Winnow and pushes nothing', async () => {
@@ -681,7 +989,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     await server.admin$('UPDATE winnow.schema_version SET version = 99', t.db)
     const refused = await cli('team', 'sync', '--db', lead, '--json')
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/newer Winnow \(server schema 99; this version knows 1\)/)
+    expect(refused.stderr).toMatch(/newer Winnow \(server schema 99; this version knows 2\)/)
     const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
     expect(logged.rows).toEqual([{ n: 1 }])
     expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })

@@ -10,6 +10,7 @@ import {
 } from '../triage/queue'
 import { triageReport } from '../triage/report'
 import { saveTriageSettings, triageSettings } from '../triage/settings'
+import { claimTriage } from '../team/claims'
 import type { Handlers } from './handlers'
 import { recorded } from './recorded'
 
@@ -47,6 +48,8 @@ export const triageHandlers: Handlers<keyof typeof triageCalls> = {
       session,
       queueFeedback(session.project().db, { queueId, position, feedback, author: localAuthor() }),
     ),
+  'triage.claim': async ({ queueId, count }, { session }) =>
+    await claimTriage(session.project().db, { queueId, count }),
   'triage.reviewed': ({ queueId, position, reviewed }, { session }) =>
     recorded(
       session,

@@ -43,6 +43,11 @@ export function buildDatasheet(facts: ReleaseFacts): string {
     `- Annotations: ${facts.scope}.`,
     `- Ratings as of: ${o.asOf === undefined ? 'the time of export' : (isoTime(o.asOf) ?? '')}.`,
     `- Rating snapshot (the last rating change the release reflects): ${isoTime(facts.ratingSnapshot) ?? 'no ratings recorded'}.`,
+    ...(facts.teamMembers === undefined
+      ? []
+      : [
+          `- Team members whose change sets the release includes: ${facts.teamMembers.join(', ') || 'none yet (nothing placed in the team’s log)'}.`,
+        ]),
     `- Tiers released: ${facts.tiers.join(', ') || 'none'}. Formats: ${o.formats.join(', ')}.`,
     `- Worker ids: ${o.pseudonymize ? 'pseudonymous integers (a stable map kept in the project, not released); worker ids in descriptions, notes, names and filters are written as the same pseudonyms' : 'as collected'}.`,
     `- Formula neutralisation: ${o.neutralizeFormulas ? 'on (cells starting with = + - @ tab or CR are prefixed with \u2019)' : 'off (text as written)'}.`,

@@ -33,6 +33,7 @@ import { auditResults } from './audits'
 import { buildCard } from './card'
 import { buildCroissant } from './croissant'
 import { buildDatasheet } from './datasheet'
+import { isTeamProject, membersOf } from '../db/queries/team/state'
 import type { ReleaseFacts } from './facts'
 import { checkOutputFolder, checkReleasePlace } from './folder'
 import { type DocumentFile, buildManifest } from './manifest'
@@ -266,6 +267,13 @@ export function exportRelease(
     writers.length = 0
     written.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 
+    const changeSets = changeSetsUpTo(db, options.asOf)
+    const members = isTeamProject(db)
+      ? membersOf(
+          db,
+          changeSets.map((c) => c.id),
+        )
+      : undefined
     const recorded: ReleaseFacts = {
       winnowVersion: version,
       projectName: basename(projectPath).replace(/\.winnow$/, ''),
@@ -280,7 +288,8 @@ export function exportRelease(
       split: split
         ? { candidates: new Set(candidates).size, test: stories.test.size, dev: stories.dev.size }
         : null,
-      changeSets: changeSetsUpTo(db, options.asOf),
+      changeSets,
+      ...(members === undefined ? {} : { teamMembers: members }),
       audits: auditResults(db, options.asOf),
       inputs: sourceFileRecords(db),
       ratingSnapshot: ratingSnapshot(db, options.asOf),

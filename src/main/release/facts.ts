@@ -24,6 +24,8 @@ export interface ReleaseFacts {
   tally: ReleaseTally
   split: { candidates: number; test: number; dev: number } | null
   changeSets: ChangeSetRecord[]
+  /** In a team project, the members who pushed the change sets listed (by name); else absent. */
+  teamMembers?: string[]
   audits: ReleasedAudit[]
   inputs: SourceFileRecord[]
   /** Epoch ms of the ratings the release reflects; null when nothing was ever rated. */

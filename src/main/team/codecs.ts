@@ -15,6 +15,7 @@ import {
   ratingEffectsOf,
   uidOf,
 } from '../db/queries/team/state'
+import { type EntriesPayload, applyEntries, encodeEntries } from './entryCodec'
 
 /**
  * How each kind of change set travels in the log: `encode` reads what a local change set wrote
@@ -44,16 +45,21 @@ const policy: ChangeSetCodec<{ rows: RatingRowsPayload; run: PolicyRunRow | null
 }
 
 /**
- * A revert carries nothing but what it reverts: its rows are the compensating rows the local
- * revert writes (`insertCompensatingRows`), worked out again from the same reverted rows.
+ * A revert carries what it reverts and the entries it wrote: its rating rows are the compensating
+ * rows the local revert writes (`insertCompensatingRows`), worked out again from the same reverted
+ * rows; the values it put back (a mark, a verdict, a setting) are carried as it wrote them.
  */
-const revert: ChangeSetCodec<Record<string, never>> = {
-  encode: () => ({}),
-  apply(db, change) {
+const revert: ChangeSetCodec<Partial<EntriesPayload>> = {
+  encode: (db, id) => ({ entries: encodeEntries(db, id).entries }),
+  apply(db, change, payload) {
     if (change.reverts === null) throw new Error('a revert that names no change set')
     insertCompensatingRows(db, change.reverts, change)
+    applyEntries(db, change, { entries: payload.entries ?? [] })
   },
 }
+
+/** Triage, audits, settings and CROWDAQ edits: the rows they made and their entries. */
+const entries: ChangeSetCodec<EntriesPayload> = { encode: encodeEntries, apply: applyEntries }
 
 const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
   import: ratingRows,
@@ -62,6 +68,10 @@ const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
   mturk: ratingRows,
   policy,
   revert,
+  triage: entries,
+  audit: entries,
+  setting: entries,
+  crowdaq: entries,
 }
 
 /** The payload format this Winnow writes; an entry of a later format is refused, not misread. */

@@ -3,7 +3,12 @@ import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
 import { openProject } from '../db/connection'
 import { createTeamTables, setTeamSeq, writeTeamState } from '../db/queries/team/state'
-import { finishJoinedData, insertBulkRows } from '../db/queries/team/bulk'
+import {
+  finishJoinedData,
+  insertBulkRows,
+  recordJoinedSettings,
+  setAsideForJoin,
+} from '../db/queries/team/bulk'
 import { BULK_TABLES, copyRowsOut } from '../db/server/bulk'
 import { type PulledEntry, logHead, readLog } from '../db/server/log'
 import { memberRole } from '../db/server/members'
@@ -22,6 +27,8 @@ export interface JoinResult {
 }
 
 const LOG_PAGE = 1000
+/** Rows written in one local transaction while joining. */
+const JOIN_BATCH = 50_000
 
 /**
  * Makes a new local replica of a team's project (`winnow team join`): the log's change sets are
@@ -77,20 +84,29 @@ export async function joinTeam(
         .immediate(),
     )
     const counts = { submissions: 0, annotations: 0 }
+    const putBack = setAsideForJoin(replica)
     for (const table of BULK_TABLES) {
       const step = `Receiving ${table.name.replace('_', ' ')}`
       progress(step, 0, null)
       let received = 0
       const n = await serverStep(server, () =>
-        copyRowsOut(server.client, table, (rows) => {
-          insertBulkRows(replica, table, rows, (uid) => localChangeSet(replica, uid))
-          received += rows.length
-          progress(step, received, null)
-        }),
+        copyRowsOut(
+          server.client,
+          table,
+          (rows) => {
+            insertBulkRows(replica, table, rows, (uid) => localChangeSet(replica, uid))
+            received += rows.length
+            progress(step, received, null)
+          },
+          JOIN_BATCH,
+        ),
       )
       if (table.name === 'submissions') counts.submissions = n
       if (table.name === 'annotations') counts.annotations = n
     }
+    progress('Building indexes', 0, null)
+    putBack()
+    recordJoinedSettings(replica)
     await readWholeLog(server, head, progress, (page) =>
       replica
         .transaction(() => {

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
 import { openProject } from '../db/connection'
 import {
-  assignUid,
   createTeamTables,
   isTeamProject,
   pendingChangeSets,
@@ -95,7 +93,7 @@ export async function publishProject(
           await appendToLog(
             server.client,
             batch.map((c) => ({
-              uid: c.uid as string,
+              uid: c.uid,
               kind: c.kind,
               author: c.author,
               createdAt: c.createdAt,
@@ -122,17 +120,15 @@ export async function publishProject(
 }
 
 /**
- * Before publishing: file ratings still waiting to become timelines get their change set, and
- * every change set its global id (kept if an earlier attempt gave it one). Returns how many.
+ * Before publishing: file ratings still waiting to become timelines get their change set. Returns
+ * how many change sets the log will hold.
  */
 function prepare(db: Db, author: string): number {
   return db
     .transaction(() => {
       createTeamTables(db)
       settlePending(db, author)
-      const all = pendingChangeSets(db)
-      for (const c of all) if (c.uid === null) assignUid(db, c.id, randomUUID())
-      return all.length
+      return pendingChangeSets(db).length
     })
     .immediate()
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
 import { fillSelection } from '../db/queries/ratings/apply'
@@ -6,9 +5,9 @@ import { recordEffects } from '../db/queries/changes/history'
 import {
   type TeamState,
   annotationsTouchedBy,
-  assignUid,
   broughtBulkData,
   changeSetOfUid,
+  changeSetTime,
   insertPulledChangeSet,
   pendingAtOrBefore,
   pendingChangeSets,
@@ -23,6 +22,10 @@ import { memberRole } from '../db/server/members'
 import { checkServerSchema } from '../db/server/schema'
 import { refreshSelection } from '../ratings/effective'
 import { applyChangeSetBody, checkEnvelope, encodeChangeSet, revertedChangeSet } from './codecs'
+import { replaceClaims } from '../db/queries/team/claims'
+import { allClaims } from '../db/server/claims'
+import { applyEntryHere } from './entryCodec'
+import { hasAnyEntries, moveEntriesLast } from '../db/queries/team/entries'
 import {
   type TeamServer,
   closeServer,
@@ -100,13 +103,14 @@ export async function syncWith(db: Db, server: TeamServer, member: string): Prom
   db.transaction(() => setTeamRole(db, role)).immediate()
   const pushed = role === 'viewer' ? 0 : await push(db, server)
   const { pulled, seq } = await pull(db, server)
+  await refreshClaims(db, server)
   return { pushed, pulled, seq }
 }
 
 /**
- * Pushes pending change sets, oldest first, each batch in one server transaction. Their global
- * ids are written to the project file before anything is sent, so a push cut off and retried sends
- * the same ids and the log, which skips ids it holds, doubles nothing.
+ * Pushes pending change sets, oldest first, each batch in one server transaction. A change set's
+ * global id is made with it (`change_sets.uid`), so a push cut off and retried sends the same ids
+ * and the log, which skips ids it holds, doubles nothing.
  */
 export async function push(db: Db, server: TeamServer): Promise<number> {
   let pushed = 0
@@ -122,12 +126,9 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
         message: `Change set ${imported.id} (${imported.description}) imported data into this replica; imports into a team project are not shared yet, so it and what came after it wait unpushed. Import into the lead's project before publishing.`,
       })
     }
-    db.transaction(() => {
-      for (const c of pending) if (c.uid === null) assignUid(db, c.id, randomUUID())
-    }).immediate()
-    const entries: (LogEntry & { id: number })[] = pendingChangeSets(db, PUSH_BATCH).map((c) => ({
+    const entries: (LogEntry & { id: number })[] = pending.map((c) => ({
       id: c.id,
-      uid: c.uid as string,
+      uid: c.uid,
       kind: c.kind,
       author: c.author,
       createdAt: c.createdAt,
@@ -145,7 +146,7 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
     db.transaction(() => {
       for (const e of entries) {
         const p = byUid.get(e.uid)
-        if (p) placeChangeSet(db, e.id, { uid: e.uid, seq: p.seq, member: p.member })
+        if (p) placeChangeSet(db, e.id, p)
       }
     }).immediate()
     pushed += entries.length
@@ -172,13 +173,16 @@ export async function pull(db: Db, server: TeamServer): Promise<{ pulled: number
  * Applies a page of the log in one transaction: another member's change set is written through
  * its codec at the log's time; one of this replica's own takes its place and the log's time.
  * Pending change sets move after the page, and the effective ratings of every annotation the
- * page touched are worked out again by the rules local writes use. Returns how many were others'.
+ * page touched are worked out again by the rules local writes use; entries (marks, verdicts,
+ * settings) of own and pending change sets are written again after those the page brought, so
+ * the latest entry of a key is the latest placed. Returns how many were others'.
  */
 export function applyPulled(db: Db, page: readonly PulledEntry[]): number {
   return db
     .transaction(() => {
       let others = 0
       let last = 0
+      let brought = false
       const touched: number[] = []
       for (const entry of page) {
         last = entry.recordedAt
@@ -186,10 +190,12 @@ export function applyPulled(db: Db, page: readonly PulledEntry[]): number {
         if (own !== undefined) {
           placeChangeSet(db, own, entry)
           if (retimeChangeSet(db, own, entry.recordedAt)) touched.push(own)
+          reapplyEntries(db, own, entry.recordedAt)
           continue
         }
         const id = insertHeader(db, entry)
         applyBody(db, id, entry)
+        brought ||= hasAnyEntries(db, id)
         touched.push(id)
         others++
       }
@@ -198,6 +204,9 @@ export function applyPulled(db: Db, page: readonly PulledEntry[]): number {
         retimeChangeSet(db, pending.id, ++last)
         touched.push(pending.id)
       }
+      if (brought) {
+        for (const pending of pendingChangeSets(db)) reapplyEntries(db, pending.id, null)
+      }
       if (fillSelection(db, annotationsTouchedBy(touched)) > 0) refreshSelection(db)
       setTeamSeq(db, page[page.length - 1]?.seq ?? 0)
       return others
@@ -205,10 +214,19 @@ export function applyPulled(db: Db, page: readonly PulledEntry[]): number {
     .immediate()
 }
 
+/** Writes a change set's entries again, last, at its time (`at`, or the one it has). */
+function reapplyEntries(db: Db, id: number, at: number | null): void {
+  const rows = moveEntriesLast(db, id)
+  if (rows.length === 0) return
+  const change = { id, at: at ?? changeSetTime(db, id) }
+  for (const row of rows) applyEntryHere(db, row, change)
+}
+
 /** Opens the local change set of a log entry, placed, at the log's time. */
 export function insertHeader(db: Db, entry: PulledEntry): number {
   const envelope = checkEnvelope(entry.payload)
   const id = insertPulledChangeSet(db, {
+    uid: entry.uid,
     kind: entry.kind,
     author: entry.author,
     at: entry.recordedAt,
@@ -230,4 +248,15 @@ export function applyBody(db: Db, id: number, entry: PulledEntry): void {
   )
   if (envelope.effects)
     recordEffects(db, id, envelope.effects.changed, envelope.effects.transitions)
+}
+
+/** Brings this replica's copy of the claims up to the server's. */
+export async function refreshClaims(db: Db, server: TeamServer): Promise<void> {
+  let claims: Awaited<ReturnType<typeof allClaims>>
+  try {
+    claims = await allClaims(server.client)
+  } catch (error) {
+    throw serverError(server, error)
+  }
+  db.transaction(() => replaceClaims(db, claims)).immediate()
 }

@@ -6,6 +6,7 @@ import { randomSeed } from '../audits/audits'
 import { recordChange } from '../changes/entries'
 import type { Db } from '../db/connection'
 import { createChangeSet } from '../db/queries/changes/sets'
+import { claimRefusal, positionOf } from '../db/queries/team/claims'
 import {
   currentQueueId,
   insertQueue,
@@ -109,11 +110,30 @@ interface MarkChange {
   author: string
 }
 
+/**
+ * In a team project whose queue is split between reviewers, a member reviews only the items they
+ * claimed, so no item is reviewed twice.
+ */
+function requireUnclaimed(db: Db, queueId: number, position: number | undefined): void {
+  const refused = position === undefined ? undefined : claimRefusal(db, queueId, position)
+  if (refused === undefined) return
+  throw new UserError({
+    type: 'conflict',
+    code: 'claimed-by-another',
+    message:
+      refused.holder === null
+        ? `Item ${position} of triage queue ${queueId} is not yours to review: the queue is split between reviewers; claim it first.`
+        : `Item ${position} of triage queue ${queueId} is ${refused.holder}'s to review (claimed on the team's server).`,
+    field: 'position',
+  })
+}
+
 /** Marks a queued annotation (or clears its mark) as one change set; the same mark again records nothing. */
 export function markAnnotation(db: Db, change: MarkChange): TriageQueue {
   const { queueId, annotationId, mark } = change
   db.transaction(() => {
     const was = requireQueuedMark(db, queueId, annotationId)
+    requireUnclaimed(db, queueId, positionOf(db, queueId, annotationId))
     const value = mark === null ? null : { mark, note: change.note ?? was?.note ?? '' }
     if (value?.mark === was?.mark && value?.note === was?.note) return
     const where = `${annotationWords(annotationId)} (triage queue ${queueId})`
@@ -135,6 +155,7 @@ export function queueFeedback(
   const { queueId, position, feedback } = change
   db.transaction(() => {
     const item = requireItem(db, queueId, position)
+    requireUnclaimed(db, queueId, position)
     if (item.feedback === feedback) return
     const worker = item.workerId ?? 'the worker'
     const description = feedback
@@ -159,6 +180,7 @@ export function markReviewed(
   const { queueId, position, reviewed } = change
   db.transaction(() => {
     const item = requireItem(db, queueId, position)
+    requireUnclaimed(db, queueId, position)
     if ((item.reviewedAt !== null) === reviewed) return
     const where = `item ${position} of triage queue ${queueId}`
     const description = reviewed ? `Reviewed ${where}` : `Back to unreviewed: ${where}`

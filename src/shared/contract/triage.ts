@@ -64,6 +64,15 @@ export interface TriageQueueItem {
   /** Epoch ms; null while not reviewed. */
   reviewedAt: number | null
   marks: Array<{ annotationId: number; mark: TriageMark; note: string }>
+  /** In a team project, the member who claimed the item to review it. */
+  claimedBy?: string
+}
+
+/** A team member's share of a queue: items claimed, and of those reviewed. */
+export interface TriageMemberProgress {
+  member: string
+  claimed: number
+  reviewed: number
 }
 
 export interface TriageQueue {
@@ -76,8 +85,10 @@ export interface TriageQueue {
   createdAt: number
   finishedAt: number | null
   items: TriageQueueItem[]
-  /** Position of the first item not yet reviewed; null when all are. */
+  /** Position of the first item not yet reviewed (nor claimed by another member); null when none. */
   next: number | null
+  /** In a team project, each member's progress through the items they claimed. */
+  members?: TriageMemberProgress[]
 }
 
 const day = z.string().refine(isDay, 'expected a date YYYY-MM-DD')
@@ -122,6 +133,11 @@ export const triageCalls = {
   'triage.feedback': call(
     z.object({ queueId, position: z.number().int().min(1), feedback: z.string().max(4096) }),
   ).returns<TriageQueue>(),
+  /** In a team project: claims the next items no one has claimed for this member to review. */
+  'triage.claim': call(z.object({ queueId, count: z.number().int().min(1).max(10_000) })).returns<{
+    queue: number
+    claimed: number[]
+  }>(),
   /** Marks an item reviewed (the reviewer moved past it); the last one finishes the queue. */
   'triage.reviewed': call(
     z.object({ queueId, position: z.number().int().min(1), reviewed: z.boolean().default(true) }),

@@ -1,5 +1,7 @@
 import { openProject } from '../../db/connection'
 import { TEAM_ROLES, type TeamRole } from '../../db/server/schema'
+import { triageQueue } from '../../db/queries/triage'
+import { claimTriage } from '../../team/claims'
 import { joinTeam } from '../../team/join'
 import { addTeamMember, listTeamMembers, removeTeamMember } from '../../team/members'
 import { type TeamProgress, publishProject } from '../../team/publish'
@@ -19,6 +21,7 @@ const USAGE = `winnow team init --db P --server URL --name NAME [--json]
        winnow team join --server URL --db NEW --name NAME [--json]
        winnow team sync --db P [--json]
        winnow team status --db P [--json]
+       winnow team claim --db P [--queue N] [--count K] [--json]
        winnow team member add NAME --role lead|reviewer|viewer --db P [--json]
        winnow team member remove NAME --db P [--json]
        winnow team member list --db P [--json]`
@@ -29,7 +32,8 @@ const USAGE = `winnow team init --db P --server URL --name NAME [--json]
  */
 export const teamCommand: Command = {
   name: 'team',
-  summary: 'Share a project with a team through PostgreSQL: init, join, sync, status, member',
+  summary:
+    'Share a project with a team through PostgreSQL: init, join, sync, status, claim, member',
   usage: USAGE,
   positionals: true,
   options: {
@@ -38,6 +42,8 @@ export const teamCommand: Command = {
     server: { type: 'string' },
     name: { type: 'string' },
     role: { type: 'string' },
+    queue: { type: 'string' },
+    count: { type: 'string' },
   },
   async run(values, positionals, io) {
     const [verb, ...rest] = positionals
@@ -63,14 +69,37 @@ export const teamCommand: Command = {
             text: `${s.member} (${s.role}) on ${s.server}: ${s.pending} waiting to push; at place ${s.seq}, ${where}.`,
           }
         })
+      case 'claim':
+        return await onProject(values, rest, async (db) => {
+          const queueId = optionalCount(values, 'queue')
+          const count = optionalCount(values, 'count') ?? 20
+          const r = await claimTriage(db, { ...(queueId === undefined ? {} : { queueId }), count })
+          const { members = [] } = triageQueue(db, r.queue)
+          return {
+            json: { ...r, members },
+            text: [
+              `Claimed ${r.claimed.length} item(s) of triage queue ${r.queue} to review: ${r.claimed.join(', ') || 'none left'}.`,
+              ...members.map((m) => `  ${m.member}: ${m.reviewed} of ${m.claimed} reviewed`),
+            ].join('\n'),
+          }
+        })
       case 'member':
         return await member(values, rest)
       default:
         throw new UsageError(
-          `name what to do: init, join, sync, status or member (got '${verb ?? ''}')`,
+          `name what to do: init, join, sync, status, claim or member (got '${verb ?? ''}')`,
         )
     }
   },
+}
+
+function optionalCount(values: ParsedValues, name: 'queue' | 'count'): number | undefined {
+  const text = values[name]
+  if (text === undefined) return undefined
+  const n = Number(text)
+  if (typeof text !== 'string' || !Number.isInteger(n) || n < 1)
+    throw new UsageError(`--${name} must be a whole number of at least 1, got '${String(text)}'`)
+  return n
 }
 
 function noMore(rest: string[]): void {

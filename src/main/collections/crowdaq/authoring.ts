@@ -93,17 +93,26 @@ export function saveQuestionSet(
       },
       [{ subject: 'crowdaq.question-set', key: { kind, id }, value: spec }],
     ).id
-    if ('exam_id' in spec) {
-      putExam(db, examInput(spec), changeSet)
-      const kept = new Set(spec.question_set.map((q) => q.question_id))
-      for (const q of examQuestions(db, id)) {
-        if (!kept.has(q.questionId)) setQuestionEnabled(db, id, q.questionId, false)
-      }
-    } else {
-      putTutorial(db, { id, instructionId: spec.instruction_id ?? null, spec }, changeSet)
-    }
+    writeQuestionSet(db, spec, changeSet)
   }).immediate()
   return { id, problems: [] }
+}
+
+/**
+ * Writes a checked exam or tutorial as change set `changeSet` saved it; a team replica applies a
+ * saved one it pulled through this too. Questions left out are disabled, never deleted.
+ */
+export function writeQuestionSet(db: Db, spec: ExamSpec | TutorialSpec, changeSet: number): void {
+  if ('exam_id' in spec) {
+    putExam(db, examInput(spec), changeSet)
+    const kept = new Set(spec.question_set.map((q) => q.question_id))
+    for (const q of examQuestions(db, spec.exam_id)) {
+      if (!kept.has(q.questionId)) setQuestionEnabled(db, spec.exam_id, q.questionId, false)
+    }
+  } else {
+    const id = spec.tutorial_id
+    putTutorial(db, { id, instructionId: spec.instruction_id ?? null, spec }, changeSet)
+  }
 }
 
 /** An exam's settings from its panel, as one change set (none when they are as they were). */

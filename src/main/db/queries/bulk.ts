@@ -9,7 +9,7 @@ import { sql } from '../sql'
  * journal; larger runs sorted in memory on one thread measured slower (docs/benchmarks.md, the
  * import's index rebuild).
  */
-const REBUILD_PRAGMAS = { cache_size: -2048, threads: 2 } satisfies TemporaryPragmas
+export const REBUILD_PRAGMAS = { cache_size: -2048, threads: 2 } satisfies TemporaryPragmas
 
 export interface RebuildHooks {
   /**

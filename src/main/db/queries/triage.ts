@@ -1,9 +1,16 @@
-import type { TriageMark, TriageQueue, TriageQueueItem } from '../../../shared/contract/triage'
+import type {
+  TriageMark,
+  TriageMemberProgress,
+  TriageQueue,
+  TriageQueueItem,
+} from '../../../shared/contract/triage'
 import { UserError } from '../../../shared/contract/errors'
 import { formatDay } from '../../../shared/filter'
 import type { Db } from '../connection'
 import { all, get, pluck, run } from '../connection'
 import { sql } from '../sql'
+import { teamState } from './team/state'
+import { claimsOf } from './team/claims'
 
 /** One submission of a range: its worker, annotation count, dimensions (bit d set) and work time. */
 export interface RangeSubmission {
@@ -139,12 +146,37 @@ export function triageQueue(db: Db, queueId: number): TriageQueue {
     list.push(m)
     bySubmission.set(sub, list)
   }
-  const full: TriageQueueItem[] = items.map((i) => ({
-    ...i,
-    annotationIds: (JSON.parse(i.annotationIds) as number[]).sort((a, b) => a - b),
-    marks: bySubmission.get(i.submissionId) ?? [],
-  }))
-  return { ...q, items: full, next: full.find((i) => i.reviewedAt === null)?.position ?? null }
+  const claims = claimsOf(db, queueId)
+  const full: TriageQueueItem[] = items.map((i) => {
+    const claimedBy = claims?.get(i.position)
+    return {
+      ...i,
+      annotationIds: (JSON.parse(i.annotationIds) as number[]).sort((a, b) => a - b),
+      marks: bySubmission.get(i.submissionId) ?? [],
+      ...(claimedBy === undefined ? {} : { claimedBy }),
+    }
+  })
+  if (claims === null) {
+    return { ...q, items: full, next: full.find((i) => i.reviewedAt === null)?.position ?? null }
+  }
+  const me = teamState(db)?.member
+  const members = new Map<string, TriageMemberProgress>()
+  for (const item of full) {
+    if (item.claimedBy === undefined) continue
+    const m = members.get(item.claimedBy) ?? { member: item.claimedBy, claimed: 0, reviewed: 0 }
+    m.claimed++
+    if (item.reviewedAt !== null) m.reviewed++
+    members.set(item.claimedBy, m)
+  }
+  const next = full.find(
+    (i) => i.reviewedAt === null && (i.claimedBy === undefined || i.claimedBy === me),
+  )
+  return {
+    ...q,
+    items: full,
+    next: next?.position ?? null,
+    members: [...members.values()].sort((a, b) => a.member.localeCompare(b.member)),
+  }
 }
 
 /** The item's submission and worker, or a not-found error naming the field. */

@@ -109,6 +109,8 @@ const UNESCAPES: Record<string, string> = {
 function decodeField(text: string, type: BulkType): BulkValue {
   if (text === '\\N') return null
   if (type === 'int' || type === 'real') return Number(text)
+  // A project keeps a global id as 32 hex digits, the server as a UUID.
+  if (type === 'uid') return text.replace(/-/g, '')
   return text.includes('\\') ? text.replace(/\\(.)/g, (_, c: string) => UNESCAPES[c] ?? c) : text
 }
 

@@ -2,6 +2,7 @@ import type { ServerClient } from './connect'
 
 /** A change set as the log carries it. */
 export interface LogEntry {
+  /** The change set's global id as the project keeps it (32 hex digits; the log's UUID). */
   uid: string
   kind: string
   author: string
@@ -55,7 +56,8 @@ export async function appendToLog(
     recorded_at: string
     member: string
   }>(
-    `SELECT uid::text, seq, recorded_at, member FROM winnow.change_sets WHERE uid = ANY($1::uuid[])`,
+    `SELECT replace(uid::text, '-', '') AS uid, seq, recorded_at, member FROM winnow.change_sets
+     WHERE uid = ANY($1::uuid[])`,
     [entries.map((e) => e.uid)],
   )
   return placed.rows.map((r) => ({
@@ -83,7 +85,8 @@ export async function readLog(
     description: string
     payload: unknown
   }>(
-    `SELECT uid::text, seq, recorded_at, member, kind, author, created_at, description, payload
+    `SELECT replace(uid::text, '-', '') AS uid, seq, recorded_at, member, kind, author, created_at,
+       description, payload
      FROM winnow.change_sets WHERE seq > $1 ORDER BY seq LIMIT $2`,
     [after, limit],
   )

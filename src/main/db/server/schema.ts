@@ -25,8 +25,8 @@ export type TeamRole = keyof GroupRoles
 
 export const TEAM_ROLES: readonly TeamRole[] = ['lead', 'reviewer', 'viewer']
 
-/** Change-set kinds a reviewer may push; a lead pushes any, a viewer none. */
-export const REVIEWER_KINDS = ['manual', 'bulk', 'revert'] as const
+/** Change-set kinds a reviewer may push (ratings, triage, audits); a lead any, a viewer none. */
+export const REVIEWER_KINDS = ['manual', 'bulk', 'revert', 'triage', 'audit'] as const
 
 /**
  * Roles are global to the PostgreSQL cluster, so the group roles carry the database's name: two
@@ -44,7 +44,8 @@ const m001: ServerMigration = {
     const lead = escapeIdentifier(groups.lead)
     const reviewer = escapeIdentifier(groups.reviewer)
     const viewer = escapeIdentifier(groups.viewer)
-    const reviewerKinds = REVIEWER_KINDS.map((k) => `'${k}'`).join(', ')
+    // As this migration first wrote it; migration 2 widens it.
+    const reviewerKinds = `'manual', 'bulk', 'revert'`
     await client.query(`
       CREATE TABLE winnow.members (
         name text PRIMARY KEY,
@@ -142,7 +143,47 @@ const m001: ServerMigration = {
   },
 }
 
-export const serverMigrations: readonly ServerMigration[] = [m001]
+/**
+ * Reviewers push triage and audit change sets too; and a triage queue's items are claimed here,
+ * so reviewers working one queue side by side never review an item twice (`team/claims.ts`).
+ */
+const m002: ServerMigration = {
+  version: 2,
+  name: 'reviewer-kinds-and-claims',
+  async up(client, groups) {
+    const lead = escapeIdentifier(groups.lead)
+    const reviewer = escapeIdentifier(groups.reviewer)
+    const viewer = escapeIdentifier(groups.viewer)
+    const reviewerKinds = REVIEWER_KINDS.map((k) => `'${k}'`).join(', ')
+    await client.query(`
+      DROP POLICY change_sets_push ON winnow.change_sets;
+      CREATE POLICY change_sets_push ON winnow.change_sets FOR INSERT WITH CHECK (
+        member = session_user AND EXISTS (
+          SELECT 1 FROM winnow.members m WHERE m.name = session_user
+            AND (m.role = 'lead' OR (m.role = 'reviewer' AND kind IN (${reviewerKinds})))));
+
+      -- One row per queue being claimed from: a claim locks it, so claims of one queue queue up.
+      CREATE TABLE winnow.triage_claim_queues (queue_uid uuid PRIMARY KEY);
+      -- Who reviews each item of a queue (a queue is named by the change set that made it).
+      CREATE TABLE winnow.triage_claims (
+        queue_uid uuid NOT NULL,
+        position integer NOT NULL,
+        member text NOT NULL DEFAULT session_user,
+        claimed_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (queue_uid, position)
+      );
+      ALTER TABLE winnow.triage_claims ENABLE ROW LEVEL SECURITY;
+      CREATE POLICY triage_claims_read ON winnow.triage_claims FOR SELECT USING (true);
+      CREATE POLICY triage_claims_own ON winnow.triage_claims FOR INSERT
+        WITH CHECK (member = session_user);
+      GRANT SELECT ON winnow.triage_claims, winnow.triage_claim_queues TO ${lead}, ${reviewer}, ${viewer};
+      GRANT INSERT ON winnow.triage_claims, winnow.triage_claim_queues TO ${lead}, ${reviewer};
+      GRANT UPDATE ON winnow.triage_claim_queues TO ${lead}, ${reviewer};
+    `)
+  },
+}
+
+export const serverMigrations: readonly ServerMigration[] = [m001, m002]
 
 export const SERVER_SCHEMA_VERSION = serverMigrations.length
 

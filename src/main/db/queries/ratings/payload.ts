@@ -57,7 +57,7 @@ export function encodeRatingRows(db: Db, changeSetId: number): RatingRowsPayload
               FROM item_ratings WHERE change_set_id IN (SELECT i.change_set_id FROM rating_retractions x
                 JOIN item_ratings i ON i.id = x.rating_id WHERE x.change_set_id = ${changeSetId} AND x.target = 'item')
              ) o ON o.target = r.target AND o.id = r.rating_id
-        JOIN team_change_sets t ON t.change_set_id = o.change_set_id
+        JOIN change_sets t ON t.id = o.change_set_id
         WHERE r.change_set_id = ${changeSetId} ORDER BY r.id`,
   ).map((r): ['worker' | 'item', number, number, 0 | 1] => [r.target, ref(r.uid), r.ordinal, r.r])
   return { strings, workers, items, retractions }
@@ -107,7 +107,7 @@ export function insertRatingRows(
       key,
       pluckAll<number>(
         db,
-        sql`SELECT r.id FROM ${table} r JOIN team_change_sets t ON t.change_set_id = r.change_set_id
+        sql`SELECT r.id FROM ${table} r JOIN change_sets t ON t.id = r.change_set_id
             WHERE t.uid = ${uid} ORDER BY r.id`,
       ),
     )

@@ -1,4 +1,6 @@
-import type { Db } from '../../connection'
+import { type Db, all, withPragmas } from '../../connection'
+import { sql } from '../../sql'
+import { REBUILD_PRAGMAS } from '../bulk'
 import type { BulkTable, BulkValue } from '../../server/bulk'
 
 /**
@@ -8,7 +10,7 @@ import type { BulkTable, BulkValue } from '../../server/bulk'
  */
 function localColumn(column: { name: string; type: string }): string {
   return column.type === 'uid'
-    ? '(SELECT t.uid FROM team_change_sets t WHERE t.change_set_id = x.change_set_id)'
+    ? '(SELECT c.uid FROM change_sets c WHERE c.id = x.change_set_id)'
     : `x.${column.name}`
 }
 
@@ -51,16 +53,48 @@ export function insertBulkRows(
 
 /**
  * After the bulk data of a join is in: the ratings come from the log, not from a reconstruction of
- * file ratings, every text waits to be indexed for search, and the settings received are what a
- * revert of this replica's first setting change puts back.
+ * file ratings, and every text waits to be indexed for search.
  */
 export function finishJoinedData(db: Db): void {
   db.transaction(() => {
     db.exec(`DELETE FROM rating_pending;
       INSERT OR IGNORE INTO search_backlog (annotation_id) SELECT id FROM annotations;
       INSERT INTO story_search (story_search) VALUES ('rebuild');`)
-    // The settings came with the bulk data: recorded as the state before this replica's changes.
+  }).immediate()
+}
+
+/**
+ * The settings that came with the bulk data are recorded as the state before any change set, so
+ * the log's setting changes, applied next, come after them and a revert of the first puts them
+ * back.
+ */
+export function recordJoinedSettings(db: Db): void {
+  db.transaction(() => {
     db.exec(`INSERT INTO change_entries (subject, key, value)
       SELECT 'setting', json_quote(key), value FROM settings ORDER BY key`)
   }).immediate()
+}
+
+/**
+ * For a join's bulk writes into a new replica: drops the secondary indexes of `annotations` and
+ * `submissions` (built once from sorted rows afterwards, as a large import does) and the trigger
+ * that lists new annotations as waiting for ratings (a join's ratings come from the log). Returns
+ * what puts them back. A join that fails removes the file, so nothing else needs restoring.
+ */
+export function setAsideForJoin(db: Db): () => void {
+  const saved = all<{ type: string; name: string; sql: string }>(
+    db,
+    sql`SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL
+          AND ((type = 'index' AND tbl_name IN ('annotations', 'submissions'))
+            OR (type = 'trigger' AND name = 'annotations_rating_pending'))
+        ORDER BY type, name`,
+  )
+  for (const s of saved) {
+    db.exec(`DROP ${s.type === 'index' ? 'INDEX' : 'TRIGGER'} "${s.name.replace(/"/g, '""')}"`)
+  }
+  return () => {
+    withPragmas(db, REBUILD_PRAGMAS, () => {
+      for (const s of saved) db.exec(s.sql)
+    })
+  }
 }

@@ -5,7 +5,8 @@ import { type SqlFragment, sql } from '../../sql'
 
 /**
  * A team project's local bookkeeping: which server and member it is, the last place in the log it
- * has, and for each change set its global id and place. A change set with no place is pending: it
+ * has, and for each change set its place. A change set's global id is its `change_sets.uid` (32
+ * hex digits here, the same 128 bits as the log's UUID). A change set with no place is pending: it
  * waits in the project file to be pushed, so a kill loses none.
  *
  * The tables are made when a project becomes a team project (`team init`, `team join`); a project
@@ -22,13 +23,19 @@ export function createTeamTables(db: Db): void {
       -- The last place in the log this replica has applied.
       seq INTEGER NOT NULL
     ) STRICT;
+    -- A change set's global id is its own change_sets.uid; this holds its place once it has one.
     CREATE TABLE IF NOT EXISTS team_change_sets (
       change_set_id INTEGER PRIMARY KEY REFERENCES change_sets(id),
-      uid TEXT NOT NULL UNIQUE,
-      -- NULL until the server has given it its place.
-      seq INTEGER UNIQUE,
-      member TEXT
+      seq INTEGER NOT NULL UNIQUE,
+      member TEXT NOT NULL
     ) STRICT;
+    -- Who reviews each item of a triage queue, as last heard from the server (teamClaims.ts).
+    CREATE TABLE IF NOT EXISTS team_triage_claims (
+      queue_id INTEGER NOT NULL REFERENCES triage_queues(id),
+      position INTEGER NOT NULL,
+      member TEXT NOT NULL,
+      PRIMARY KEY (queue_id, position)
+    ) STRICT, WITHOUT ROWID;
   `)
 }
 
@@ -78,15 +85,15 @@ export interface PendingChangeSet {
   createdAt: number
   description: string
   reverts: number | null
-  /** The global id given when it was first prepared for a push, or null. */
-  uid: string | null
+  /** Its global id (`change_sets.uid`), made with it: a retried push sends the same id. */
+  uid: string
 }
 
 /**
- * Kinds of change set that have no codec yet (triage, audits, settings, CROWDAQ and ProtoQA
- * edits): recorded on their own replica only, never pushed, never holding back what comes after.
+ * Kinds of change set that have no codec yet (ProtoQA clusterings, whose questions and answers are
+ * not shared): recorded on their own replica only, never pushed, never holding back what follows.
  */
-const LOCAL_KINDS = ['triage', 'audit', 'setting', 'crowdaq', 'protoqa']
+const LOCAL_KINDS = ['protoqa']
 
 /** A change set `c` that travels: not of a local kind, nor a revert (at any depth) of one. */
 const travels = sql`c.kind NOT IN ${sql.list(LOCAL_KINDS)}
@@ -105,7 +112,7 @@ export function pendingChangeSets(
 ): PendingChangeSet[] {
   return all<PendingChangeSet>(
     db,
-    sql`SELECT c.id, c.kind, c.author, c.created_at AS createdAt, c.description, c.reverts, t.uid
+    sql`SELECT c.id, c.kind, c.author, c.created_at AS createdAt, c.description, c.reverts, c.uid
         FROM change_sets c LEFT JOIN team_change_sets t ON t.change_set_id = c.id
         WHERE t.seq IS NULL AND c.id > ${after} AND ${travels} ORDER BY c.id LIMIT ${limit}`,
   )
@@ -121,36 +128,28 @@ export function pendingCount(db: Db): number {
   )
 }
 
-/** Gives a pending change set its global id, once: a retried push sends the same id. */
-export function assignUid(db: Db, changeSetId: number, uid: string): void {
-  run(
-    db,
-    sql`INSERT INTO team_change_sets (change_set_id, uid) VALUES (${changeSetId}, ${uid})
-        ON CONFLICT (change_set_id) DO NOTHING`,
-  )
-}
-
 export function uidOf(db: Db, changeSetId: number): string | undefined {
-  return pluck<string>(
-    db,
-    sql`SELECT uid FROM team_change_sets WHERE change_set_id = ${changeSetId}`,
-  )
+  return pluck<string>(db, sql`SELECT uid FROM change_sets WHERE id = ${changeSetId}`)
 }
 
 export function changeSetOfUid(db: Db, uid: string): number | undefined {
-  return pluck<number>(db, sql`SELECT change_set_id FROM team_change_sets WHERE uid = ${uid}`)
+  return pluck<number>(db, sql`SELECT id FROM change_sets WHERE uid = ${uid}`)
+}
+
+export function changeSetTime(db: Db, changeSetId: number): number {
+  return pluck<number>(db, sql`SELECT created_at FROM change_sets WHERE id = ${changeSetId}`) ?? 0
 }
 
 /** Records the place the server gave a change set. */
 export function placeChangeSet(
   db: Db,
   changeSetId: number,
-  place: { uid: string; seq: number; member: string },
+  place: { seq: number; member: string },
 ): void {
   run(
     db,
-    sql`INSERT INTO team_change_sets (change_set_id, uid, seq, member)
-        VALUES (${changeSetId}, ${place.uid}, ${place.seq}, ${place.member})
+    sql`INSERT INTO team_change_sets (change_set_id, seq, member)
+        VALUES (${changeSetId}, ${place.seq}, ${place.member})
         ON CONFLICT (change_set_id) DO UPDATE SET seq = excluded.seq, member = excluded.member`,
   )
 }
@@ -193,6 +192,16 @@ export function pendingAtOrBefore(db: Db, at: number): { id: number; createdAt: 
     sql`SELECT c.id, c.created_at AS createdAt FROM change_sets c
         LEFT JOIN team_change_sets t ON t.change_set_id = c.id
         WHERE t.seq IS NULL AND c.created_at <= ${at} AND ${travels} ORDER BY c.id`,
+  )
+}
+
+/** The members who pushed the given change sets (placed ones), by name. */
+export function membersOf(db: Db, changeSetIds: readonly number[]): string[] {
+  return pluckAll<string>(
+    db,
+    sql`SELECT DISTINCT member FROM team_change_sets
+        WHERE change_set_id IN (SELECT value FROM json_each(${JSON.stringify(changeSetIds)}))
+        ORDER BY member`,
   )
 }
 
@@ -262,13 +271,20 @@ export function insertPolicyRun(db: Db, changeSetId: number, r: PolicyRunRow): v
 /** A change set written as another replica wrote it, at the time the log gave it. */
 export function insertPulledChangeSet(
   db: Db,
-  c: { kind: string; author: string; at: number; description: string; reverts: number | null },
+  c: {
+    uid: string
+    kind: string
+    author: string
+    at: number
+    description: string
+    reverts: number | null
+  },
 ): number {
   return Number(
     run(
       db,
-      sql`INSERT INTO change_sets (kind, author, created_at, description, reverts)
-          VALUES (${c.kind}, ${c.author}, ${c.at}, ${c.description}, ${c.reverts})`,
+      sql`INSERT INTO change_sets (uid, kind, author, created_at, description, reverts)
+          VALUES (${c.uid}, ${c.kind}, ${c.author}, ${c.at}, ${c.description}, ${c.reverts})`,
     ).lastInsertRowid,
   )
 }

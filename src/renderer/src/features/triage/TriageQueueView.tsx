@@ -15,6 +15,7 @@ import { StoryText } from '../story/StoryView'
 import { FeedbackSender } from './FeedbackSender'
 import { TriageAnnotation } from './TriageAnnotation'
 import { TriageSummary } from './TriageSummary'
+import { TriageTeam } from './TriageTeam'
 
 const MARK_KEYS: Record<string, TriageMark | null> = {
   g: 'good',
@@ -258,6 +259,7 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
           {done} of {queue.items.length} reviewed
         </span>
         <progress max={queue.items.length} value={done} />
+        <TriageTeam queue={queue} onChange={onChange} />
       </header>
       {!item ? (
         <div className="triage-done" data-testid="triage-done">
@@ -281,6 +283,11 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
             </span>
             {story && <span>{formatDay(story.submission.submittedAt)}</span>}
             {item.reviewedAt !== null && <span className="badge">reviewed</span>}
+            {item.claimedBy !== undefined && (
+              <span className="badge" data-testid="triage-claimed-by">
+                {item.claimedBy}’s
+              </span>
+            )}
           </div>
           {story ? <StoryText story={story} /> : <p className="note">Loading the story…</p>}
           <ol className="triage-annotations">
