@@ -56,6 +56,22 @@ export const halieCalls = {
   ).returns<SessionPage>(),
   'halie.session': call(z.object({ id: z.number().int().positive() })).returns<SessionDetail>(),
   /** A session's raw log as written, one JSON line per event in log order (the replay reads it). */
+  /** Rates sessions (their own rating; null clears it), as one change set in History. */
+  'halie.rateSessions': call(
+    z.object({
+      ids: z.array(z.number().int().positive()).min(1).max(100_000),
+      rating: z.number().finite().nullable(),
+      note: z.string().max(2000).optional(),
+    }),
+  ).returns<{ changeSet: number; rated: number }>(),
+  /** Rates event blocks (rows of a task's event_blocks.csv), as one change set. */
+  'halie.rateBlocks': call(
+    z.object({
+      ids: z.array(z.number().int().positive()).min(1).max(100_000),
+      rating: z.number().finite().nullable(),
+      note: z.string().max(2000).optional(),
+    }),
+  ).returns<{ changeSet: number; rated: number }>(),
   'halie.log': call(z.object({ id: z.number().int().positive() })).returns<string[]>(),
   /** Per task and model: sessions, blocks, queries, minutes, accuracy, survey means. */
   'halie.figures': call(z.object({ task: z.enum(HALIE_TASKS).optional() })).returns<

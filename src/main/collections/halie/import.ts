@@ -21,6 +21,7 @@ import {
   sessionKeys,
   setAccuracy,
   setMetadata,
+  fillStartTimes,
   setScore,
   setSessionFigures,
 } from '../../db/queries/halie/store'
@@ -249,6 +250,7 @@ export function importHalie(
       }
       bytesDone += m.bytes
     }
+    fillStartTimes(db)
     if (hooks.cancelled?.()) throw new CancelledError()
     hooks.progress?.({
       done: totalBytes,

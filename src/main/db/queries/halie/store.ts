@@ -140,3 +140,21 @@ export function addLog(
 export function logEventWriter(db: Db): BatchInsert {
   return new BatchInsert(db, 'INSERT INTO halie_log_events (log_id, seq, line)', 3)
 }
+
+/**
+ * When each session without one began (epoch ms): its raw log's first event, else its metadata's
+ * `start_timestamp` (seconds). A worker's dated ratings apply to the session at that moment.
+ */
+export function fillStartTimes(db: Db): void {
+  run(
+    db,
+    sql`UPDATE halie_sessions SET started_at = coalesce(
+          (SELECT CAST(json_extract(e.line, '$.eventTimestamp') AS INTEGER)
+             FROM halie_logs AS l JOIN halie_log_events AS e ON e.log_id = l.id
+             WHERE l.session_id = halie_sessions.id AND json_valid(e.line)
+             ORDER BY e.seq LIMIT 1),
+          CASE WHEN json_valid(metadata)
+            THEN CAST(json_extract(metadata, '$.start_timestamp') * 1000 AS INTEGER) END)
+        WHERE started_at IS NULL`,
+  )
+}
