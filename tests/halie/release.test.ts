@@ -21,8 +21,7 @@ const tempDir = useTempDir()
 
 const TABLES = ['event_blocks', 'survey_responses', 'accuracies'] as const
 
-const readCsv = (path: string): string[][] =>
-  parse<string[]>(readFileSync(path), { relaxColumnCount: false, bom: true })
+const readCsv = (path: string): string[][] => parse(readFileSync(path), { bom: true })
 
 interface Rated {
   /** Session id (external) → the tier its rows go to, or null (left out). */
