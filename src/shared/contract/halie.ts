@@ -4,6 +4,7 @@ import { SESSION_SORTS } from '../halie/sessions'
 import { HALIE_TASKS } from '../halie/tasks'
 import { call } from './define'
 import { fileRefSchema } from './imports'
+import { type ReleaseResult, releaseOptionsSchema } from './release'
 
 const range = z
   .object({ min: z.number().finite().optional(), max: z.number().finite().optional() })
@@ -72,6 +73,13 @@ export const halieCalls = {
       note: z.string().max(2000).optional(),
     }),
   ).returns<{ changeSet: number; rated: number }>(),
+  /**
+   * Writes a release of one task: its standardised tables per tier, rows as imported, with the
+   * datasheet, card, Croissant and manifest (the release options of every collection).
+   */
+  'halie.release': call(
+    releaseOptionsSchema.extend({ task: z.enum(HALIE_TASKS) }),
+  ).returns<ReleaseResult>(),
   'halie.log': call(z.object({ id: z.number().int().positive() })).returns<string[]>(),
   /** Per task and model: sessions, blocks, queries, minutes, accuracy, survey means. */
   'halie.figures': call(z.object({ task: z.enum(HALIE_TASKS).optional() })).returns<

@@ -11,6 +11,8 @@ import { localAuthor } from '../../ratings/author'
 import { startImportJob } from '../../tasks/importJob'
 import { figuresByModel } from './sessions'
 import { rateBlocks, rateSessions, withRatings } from './ratings'
+import { exportHalieRelease } from './release'
+import { checkOutputFolder } from '../../release/folder'
 
 const noSession = (id: number): UserError =>
   new UserError({ type: 'not-found', code: 'no-such-session', message: `No HALIE session #${id}` })
@@ -49,6 +51,12 @@ export const halieHandlers: Handlers<keyof typeof halieCalls> = {
     rateSessions(session.project().db, ids, { value: rating, author: localAuthor(), note }),
   'halie.rateBlocks': ({ ids, rating, note }, { session }) =>
     rateBlocks(session.project().db, ids, { value: rating, author: localAuthor(), note }),
+  'halie.release': ({ task, ...options }, { session }) => {
+    const project = session.project()
+    // Refused at once with what is in the way, in the page's words.
+    checkOutputFolder(options.out, options.force, project.path, 'tick “Replace an earlier release”')
+    return exportHalieRelease(project.db, project.path, task, options)
+  },
   'halie.log': ({ id }, { session }) => logLines(session.project().db, id),
   'halie.figures': ({ task }, { session }) => figuresByModel(session.project().db, task),
 }
