@@ -10,8 +10,13 @@ import { join } from 'node:path'
 import { halieSourcesIn } from '../src/main/collections/halie/read'
 import { importIntoProject } from '../src/main/importers/intoProject'
 import { type LogEvent, parseLogLine } from '../src/shared/halie/logEvents'
-import { Playback, Replay, applyEvent, offerTimeline } from '../src/shared/halie/replay'
-import { documentLines } from '../src/renderer/src/features/halie/replayText'
+import {
+  Playback,
+  Replay,
+  applyEvent,
+  documentLines,
+  offerTimeline,
+} from '../src/shared/halie/replay'
 import { largest } from '../src/shared/lists'
 import { generateLog, random, writeHalieFolder } from '../tests/helpers/halie'
 import { writeSection } from './lib/benchmarksDoc'

@@ -4,10 +4,10 @@ import {
   CHECKPOINT_EVERY,
   Playback,
   Replay,
+  documentLines,
   offerTimeline,
   suggestionsAt,
 } from '../../src/shared/halie/replay'
-import { documentLines } from '../../src/renderer/src/features/halie/replayText'
 import { generateLog, random } from '../helpers/halie'
 
 const eventsOf = (seed: number, n: number): LogEvent[] =>

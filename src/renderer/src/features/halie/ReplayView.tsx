@@ -4,9 +4,10 @@ import {
   Playback,
   Replay,
   type SuggestionMark,
+  documentLines,
   offerTimeline,
 } from '../../../../shared/halie/replay'
-import { authorRuns, describeEvent, documentLines, formatClock } from './replayText'
+import { authorRuns, describeEvent, formatClock } from './replayText'
 
 export const SPEEDS = [1, 2, 4, 8, 16] as const
 

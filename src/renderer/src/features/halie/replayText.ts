@@ -40,22 +40,3 @@ export function describeEvent(e: LogEvent): string {
   if (e.suggestions.length > 0) return `${e.suggestions.length} suggestions`
   return ''
 }
-
-/**
- * The document in lines (each with its line break), so a frame redraws only the lines that
- * changed: typing touches one line, and the others keep their drawn spans.
- */
-export function documentLines(
-  text: string,
-  provenance: string,
-): { text: string; provenance: string }[] {
-  const lines: { text: string; provenance: string }[] = []
-  let start = 0
-  while (start < text.length) {
-    const end = text.indexOf('\n', start)
-    const stop = end < 0 ? text.length : end + 1
-    lines.push({ text: text.slice(start, stop), provenance: provenance.slice(start, stop) })
-    start = stop
-  }
-  return lines
-}
