@@ -91,7 +91,12 @@ export function ReleasePanel({ tasks }: { tasks: readonly HalieTask[] }) {
           ))}
         </fieldset>
         <label className="check">
-          <input type="checkbox" checked={draft} onChange={(e) => setDraft(e.target.checked)} />
+          <input
+            type="checkbox"
+            data-testid="halie-release-draft"
+            checked={draft}
+            onChange={(e) => setDraft(e.target.checked)}
+          />
           Draft (not for publication)
         </label>
       </div>

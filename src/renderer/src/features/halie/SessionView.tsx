@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { LogEvent } from '../../../../shared/halie/logEvents'
 import { parseLogLine } from '../../../../shared/halie/logEvents'
 import type { SessionDetail } from '../../../../shared/halie/sessions'
@@ -22,6 +22,7 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
   const [events, setEvents] = useState<LogEvent[] | null>(null)
   const [tab, setTab] = useState<Tab>('blocks')
   const [ratingWorker, setRatingWorker] = useState(false)
+  const page = useRef<HTMLDivElement>(null)
   const scale = useStore(ratingScale)
   const version = useStore(ratingsVersion)
 
@@ -46,6 +47,8 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
         setDetail(d)
         setEvents(lines.map((l, i) => parseLogLine(l, i)))
         setTab(lines.length > 0 ? 'replay' : 'blocks')
+        // The page takes the keys from the grid it replaces (digits rate this session).
+        requestAnimationFrame(() => page.current?.focus())
       })
       .catch((e: unknown) => showError('Opening the session', e))
     return () => {
@@ -73,7 +76,8 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
     const onKey = (e: KeyboardEvent): void => {
       const target = e.target as HTMLElement | null
       if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return
-      if (target?.closest('input, select, textarea, [role="dialog"]')) return
+      // The grid behind the page rates its own focused row; a field or a dialog keeps its keys.
+      if (target?.closest('input, select, textarea, [role="dialog"], .ag-root-wrapper')) return
       const value = ratingOfKey(scale, e.key)
       if (value === undefined) return
       e.preventDefault()
@@ -94,7 +98,7 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
     void rateHalie({ kind: 'sessions', ids: [row.id] }, value, scale)
   }
   return (
-    <div className="halie-session" data-testid="halie-session">
+    <div className="halie-session" data-testid="halie-session" tabIndex={-1} ref={page}>
       <header className="halie-session-head">
         <button className="small" data-testid="halie-back" onClick={onBack}>
           ← Sessions
