@@ -22,8 +22,8 @@ import {
   setAccuracy,
   setMetadata,
   fillStartTimes,
-  setScore,
-  setSessionFigures,
+  scoreWriter,
+  setManySessionFigures,
 } from '../../db/queries/halie/store'
 import { findOrAddWorker } from '../../db/queries/workerIds'
 import { completeSourceFile, insertSourceFile } from '../../db/queries/submissions'
@@ -129,6 +129,7 @@ export function importHalie(
     }
 
     const rows = rowWriter(db)
+    const scores = scoreWriter(db)
     for (const table of tables) {
       const { task, table: kind, display, path } = table.file
       const c = counts(task)
@@ -181,13 +182,19 @@ export function importHalie(
       rows.flush()
       if (kind === 'event_blocks') {
         c.eventBlocks += table.rows.length
-        for (const [id, list] of bySession)
-          setSessionFigures(db, id, blockFigures(task, table.header, list))
+        const figures: [number, number, number, number | null][] = []
+        for (const [id, list] of bySession) {
+          const f = blockFigures(task, table.header, list)
+          figures.push([id, f.blocks, f.queries, f.elapsedMinutes])
+          if (f.accuracy !== undefined) setAccuracy(db, id, f.accuracy)
+        }
+        setManySessionFigures(db, figures)
       } else if (kind === 'survey_responses') {
         c.surveyResponses += table.rows.length
         for (const [id, list] of bySession)
           for (const [name, value] of surveyScores(task, table.header, list))
-            setScore(db, id, name, value)
+            scores.add(id, name, value)
+        scores.flush()
       } else {
         const accuracy = col('clue_accuracy')
         for (const [id, list] of bySession) {
@@ -277,10 +284,13 @@ function checkSessions(db: Db, tables: readonly ReadTable[]): void {
     const { task, display } = table.file
     const col = (name: string): number => table.header.indexOf(name)
     const keys = ['worker_id', 'model', 'prompt'] as const
+    // Column positions once per table, not per row.
+    const sid = col('session_id')
+    const at = keys.map(col)
     for (const row of table.rows) {
-      const id = row.cells[col('session_id')] ?? ''
+      const id = row.cells[sid] ?? ''
       const key = `${task}\t${id}`
-      const values = keys.map((k) => row.cells[col(k)] ?? '')
+      const values = at.map((i) => row.cells[i] ?? '')
       let ref = known.get(key)
       if (!ref) {
         const held = sessionKeys(db, task, id)
