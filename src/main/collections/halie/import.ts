@@ -165,18 +165,18 @@ export function importHalie(
       const seen = sessionsSeen.get(task) ?? new Set<string>()
       sessionsSeen.set(task, seen)
       for (const row of table.rows) {
-        const cell = (i: number): string => (i >= 0 ? (row.cells[i] ?? '') : '')
+        const cells = row.cells
+        const cell = (i: number): string => (i >= 0 ? (cells[i] ?? '') : '')
         const externalId = cell(sid)
         seen.add(externalId)
-        const id = session(task, externalId, {
-          worker: cell(wid),
-          model: cell(mid),
-          prompt: cell(pid),
-        })
-        rows.add(tableId, row.line, id, JSON.stringify(row.cells))
-        const list = bySession.get(id) ?? []
-        list.push(row.cells)
-        bySession.set(id, list)
+        // The keys are read only for a session's first row: its rows agree (checkSessions).
+        const id =
+          known.get(`${task}\t${externalId}`) ??
+          session(task, externalId, { worker: cell(wid), model: cell(mid), prompt: cell(pid) })
+        rows.add(tableId, row.line, id, JSON.stringify(cells))
+        const list = bySession.get(id)
+        if (list) list.push(cells)
+        else bySession.set(id, [cells])
         tick(display, 0)
       }
       rows.flush()
@@ -290,8 +290,16 @@ function checkSessions(db: Db, tables: readonly ReadTable[]): void {
     for (const row of table.rows) {
       const id = row.cells[sid] ?? ''
       const key = `${task}\t${id}`
-      const values = at.map((i) => row.cells[i] ?? '')
       let ref = known.get(key)
+      // The common case, a row agreeing with its session's first, allocates nothing.
+      if (
+        ref &&
+        (row.cells[at[0] ?? -1] ?? '') === ref.worker &&
+        (row.cells[at[1] ?? -1] ?? '') === ref.model &&
+        (row.cells[at[2] ?? -1] ?? '') === ref.prompt
+      )
+        continue
+      const values = at.map((i) => row.cells[i] ?? '')
       if (!ref) {
         const held = sessionKeys(db, task, id)
         ref = {
