@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { parse } from 'csv-parse/sync'
 import { writeHalieFolder } from '../helpers/halie'
 import { expect, serve, stop, test } from './fixtures'
 
@@ -83,7 +84,7 @@ test('imports a HALIE folder, filters the sessions, replays a log and seeks: the
     // Every character is drawn as text in its author's colour.
     const authors = await page
       .getByTestId('replay-doc')
-      .locator('span')
+      .locator('span[class^="by-"]')
       .evaluateAll((spans: { className: string; textContent: string | null }[]) =>
         spans
           .map((s) => s.className.replace('by-', '').repeat(s.textContent?.length ?? 0))
@@ -107,6 +108,97 @@ test('imports a HALIE folder, filters the sessions, replays a log and seeks: the
     await page.getByTestId('halie-chart-queries-save-png').click()
     const bytes = readFileSync((await (await png).path()) ?? '')
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG')
+  } finally {
+    await stop(child)
+  }
+})
+
+test('rates a session from the grid and its page, rates a block, follows the suggestion timeline and releases a tier', async ({
+  page,
+  workDir,
+}) => {
+  const folder = writeHalieFolder(join(workDir, 'halie'), { sessionsPerTask: 3, logEvents: 200 })
+  const { served, child } = await serve(['--db', join(workDir, 'r.winnow')], workDir)
+  try {
+    await page.goto(served.url)
+    await page.getByTestId('more-collections').click()
+    await page.getByTestId('more-collections-halie').click()
+    await page.getByTestId('halie-import-input').setInputFiles(folder.dir)
+    await expect(page.getByTestId('halie-total')).toHaveText('15 sessions')
+    await page.getByTestId('halie-filter-task').click()
+    await page.getByRole('checkbox', { name: 'metaphor' }).check()
+    await page.keyboard.press('Escape')
+    await expect(page.getByTestId('halie-total')).toHaveText('3 sessions')
+
+    // In the grid: focus a session's rating and press 3.
+    const rating = page
+      .getByTestId('halie-grid')
+      .locator('.ag-row[row-index="0"] [col-id="rating"]')
+      .first()
+    await rating.click()
+    await expect(rating).toHaveText('unrated')
+    await page.keyboard.press('3')
+    await expect(rating).toContainText('3')
+    await expect(rating).toContainText('item')
+
+    // On its page: 2 re-rates it; History-backed, so the grid shows it on return.
+    await page
+      .getByTestId('halie-grid')
+      .locator('.ag-row[row-index="0"] [col-id="task"]')
+      .first()
+      .click()
+    await expect(page.getByTestId('halie-session-rating')).toContainText('3')
+    await page.keyboard.press('2')
+    await expect(page.getByTestId('halie-session-rating')).toContainText('2')
+    const title = (await page.getByTestId('halie-session-id').textContent()) ?? ''
+    const log = folder.logs.find((l) => title.endsWith(l.session))
+    const session = folder.sessions.find((s) => title.endsWith(s.id))
+    expect(log).toBeDefined()
+    if (!log || !session) return
+
+    // The suggestion timeline: a mark per offer the log shows; a click seeks to it.
+    const offers = log.lines
+      .map((l, seq) => ({ seq, name: (JSON.parse(l) as { eventName: string }).eventName }))
+      .filter((e) => e.name === 'suggestion-open')
+    const marks = page.getByTestId('replay-mark')
+    await expect(marks).toHaveCount(offers.length)
+    const target = offers[Math.floor(offers.length / 2)]
+    if (!target) return
+    await page.locator(`[data-testid="replay-mark"][data-seq="${target.seq}"]`).click()
+    await expect(page.getByTestId('replay-count')).toHaveText(
+      `${target.seq + 1} of ${log.lines.length} events`,
+    )
+    await expect(page.getByTestId('replay-offer')).toContainText('one')
+    expect(await documentText(page)).toBe(log.after[target.seq]?.text)
+
+    // The first event block on its own: tier 1.
+    await page.getByTestId('halie-tab-blocks').click()
+    await page.getByTestId('halie-block-rating').first().selectOption('1')
+    await expect(page.getByTestId('halie-block-rating').first()).toHaveValue('1')
+    await page.getByTestId('halie-back').click()
+    await expect(rating).toContainText('2')
+
+    // Release the metaphor task: tier 2 holds the session's other blocks and its survey row,
+    // tier 1 its first block, each row as the imported file has it.
+    await page.getByTestId('halie-view-release').click()
+    await page.getByTestId('halie-release-task').selectOption('metaphor')
+    await page.getByTestId('halie-release-draft').check()
+    const out = join(workDir, 'metaphor-release')
+    await page.getByTestId('halie-release-out').fill(out)
+    await page.getByTestId('halie-release-export').click()
+    const done = page.getByTestId('halie-release-done')
+    await expect(done).toContainText('data/tier-2/event_blocks.csv')
+    const rowsOf = (path: string): string[][] => parse(readFileSync(path))
+    const [header, ...source] = rowsOf(join(folder.dir, 'metaphor', 'event_blocks.csv'))
+    const sid = header?.indexOf('session_id') ?? -1
+    const ofSession = source.filter((row) => row[sid] === session.id)
+    expect(ofSession).toHaveLength(session.blocks)
+    expect(rowsOf(join(out, 'data', 'tier-1', 'event_blocks.csv'))).toEqual([header, ofSession[0]])
+    expect(rowsOf(join(out, 'data', 'tier-2', 'event_blocks.csv'))).toEqual([
+      header,
+      ...ofSession.slice(1),
+    ])
+    expect(rowsOf(join(out, 'data', 'tier-3', 'event_blocks.csv'))).toEqual([header])
   } finally {
     await stop(child)
   }

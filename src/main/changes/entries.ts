@@ -8,6 +8,7 @@ import { createChangeSet } from '../db/queries/changes/sets'
 import { type EntryRow, type EntrySubject, insertEntry } from '../db/queries/changes/entries'
 import { deleteSetting, writeSetting } from '../db/queries/settings'
 import { putMark, setFeedback, setReviewed } from '../db/queries/triage'
+import { type HalieRatingKey, setHalieRating } from '../collections/halie/db/ratings'
 
 /**
  * What a change set sets, thing by thing (migration 015): the entry is the record another replica
@@ -37,6 +38,8 @@ export type Entry =
       key: { kind: 'exam' | 'tutorial'; id: string }
       value: unknown
     }
+  /** A HALIE session's or event block's item rating; null clears it (the worker's applies). */
+  | { subject: 'halie.rating'; key: HalieRatingKey; value: number | null }
 
 /**
  * Subjects a revert can put back: each key holds one value, set only by the app's own writes.
@@ -48,10 +51,15 @@ export const REVERTABLE_SUBJECTS: readonly EntrySubject[] = [
   'triage.reviewed',
   'audit.verdict',
   'setting',
+  'halie.rating',
 ]
 
 /** What Undo (Ctrl+Z) takes back besides ratings: what a reviewer does key by key. */
-export const UNDOABLE_SUBJECTS: readonly EntrySubject[] = ['triage.mark', 'audit.verdict']
+export const UNDOABLE_SUBJECTS: readonly EntrySubject[] = [
+  'triage.mark',
+  'audit.verdict',
+  'halie.rating',
+]
 
 export function isRevertableSubject(subject: EntrySubject): boolean {
   return REVERTABLE_SUBJECTS.includes(subject)
@@ -72,6 +80,10 @@ function encodeKey(entry: Entry): string {
       return JSON.stringify({ exam: entry.key.exam })
     case 'crowdaq.question-set':
       return JSON.stringify({ kind: entry.key.kind, id: entry.key.id })
+    case 'halie.rating':
+      return 'session' in entry.key
+        ? JSON.stringify({ session: entry.key.session })
+        : JSON.stringify({ block: entry.key.block })
   }
 }
 
@@ -138,6 +150,9 @@ export function applyEntry(db: Db, row: EntryRow, at: number): void {
       return
     case 'crowdaq.exam-settings':
     case 'crowdaq.question-set':
+      return
+    case 'halie.rating':
+      setHalieRating(db, key as HalieRatingKey, value as number | null)
       return
   }
 }

@@ -37,7 +37,8 @@ export function revertEntries(
   target: ChangeSetRow,
   by: { author: string; preview?: boolean },
 ): RatingResult {
-  const entries = entriesOf(db, target.id)
+  // The keys of the change the chain of reverts finally acts on (a revert may have written none).
+  const entries = entriesOf(db, revertOutcome(db, target).original.id)
   const fixed = entries.find((e) => !isRevertableSubject(e.subject))
   if (fixed) {
     throw new UserError({

@@ -45,7 +45,11 @@ const UNDOABLE: readonly ChangeSetKind[] = [...UNDOABLE_RATINGS, ...UNDOABLE_ENT
 function isUndoable(db: Db, id: number, kind: ChangeSetKind): boolean {
   if (UNDOABLE_ENTRIES.includes(kind)) return hasEntries(db, id, UNDOABLE_SUBJECTS)
   const rows = changeSetRows(db, id)
-  return rows.workerRatings + rows.itemRatings + rows.retractions > 0
+  // A HALIE rating is a manual change set of entries.
+  return (
+    rows.workerRatings + rows.itemRatings + rows.retractions > 0 ||
+    hasEntries(db, id, UNDOABLE_SUBJECTS)
+  )
 }
 
 class Rollback extends Error {
@@ -79,7 +83,9 @@ export function revertChangeSet(
       message: `Change set ${id} is already reverted by ${revertedBy}; revert ${revertedBy} to re-apply it.`,
     })
   }
-  if (hasEntries(db, id)) return revertEntries(db, target, by)
+  // A revert that found nothing to put back holds no entries; its chain's first change names the keys.
+  if (hasEntries(db, id) || hasEntries(db, revertOutcome(db, target).original.id))
+    return revertEntries(db, target, by)
   const rows = changeSetRows(db, id)
   if (rows.workerRatings + rows.itemRatings + rows.retractions === 0) {
     throw new UserError({

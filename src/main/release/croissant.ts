@@ -4,7 +4,7 @@ import type { ReleaseFacts } from './facts'
 import { RELEASE_LAYOUT } from './record'
 
 /** The JSON-LD context the Croissant 1.0 specification recommends (its Appendix 1). */
-const CROISSANT_CONTEXT = {
+export const CROISSANT_CONTEXT = {
   '@language': 'en',
   '@vocab': 'https://schema.org/',
   citeAs: 'cr:citeAs',
@@ -41,7 +41,7 @@ const CROISSANT_CONTEXT = {
   transform: 'cr:transform',
 }
 
-const CROISSANT_1_0 = 'http://mlcommons.org/croissant/1.0'
+export const CROISSANT_1_0 = 'http://mlcommons.org/croissant/1.0'
 
 const MEDIA_TYPES: Record<ReleaseFormat, string> = {
   csv: 'text/csv',
@@ -61,7 +61,7 @@ const SPDX: Record<string, string> = {
   'odc-by': 'ODC-By-1.0',
 }
 
-function licenseUrl(id: string): string {
+export function licenseUrl(id: string): string {
   return `https://spdx.org/licenses/${SPDX[id.toLowerCase()] ?? id}.html`
 }
 

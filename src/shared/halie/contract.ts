@@ -4,6 +4,7 @@ import { SESSION_SORTS } from './sessions'
 import { HALIE_TASKS } from './tasks'
 import { call } from '../contract/define'
 import { fileRefSchema } from '../contract/imports'
+import { type ReleaseResult, releaseOptionsSchema } from '../contract/release'
 
 const range = z
   .object({ min: z.number().finite().optional(), max: z.number().finite().optional() })
@@ -56,6 +57,29 @@ export const halieCalls = {
   ).returns<SessionPage>(),
   'halie.session': call(z.object({ id: z.number().int().positive() })).returns<SessionDetail>(),
   /** A session's raw log as written, one JSON line per event in log order (the replay reads it). */
+  /** Rates sessions (their own rating; null clears it), as one change set in History. */
+  'halie.rateSessions': call(
+    z.object({
+      ids: z.array(z.number().int().positive()).min(1).max(100_000),
+      rating: z.number().finite().nullable(),
+      note: z.string().max(2000).optional(),
+    }),
+  ).returns<{ changeSet: number; rated: number }>(),
+  /** Rates event blocks (rows of a task's event_blocks.csv), as one change set. */
+  'halie.rateBlocks': call(
+    z.object({
+      ids: z.array(z.number().int().positive()).min(1).max(100_000),
+      rating: z.number().finite().nullable(),
+      note: z.string().max(2000).optional(),
+    }),
+  ).returns<{ changeSet: number; rated: number }>(),
+  /**
+   * Writes a release of one task: its standardised tables per tier, rows as imported, with the
+   * datasheet, card, Croissant and manifest (the release options of every collection).
+   */
+  'halie.release': call(
+    releaseOptionsSchema.extend({ task: z.enum(HALIE_TASKS) }),
+  ).returns<ReleaseResult>(),
   'halie.log': call(z.object({ id: z.number().int().positive() })).returns<string[]>(),
   /** Per task and model: sessions, blocks, queries, minutes, accuracy, survey means. */
   'halie.figures': call(z.object({ task: z.enum(HALIE_TASKS).optional() })).returns<

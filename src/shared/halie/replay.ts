@@ -119,29 +119,103 @@ const SHOWING = new Set(['suggestion-shown', 'suggestion-open', 'suggestion-reop
 /** A new request or the next question takes the last offer off the screen. */
 const ENDING = new Set(['button-next', 'suggestion-get', 'button-generate'])
 
+/** The offer on screen after one more event. */
+function nextOffer(shown: ShownSuggestions | null, e: LogEvent): ShownSuggestions | null {
+  if (SHOWING.has(e.name)) {
+    const options =
+      e.suggestions.length > 0
+        ? e.suggestions.map((s) => s.trimmed || s.original)
+        : typeof e.delta === 'string'
+          ? [e.delta]
+          : []
+    return options.length > 0 ? { seq: e.seq, options, taken: null } : shown
+  }
+  if (e.name === 'suggestion-select' && shown !== null)
+    return { seq: shown.seq, options: shown.options, taken: e.suggestionIndex }
+  // A closed offer stays on screen only when one of its options was taken.
+  if (ENDING.has(e.name) || (e.name === 'suggestion-close' && shown?.taken === null)) return null
+  return shown
+}
+
 /**
  * What the model offered last before `count` events: a question's answer (`suggestion-shown`),
  * a metaphor's options (`suggestion-open`), a summary (`summary-add`); and the one selected.
  */
 export function suggestionsAt(events: readonly LogEvent[], count: number): ShownSuggestions | null {
   let shown: ShownSuggestions | null = null
-  for (let i = 0; i < Math.min(count, events.length); i++) {
-    const e = events[i] as LogEvent
-    if (SHOWING.has(e.name)) {
-      const options =
-        e.suggestions.length > 0
-          ? e.suggestions.map((s) => s.trimmed || s.original)
-          : typeof e.delta === 'string'
-            ? [e.delta]
-            : []
-      if (options.length > 0) shown = { seq: e.seq, options, taken: null }
-    } else if (e.name === 'suggestion-select' && shown !== null) {
-      const last: ShownSuggestions = shown
-      shown = { seq: last.seq, options: last.options, taken: e.suggestionIndex }
-    } else if (ENDING.has(e.name) || (e.name === 'suggestion-close' && shown?.taken === null)) {
-      // A closed offer stays on screen only when one of its options was taken.
-      shown = null
-    }
-  }
+  for (let i = 0; i < Math.min(count, events.length); i++)
+    shown = nextOffer(shown, events[i] as LogEvent)
   return shown
+}
+
+/** A mark of the suggestion timeline: where the model's offer appeared, and whether one was taken. */
+export interface SuggestionMark {
+  /** The event that showed it. */
+  seq: number
+  /** The option taken, or null. */
+  taken: number | null
+}
+
+/**
+ * The offer on screen after every number of events (index `count`, 0…events), worked out once so
+ * a frame of playback reads it instead of scanning the log, and the timeline's marks.
+ */
+export function offerTimeline(events: readonly LogEvent[]): {
+  states: (ShownSuggestions | null)[]
+  marks: SuggestionMark[]
+} {
+  const states: (ShownSuggestions | null)[] = [null]
+  const marks = new Map<number, SuggestionMark>()
+  let shown: ShownSuggestions | null = null
+  for (const e of events) {
+    shown = nextOffer(shown, e)
+    states.push(shown)
+    if (shown) marks.set(shown.seq, { seq: shown.seq, taken: shown.taken })
+  }
+  return { states, marks: [...marks.values()] }
+}
+
+/**
+ * The document at a moving playhead: from the last frame's document, only the events since are
+ * applied when the playhead moved forward by fewer than a checkpoint's worth; otherwise from the
+ * kept document before it (a seek).
+ */
+export class Playback {
+  private count = 0
+  private state: DocumentState = EMPTY
+
+  constructor(private readonly replay: Replay) {}
+
+  documentAfter(count: number): DocumentState {
+    const events = this.replay.events
+    const n = Math.max(0, Math.min(count, events.length))
+    if (n === this.count) return this.state
+    if (n > this.count && n - this.count < CHECKPOINT_EVERY) {
+      for (let i = this.count; i < n; i++)
+        this.state = applyEvent(this.state, events[i] as LogEvent)
+    } else {
+      this.state = this.replay.afterEvents(n)
+    }
+    this.count = n
+    return this.state
+  }
+}
+
+/**
+ * The document in lines (each with its line break), so a frame redraws only the lines that
+ * changed: typing touches one line, and the others keep their drawn spans.
+ */
+export function documentLines(
+  text: string,
+  provenance: string,
+): { text: string; provenance: string }[] {
+  const lines: { text: string; provenance: string }[] = []
+  let start = 0
+  while (start < text.length) {
+    const end = text.indexOf('\n', start)
+    const stop = end < 0 ? text.length : end + 1
+    lines.push({ text: text.slice(start, stop), provenance: provenance.slice(start, stop) })
+    start = stop
+  }
+  return lines
 }

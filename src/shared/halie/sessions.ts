@@ -51,6 +51,10 @@ export interface SessionRow {
   scores: Record<string, number>
   /** Events in its raw log; 0 without one. */
   events: number
+  workerId: number | null
+  /** The effective rating: the session's own, else its worker's at the session's start. */
+  rating: number | null
+  ratingSource: 'item' | 'worker' | null
 }
 
 export interface SessionPage {
@@ -61,7 +65,8 @@ export interface SessionPage {
 export interface SessionTable {
   kind: HalieTable
   header: string[]
-  rows: { line: number; cells: string[] }[]
+  /** `id` names the row (an event block is rated by it); `rating` is its own item rating. */
+  rows: { id: number; line: number; cells: string[]; rating: number | null }[]
 }
 
 export interface SessionDetail {

@@ -31,6 +31,7 @@ import { progressLine } from '../progress'
 import { filterFromOptions, filterOptionSpec } from './query'
 import { parseAsOfOption } from './rate'
 import { plural } from '../../../shared/text'
+import { halieTaskOption, halieExport } from '../../collections/halie/releaseCommand'
 
 /** A comma-separated option. Left out it means all; given, it must name something. */
 function list(values: ParsedValues, name: string, all: string): string[] {
@@ -188,6 +189,9 @@ export const exportCommand: Command = {
     '         [--split-test N|F [--split-dev N|F] --split-tier 3 --seed S] [--pseudonymize]\n' +
     '         [--neutralize-formulas] [--force] [--draft] [--card field=value]...\n' +
     '         [--dry-run] [query filters] [--json]\n' +
+    '       winnow export --collection halie --task T --db P --out DIR [--tiers 3,2] [--as-of T]\n' +
+    '         [--force] [--draft] [--card field=value]... [--json]\n' +
+    "  --collection halie --task T: the task's standardised CSVs per tier, rows as imported\n" +
     '  --draft: not for publication; the dataset card may hold placeholders (an example.org home\n' +
     '    page, creator unknown), and the datasheet, card and manifest say it is a draft\n' +
     '  --card: the card for this release (name, description, license, url, creator)\n' +
@@ -209,9 +213,25 @@ export const exportCommand: Command = {
     draft: { type: 'boolean' },
     card: { type: 'string', multiple: true },
     'dry-run': { type: 'boolean' },
+    collection: { type: 'string' },
+    task: { type: 'string' },
   },
   async run(values, _positionals, io) {
     const dbPath = requireString(values, 'db')
+    const collection = optionalString(values, 'collection')
+    if (collection !== undefined && collection !== 'glucose') {
+      if (collection !== 'halie')
+        throw new UsageError(`--collection must be glucose or halie, got '${collection}'`)
+      if (values['dry-run'] === true) throw new UsageError('--dry-run is for GLUCOSE releases')
+      const options = exportOptionsFrom(values, resolve(requireString(values, 'out')))
+      const result = halieExport(dbPath, halieTaskOption(values), options)
+      return {
+        json: { files: result.files, manifest: result.manifest, datasheet: result.datasheet },
+        text: describeResult(result),
+      }
+    }
+    if (optionalString(values, 'task') !== undefined)
+      throw new UsageError('--task names a HALIE task; give --collection halie')
     if (values['dry-run'] === true) {
       const out = optionalString(values, 'out')
       const {

@@ -21,8 +21,9 @@ import {
   sessionKeys,
   setAccuracy,
   setMetadata,
-  setScore,
-  setSessionFigures,
+  fillStartTimes,
+  scoreWriter,
+  setManySessionFigures,
 } from './db/store'
 import { findOrAddWorker } from '../../db/queries/workers/ids'
 import { completeSourceFile, insertSourceFile } from '../../db/queries/submissions'
@@ -128,6 +129,7 @@ export function importHalie(
     }
 
     const rows = rowWriter(db)
+    const scores = scoreWriter(db)
     for (const table of tables) {
       const { task, table: kind, display, path } = table.file
       const c = counts(task)
@@ -163,30 +165,36 @@ export function importHalie(
       const seen = sessionsSeen.get(task) ?? new Set<string>()
       sessionsSeen.set(task, seen)
       for (const row of table.rows) {
-        const cell = (i: number): string => (i >= 0 ? (row.cells[i] ?? '') : '')
+        const cells = row.cells
+        const cell = (i: number): string => (i >= 0 ? (cells[i] ?? '') : '')
         const externalId = cell(sid)
         seen.add(externalId)
-        const id = session(task, externalId, {
-          worker: cell(wid),
-          model: cell(mid),
-          prompt: cell(pid),
-        })
-        rows.add(tableId, row.line, id, JSON.stringify(row.cells))
-        const list = bySession.get(id) ?? []
-        list.push(row.cells)
-        bySession.set(id, list)
+        // The keys are read only for a session's first row: its rows agree (checkSessions).
+        const id =
+          known.get(`${task}\t${externalId}`) ??
+          session(task, externalId, { worker: cell(wid), model: cell(mid), prompt: cell(pid) })
+        rows.add(tableId, row.line, id, JSON.stringify(cells))
+        const list = bySession.get(id)
+        if (list) list.push(cells)
+        else bySession.set(id, [cells])
         tick(display, 0)
       }
       rows.flush()
       if (kind === 'event_blocks') {
         c.eventBlocks += table.rows.length
-        for (const [id, list] of bySession)
-          setSessionFigures(db, id, blockFigures(task, table.header, list))
+        const figures: [number, number, number, number | null][] = []
+        for (const [id, list] of bySession) {
+          const f = blockFigures(task, table.header, list)
+          figures.push([id, f.blocks, f.queries, f.elapsedMinutes])
+          if (f.accuracy !== undefined) setAccuracy(db, id, f.accuracy)
+        }
+        setManySessionFigures(db, figures)
       } else if (kind === 'survey_responses') {
         c.surveyResponses += table.rows.length
         for (const [id, list] of bySession)
           for (const [name, value] of surveyScores(task, table.header, list))
-            setScore(db, id, name, value)
+            scores.add(id, name, value)
+        scores.flush()
       } else {
         const accuracy = col('clue_accuracy')
         for (const [id, list] of bySession) {
@@ -249,6 +257,7 @@ export function importHalie(
       }
       bytesDone += m.bytes
     }
+    fillStartTimes(db)
     if (hooks.cancelled?.()) throw new CancelledError()
     hooks.progress?.({
       done: totalBytes,
@@ -275,11 +284,22 @@ function checkSessions(db: Db, tables: readonly ReadTable[]): void {
     const { task, display } = table.file
     const col = (name: string): number => table.header.indexOf(name)
     const keys = ['worker_id', 'model', 'prompt'] as const
+    // Column positions once per table, not per row.
+    const sid = col('session_id')
+    const at = keys.map(col)
     for (const row of table.rows) {
-      const id = row.cells[col('session_id')] ?? ''
+      const id = row.cells[sid] ?? ''
       const key = `${task}\t${id}`
-      const values = keys.map((k) => row.cells[col(k)] ?? '')
       let ref = known.get(key)
+      // The common case, a row agreeing with its session's first, allocates nothing.
+      if (
+        ref &&
+        (row.cells[at[0] ?? -1] ?? '') === ref.worker &&
+        (row.cells[at[1] ?? -1] ?? '') === ref.model &&
+        (row.cells[at[2] ?? -1] ?? '') === ref.prompt
+      )
+        continue
+      const values = at.map((i) => row.cells[i] ?? '')
       if (!ref) {
         const held = sessionKeys(db, task, id)
         ref = {

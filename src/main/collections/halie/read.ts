@@ -191,33 +191,45 @@ export function readTable(file: TableFile): ReadTable {
           { file: file.display, line: 1 },
           'wrong-header',
         )
+    // Each column's check, decided once per file rather than per cell.
+    const checks = header.map((column) =>
+      LIST_COLUMNS.has(column)
+        ? parseReprList
+        : BOOLEAN_COLUMNS.has(column)
+          ? parseBoolean
+          : NUMBER_COLUMNS.has(column)
+            ? parseNumber
+            : null,
+    )
+    const sessionColumn = header.indexOf('session_id')
     const rows: TableRow[] = []
     for (let record = next(csv, file.display); record; record = next(csv, file.display)) {
+      const found = record
       const at = (index: number, reason: string, code = 'bad-value'): UserError => {
-        const { line, column } = locateField(file.path, record, index)
+        const { line, column } = locateField(file.path, found, index)
         return halieError(reason, { file: file.display, line, column, field: header[index] }, code)
       }
-      if (record.fields.length !== header.length)
+      const fields = record.fields
+      if (fields.length !== header.length)
         throw at(
-          Math.min(record.fields.length, header.length),
-          `expected ${header.length} cells as in the header, found ${record.fields.length}`,
+          Math.min(fields.length, header.length),
+          `expected ${header.length} cells as in the header, found ${fields.length}`,
           'ragged-row',
         )
-      record.fields.forEach((cell, i) => {
-        const column = header[i] as string
+      for (let i = 0; i < fields.length; i++) {
+        const check = checks[i]
+        if (!check) continue
+        const cell = fields[i] as string
         try {
-          if (LIST_COLUMNS.has(column)) parseReprList(cell)
-          else if (BOOLEAN_COLUMNS.has(column)) parseBoolean(cell)
-          else if (NUMBER_COLUMNS.has(column)) parseNumber(cell)
+          check(cell)
         } catch (e) {
           if (!(e instanceof CellError)) throw e
           const where = e.offset > 0 ? ` (at character ${e.offset + 1})` : ''
           throw at(i, `${e.message}${where}, found ${JSON.stringify(cell.slice(0, 60))}`)
         }
-      })
-      if (record.fields[header.indexOf('session_id')] === '')
-        throw at(header.indexOf('session_id'), 'a row needs its session id')
-      rows.push({ line: record.line, cells: record.fields })
+      }
+      if (fields[sessionColumn] === '') throw at(sessionColumn, 'a row needs its session id')
+      rows.push({ line: record.line, cells: fields })
     }
     return { file, header, rows, bytes: csv.size, sha256: csv.sha256() }
   } finally {

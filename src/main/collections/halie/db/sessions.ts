@@ -4,7 +4,6 @@ import type {
   SessionChoices,
   SessionDetail,
   SessionFilter,
-  SessionPage,
   SessionRow,
   SessionSort,
   SessionTable,
@@ -68,15 +67,18 @@ const FROM = sql.raw(`FROM halie_sessions AS s
   LEFT JOIN halie_logs AS l ON l.session_id = s.id`)
 
 /** A session row as SQL gives it: its scores still JSON. */
-type RawRow = Omit<SessionRow, 'scores'> & { scores: string | null }
+type RawRow = Omit<SessionRow, 'scores' | 'rating' | 'ratingSource'> & { scores: string | null }
 
 const COLUMNS =
   sql.raw(`s.id AS id, s.task AS task, s.external_id AS session, w.external_id AS worker,
   s.model AS model, s.prompt AS prompt, s.blocks AS blocks, s.queries AS queries,
-  s.elapsed_minutes AS elapsedMinutes, s.accuracy AS accuracy, coalesce(l.events, 0) AS events,
+  s.elapsed_minutes AS elapsedMinutes, s.accuracy AS accuracy, coalesce(l.events, 0) AS events, s.worker_id AS workerId,
   (SELECT json_group_object(c.name, c.value) FROM halie_scores AS c WHERE c.session_id = s.id) AS scores`)
 
-function toRow(r: RawRow): SessionRow {
+/** Rows without their ratings yet: the caller works those out (collections/halie/ratings). */
+export type UnratedRow = Omit<SessionRow, 'rating' | 'ratingSource'>
+
+function toRow(r: RawRow): UnratedRow {
   return { ...r, scores: r.scores ? (JSON.parse(r.scores) as Record<string, number>) : {} }
 }
 
@@ -85,7 +87,7 @@ export function sessionPage(
   db: Db,
   filter: SessionFilter,
   page: { sort?: SessionSort; descending?: boolean; offset: number; limit: number },
-): SessionPage {
+): { total: number; rows: UnratedRow[] } {
   const order = sql.raw(
     `${SORT_COLUMNS[page.sort ?? 'task']} ${page.descending ? 'DESC' : 'ASC'} NULLS LAST, s.id`,
   )
@@ -106,7 +108,10 @@ export function sessionsById(db: Db, externalId: string): { id: number; task: Ha
   )
 }
 
-export function sessionDetail(db: Db, id: number): SessionDetail | null {
+export function sessionDetail(
+  db: Db,
+  id: number,
+): (Omit<SessionDetail, 'row'> & { row: UnratedRow }) | null {
   const raw = get<RawRow>(db, sql`SELECT ${COLUMNS} ${FROM} WHERE s.id = ${id}`)
   if (!raw) return null
   const tables = all<{ id: number; kind: HalieTable; header: string }>(
@@ -117,11 +122,11 @@ export function sessionDetail(db: Db, id: number): SessionDetail | null {
   ).map((t): SessionTable => ({
     kind: t.kind,
     header: JSON.parse(t.header) as string[],
-    rows: all<{ line: number; cells: string }>(
+    rows: all<{ id: number; line: number; cells: string; rating: number | null }>(
       db,
-      sql`SELECT line, cells FROM halie_rows WHERE session_id = ${id} AND table_id = ${t.id}
+      sql`SELECT id, line, cells, rating FROM halie_rows WHERE session_id = ${id} AND table_id = ${t.id}
             ORDER BY line`,
-    ).map((r) => ({ line: r.line, cells: JSON.parse(r.cells) as string[] })),
+    ).map((r) => ({ ...r, cells: JSON.parse(r.cells) as string[] })),
   }))
   const extra = get<{ metadata: string | null; durationMs: number | null }>(
     db,

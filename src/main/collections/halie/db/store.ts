@@ -84,34 +84,37 @@ export function rowWriter(db: Db): BatchInsert {
   return new BatchInsert(db, 'INSERT INTO halie_rows (table_id, line, session_id, cells)', 4)
 }
 
-export function setSessionFigures(
-  db: Db,
-  id: number,
-  figures: {
-    blocks: number
-    queries: number
-    elapsedMinutes: number | null
-    accuracy?: number | null
-  },
-): void {
-  run(
-    db,
-    sql`UPDATE halie_sessions SET blocks = ${figures.blocks}, queries = ${figures.queries},
-          elapsed_minutes = ${figures.elapsedMinutes}
-        WHERE id = ${id}`,
-  )
-  if (figures.accuracy !== undefined) setAccuracy(db, id, figures.accuracy)
-}
-
 export function setAccuracy(db: Db, id: number, accuracy: number | null): void {
   run(db, sql`UPDATE halie_sessions SET accuracy = ${accuracy} WHERE id = ${id}`)
 }
 
-export function setScore(db: Db, sessionId: number, name: string, value: number): void {
+/** Survey scores: `(session_id, name, value)`, a later value of a score replacing the earlier. */
+export function scoreWriter(db: Db): BatchInsert {
+  return new BatchInsert(
+    db,
+    'INSERT INTO halie_scores (session_id, name, value)',
+    3,
+    [],
+    200,
+    'ON CONFLICT (session_id, name) DO UPDATE SET value = excluded.value',
+  )
+}
+
+/**
+ * The figures of many sessions in one statement (`[id, blocks, queries, minutes]` as JSON), not
+ * one UPDATE per session.
+ */
+export function setManySessionFigures(
+  db: Db,
+  figures: readonly [number, number, number, number | null][],
+): void {
+  if (figures.length === 0) return
   run(
     db,
-    sql`INSERT INTO halie_scores (session_id, name, value) VALUES (${sessionId}, ${name}, ${value})
-        ON CONFLICT (session_id, name) DO UPDATE SET value = excluded.value`,
+    sql`UPDATE halie_sessions SET blocks = f.value ->> 1, queries = f.value ->> 2,
+          elapsed_minutes = f.value ->> 3
+        FROM json_each(${JSON.stringify(figures)}) AS f
+        WHERE halie_sessions.id = f.value ->> 0`,
   )
 }
 
@@ -139,4 +142,22 @@ export function addLog(
 /** Log lines: `(log_id, seq, line)`. */
 export function logEventWriter(db: Db): BatchInsert {
   return new BatchInsert(db, 'INSERT INTO halie_log_events (log_id, seq, line)', 3)
+}
+
+/**
+ * When each session without one began (epoch ms): its raw log's first event, else its metadata's
+ * `start_timestamp` (seconds). A worker's dated ratings apply to the session at that moment.
+ */
+export function fillStartTimes(db: Db): void {
+  run(
+    db,
+    sql`UPDATE halie_sessions SET started_at = coalesce(
+          (SELECT CAST(json_extract(e.line, '$.eventTimestamp') AS INTEGER)
+             FROM halie_logs AS l JOIN halie_log_events AS e ON e.log_id = l.id
+             WHERE l.session_id = halie_sessions.id AND json_valid(e.line)
+             ORDER BY e.seq LIMIT 1),
+          CASE WHEN json_valid(metadata)
+            THEN CAST(json_extract(metadata, '$.start_timestamp') * 1000 AS INTEGER) END)
+        WHERE started_at IS NULL`,
+  )
 }

@@ -12,6 +12,7 @@ export type EntrySubject =
   | 'setting'
   | 'crowdaq.exam-settings'
   | 'crowdaq.question-set'
+  | 'halie.rating'
 
 /** One entry as stored: `key` and `value` are JSON text (`value` null: cleared). */
 export interface EntryRow {

@@ -1,4 +1,8 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
+import type { HalieTask } from '../../../../shared/halie/tasks'
+import { api } from '../../api'
+import { showError } from '../messages/messages'
+import { ReleasePanel } from './ReleasePanel'
 import { useStore } from '../../lib/store'
 import { projectState } from '../project/project'
 import { ChartsPanel } from './ChartsPanel'
@@ -11,20 +15,27 @@ import './halie.css'
 export function HaliePage() {
   const dataVersion = useStore(projectState).dataVersion
   const [open, setOpen] = useState<number | null>(null)
-  const [view, setView] = useState<'sessions' | 'charts'>('sessions')
+  const [view, setView] = useState<'sessions' | 'charts' | 'release'>('sessions')
+  const [tasks, setTasks] = useState<HalieTask[]>([])
+  useEffect(() => {
+    api.halie
+      .choices({})
+      .then((c) => setTasks(c.tasks))
+      .catch((e: unknown) => showError('Reading HALIE sessions', e))
+  }, [dataVersion])
   return (
     <div className="halie-page" data-testid="halie-page">
       <header className="halie-head">
         <h2>HALIE</h2>
         <nav className="halie-tabs">
-          {(['sessions', 'charts'] as const).map((v) => (
+          {(['sessions', 'charts', 'release'] as const).map((v) => (
             <button
               key={v}
               className={`small ${view === v ? 'is-active' : ''}`}
               data-testid={`halie-view-${v}`}
               onClick={() => setView(v)}
             >
-              {v === 'sessions' ? 'Sessions' : 'Charts'}
+              {v === 'sessions' ? 'Sessions' : v === 'charts' ? 'Charts' : 'Release'}
             </button>
           ))}
         </nav>
@@ -38,6 +49,7 @@ export function HaliePage() {
         <SessionView id={open} onBack={() => setOpen(null)} />
       )}
       {view === 'charts' && <ChartsPanel dataVersion={dataVersion} />}
+      {view === 'release' && tasks.length > 0 && <ReleasePanel key={tasks.join()} tasks={tasks} />}
     </div>
   )
 }

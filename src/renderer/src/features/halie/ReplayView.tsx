@@ -1,14 +1,20 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react'
 import type { LogEvent } from '../../../../shared/halie/logEvents'
-import { Replay, suggestionsAt } from '../../../../shared/halie/replay'
+import {
+  Playback,
+  Replay,
+  type SuggestionMark,
+  documentLines,
+  offerTimeline,
+} from '../../../../shared/halie/replay'
 import { authorRuns, describeEvent, formatClock } from './replayText'
 
 export const SPEEDS = [1, 2, 4, 8, 16] as const
 
 const AUTHORS: Record<string, string> = { P: 'initial prompt', U: 'user', A: 'model' }
 
-/** The document, each run of one author's characters as text in its colour. */
-const DocumentText = memo(function DocumentText({
+/** One line of the document, each run of one author's characters as text in its colour. */
+const DocumentLine = memo(function DocumentLine({
   text,
   provenance,
 }: {
@@ -16,12 +22,57 @@ const DocumentText = memo(function DocumentText({
   provenance: string
 }) {
   return (
-    <div className="halie-doc" data-testid="replay-doc">
+    <span className="halie-line">
       {authorRuns(text, provenance).map((run, i) => (
         <span key={i} className={`by-${run.author}`} title={AUTHORS[run.author]}>
           {run.text}
         </span>
       ))}
+    </span>
+  )
+})
+
+/** The document; a line whose text and authors are unchanged is not drawn again. */
+function DocumentText({ text, provenance }: { text: string; provenance: string }) {
+  const lines = useMemo(() => documentLines(text, provenance), [text, provenance])
+  return (
+    <div className="halie-doc" data-testid="replay-doc">
+      {lines.map((line, i) => (
+        <DocumentLine key={i} text={line.text} provenance={line.provenance} />
+      ))}
+    </div>
+  )
+}
+
+/** The suggestion timeline: a mark where each offer of the model appeared; a click seeks there. */
+const SuggestionMarks = memo(function SuggestionMarks({
+  marks,
+  times,
+  duration,
+  onSeek,
+}: {
+  marks: readonly SuggestionMark[]
+  times: readonly number[]
+  duration: number
+  onSeek: (index: number) => void
+}) {
+  if (marks.length === 0) return null
+  return (
+    <div className="halie-marks" data-testid="replay-marks" aria-label="The model's suggestions">
+      {marks.map((m) => {
+        const at = times[m.seq] ?? 0
+        return (
+          <button
+            key={m.seq}
+            className={`halie-mark ${m.taken === null ? '' : 'is-taken'}`}
+            data-testid="replay-mark"
+            data-seq={m.seq}
+            style={{ left: `${duration > 0 ? (at / duration) * 100 : 0}%` }}
+            title={`${formatClock(at)}: the model's suggestion${m.taken === null ? '' : `, option ${m.taken + 1} taken`}`}
+            onClick={() => onSeek(m.seq)}
+          />
+        )
+      })}
     </div>
   )
 })
@@ -58,13 +109,16 @@ const EventList = memo(function EventList({
  */
 export function ReplayView({ events }: { events: readonly LogEvent[] }) {
   const replay = useMemo(() => new Replay(events), [events])
+  const playback = useMemo(() => new Playback(replay), [replay])
+  const offers = useMemo(() => offerTimeline(events), [events])
   const [ms, setMs] = useState(0)
   const [playing, setPlaying] = useState(false)
   const [speed, setSpeed] = useState<(typeof SPEEDS)[number]>(1)
   const list = useRef<HTMLOListElement>(null)
   const count = replay.countAt(ms)
-  const doc = useMemo(() => replay.afterEvents(count), [replay, count])
-  const offer = useMemo(() => suggestionsAt(events, count), [events, count])
+  // Each frame applies only the events since the last one (a seek starts from a kept document).
+  const doc = useMemo(() => playback.documentAfter(count), [playback, count])
+  const offer = offers.states[count] ?? null
 
   // Playback: the playhead advances with the clock times the speed, one step per frame.
   useEffect(() => {
@@ -150,20 +204,31 @@ export function ReplayView({ events }: { events: readonly LogEvent[] }) {
             </option>
           ))}
         </select>
-        <input
-          type="range"
-          className="halie-timeline"
-          aria-label="Playhead"
-          data-testid="replay-seek"
-          min={0}
-          max={replay.duration}
-          step={1}
-          value={Math.round(ms)}
-          onChange={(e) => {
-            setPlaying(false)
-            setMs(Number(e.target.value))
-          }}
-        />
+        <span className="halie-timeline-box">
+          <SuggestionMarks
+            marks={offers.marks}
+            times={replay.times}
+            duration={replay.duration}
+            onSeek={(seq) => {
+              setPlaying(false)
+              seekToEvent(seq)
+            }}
+          />
+          <input
+            type="range"
+            className="halie-timeline"
+            aria-label="Playhead"
+            data-testid="replay-seek"
+            min={0}
+            max={replay.duration}
+            step={1}
+            value={Math.round(ms)}
+            onChange={(e) => {
+              setPlaying(false)
+              setMs(Number(e.target.value))
+            }}
+          />
+        </span>
         <span className="halie-clock" data-testid="replay-clock">
           {formatClock(ms)} / {formatClock(replay.duration)}
         </span>

@@ -1,10 +1,17 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { LogEvent } from '../../../../shared/halie/logEvents'
 import { parseLogLine } from '../../../../shared/halie/logEvents'
 import type { SessionDetail } from '../../../../shared/halie/sessions'
 import { staticBlocks } from '../../../../shared/halie/staticView'
 import { api } from '../../api'
 import { showError } from '../messages/messages'
+import { useStore } from '../../lib/store'
+import { RateWorkerDialog } from '../ratings/RateWorkerDialog'
+import { RatingBadge } from '../ratings/RatingBadge'
+import { ratingsVersion } from '../ratings/ratingState'
+import { ratingScale } from '../ratings/scale'
+import { keyedLevels, ratingText } from '../ratings/scaleMath'
+import { rateHalie, ratingOfKey } from './rateHalie'
 import { ReplayView } from './ReplayView'
 
 type Tab = 'replay' | 'blocks' | 'tables'
@@ -14,6 +21,23 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
   const [detail, setDetail] = useState<SessionDetail | null>(null)
   const [events, setEvents] = useState<LogEvent[] | null>(null)
   const [tab, setTab] = useState<Tab>('blocks')
+  const [ratingWorker, setRatingWorker] = useState(false)
+  const page = useRef<HTMLDivElement>(null)
+  const scale = useStore(ratingScale)
+  const version = useStore(ratingsVersion)
+
+  // Ratings change without the log: re-read the session alone.
+  useEffect(() => {
+    if (version === 0) return
+    let live = true
+    api.halie
+      .session({ id })
+      .then((d) => live && setDetail(d))
+      .catch((e: unknown) => showError('Reading the session', e))
+    return () => {
+      live = false
+    }
+  }, [id, version])
 
   useEffect(() => {
     let live = true
@@ -23,6 +47,8 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
         setDetail(d)
         setEvents(lines.map((l, i) => parseLogLine(l, i)))
         setTab(lines.length > 0 ? 'replay' : 'blocks')
+        // The page takes the keys from the grid it replaces (digits rate this session).
+        requestAnimationFrame(() => page.current?.focus())
       })
       .catch((e: unknown) => showError('Opening the session', e))
     return () => {
@@ -30,6 +56,7 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
     }
   }, [id])
 
+  const blockRows = detail?.tables.find((t) => t.kind === 'event_blocks')?.rows ?? []
   const blocks = useMemo(() => {
     const table = detail?.tables.find((t) => t.kind === 'event_blocks')
     return detail && table
@@ -41,6 +68,25 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
       : []
   }, [detail])
 
+  const sessionId = detail?.row.id
+  // Digits rate the session, as in the review grid (the page's other keys are the replay's);
+  // typing in a field, and a dialog open over the page, are left alone.
+  useEffect(() => {
+    if (sessionId === undefined || ratingWorker) return
+    const onKey = (e: KeyboardEvent): void => {
+      const target = e.target as HTMLElement | null
+      if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return
+      // The grid behind the page rates its own focused row; a field or a dialog keeps its keys.
+      if (target?.closest('input, select, textarea, [role="dialog"], .ag-root-wrapper')) return
+      const value = ratingOfKey(scale, e.key)
+      if (value === undefined) return
+      e.preventDefault()
+      void rateHalie({ kind: 'sessions', ids: [sessionId] }, value, scale)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [sessionId, scale, ratingWorker])
+
   if (!detail) return <div className="halie-session" />
   const { row } = detail
   const tabs: { id: Tab; label: string }[] = [
@@ -48,8 +94,11 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
     { id: 'blocks', label: 'Event blocks' },
     { id: 'tables', label: 'Tables' },
   ]
+  const rateSession = (value: number | null): void => {
+    void rateHalie({ kind: 'sessions', ids: [row.id] }, value, scale)
+  }
   return (
-    <div className="halie-session" data-testid="halie-session">
+    <div className="halie-session" data-testid="halie-session" tabIndex={-1} ref={page}>
       <header className="halie-session-head">
         <button className="small" data-testid="halie-back" onClick={onBack}>
           ← Sessions
@@ -60,7 +109,48 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
         <span className="note">
           worker {row.worker ?? '—'} · {row.model ?? '—'} · prompt {row.prompt ?? '—'}
         </span>
+        <span className="halie-rating" data-testid="halie-session-rating">
+          <RatingBadge value={row.rating} source={row.ratingSource ?? 'none'} />
+        </span>
+        <span className="rate-keys" aria-label="Rate this session">
+          {keyedLevels(scale).map(({ key, level }) => (
+            <button
+              key={key}
+              className="small rate-key"
+              title={`Rate this session ${ratingText(level.value, scale)} (key ${key})`}
+              data-testid="halie-rate-session"
+              onClick={() => rateSession(level.value)}
+            >
+              <kbd>{key}</kbd>
+              <RatingBadge value={level.value} />
+            </button>
+          ))}
+          {row.ratingSource === 'item' && (
+            <button
+              className="small"
+              data-testid="halie-clear-session"
+              onClick={() => rateSession(null)}
+            >
+              Clear
+            </button>
+          )}
+        </span>
+        {row.workerId !== null && row.worker !== null && (
+          <button
+            className="small"
+            data-testid="halie-rate-worker"
+            onClick={() => setRatingWorker(true)}
+          >
+            Rate worker…
+          </button>
+        )}
       </header>
+      {ratingWorker && row.workerId !== null && (
+        <RateWorkerDialog
+          worker={{ id: row.workerId, externalId: row.worker ?? '' }}
+          onClose={() => setRatingWorker(false)}
+        />
+      )}
       <dl className="halie-figures" data-testid="halie-figures">
         <dt>Blocks</dt>
         <dd>{row.blocks}</dd>
@@ -94,18 +184,45 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
       {tab === 'replay' && events && events.length > 0 && <ReplayView events={events} />}
       {tab === 'blocks' && (
         <ol className="halie-blocks" data-testid="halie-blocks">
-          {blocks.map((b, i) => (
-            <li key={i}>
-              <h4>{b.title}</h4>
-              {b.exchanges.map((x, j) => (
-                <div key={j} className="halie-exchange">
-                  <p className="by-U">{x.query}</p>
-                  <p className="by-A">{x.answer}</p>
-                </div>
-              ))}
-              {b.note && <p className="note">{b.note}</p>}
-            </li>
-          ))}
+          {blocks.map((b, i) => {
+            const block = blockRows[i]
+            return (
+              <li key={i} data-testid="halie-block">
+                <h4>{b.title}</h4>
+                {block && (
+                  <label className="halie-block-rating">
+                    Rating{' '}
+                    <select
+                      aria-label={`Rating of block ${i + 1}`}
+                      data-testid="halie-block-rating"
+                      value={block.rating === null ? '' : String(block.rating)}
+                      onChange={(e) =>
+                        void rateHalie(
+                          { kind: 'blocks', ids: [block.id] },
+                          e.target.value === '' ? null : Number(e.target.value),
+                          scale,
+                        )
+                      }
+                    >
+                      <option value="">as the session ({ratingText(row.rating, scale)})</option>
+                      {scale.map((level) => (
+                        <option key={level.value} value={String(level.value)}>
+                          {ratingText(level.value, scale)}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                )}
+                {b.exchanges.map((x, j) => (
+                  <div key={j} className="halie-exchange">
+                    <p className="by-U">{x.query}</p>
+                    <p className="by-A">{x.answer}</p>
+                  </div>
+                ))}
+                {b.note && <p className="note">{b.note}</p>}
+              </li>
+            )
+          })}
         </ol>
       )}
       {tab === 'tables' && (

@@ -13,6 +13,11 @@ import { api } from '../../api'
 import { BLOCK_SIZE, gridTheme } from '../grid/gridSetup'
 import { MultiPick } from '../grid/MultiPick'
 import { showError } from '../messages/messages'
+import { useStore } from '../../lib/store'
+import { RatingBadge } from '../ratings/RatingBadge'
+import { ratingsVersion } from '../ratings/ratingState'
+import { ratingScale } from '../ratings/scale'
+import { rateHalie, ratingOfKey } from './rateHalie'
 
 const fixed = (digits: number) => (p: { value: unknown }) =>
   typeof p.value === 'number' ? p.value.toFixed(digits) : ''
@@ -45,6 +50,15 @@ const COLUMNS: ColDef<SessionRow>[] = [
     width: 100,
     type: 'numericColumn',
     valueFormatter: (p) => (p.value ? String(p.value) : '—'),
+  },
+  {
+    colId: 'rating',
+    field: 'rating',
+    headerName: 'Rating',
+    width: 110,
+    sortable: false,
+    cellRenderer: (p: { data?: SessionRow }) =>
+      p.data ? <RatingBadge value={p.data.rating} source={p.data.ratingSource ?? 'none'} /> : null,
   },
   {
     colId: 'scores',
@@ -125,6 +139,10 @@ export function SessionsGrid({
   const [scoreName, setScoreName] = useState('')
   const [scoreRange, setScoreRange] = useState<{ min?: number; max?: number } | undefined>()
   const grid = useRef<GridApi<SessionRow> | null>(null)
+  const scale = useStore(ratingScale)
+
+  // A rating anywhere (here, History, undo) re-reads the rows in view.
+  useEffect(() => ratingsVersion.subscribe(() => grid.current?.refreshInfiniteCache()), [])
 
   useEffect(() => {
     api.halie
@@ -284,12 +302,32 @@ export function SessionsGrid({
             grid.current = e.api
             e.api.setGridOption('datasource', datasource)
           }}
-          onRowDoubleClicked={(e) => e.data && onOpen(e.data)}
+          rowSelection={{ mode: 'multiRow', checkboxes: false, enableClickSelection: true }}
           onCellKeyDown={(e) => {
-            const key = (e.event as KeyboardEvent | undefined)?.key
+            const event = e.event as KeyboardEvent | undefined
+            const key = event?.key
             if (key === 'Enter' && e.data) onOpen(e.data)
+            if (!key || !e.data || event.ctrlKey || event.metaKey || event.altKey) return
+            // Digits rate as in the review grid: the selected sessions, else the focused one.
+            const value = key === 'Backspace' || key === 'Delete' ? null : ratingOfKey(scale, key)
+            if (value === undefined) return
+            event.preventDefault()
+            const selected = e.api.getSelectedRows().map((r) => r.id)
+            const ids = selected.includes(e.data.id) ? selected : [e.data.id]
+            void rateHalie({ kind: 'sessions', ids }, value, scale)
           }}
-          onRowClicked={(e) => e.data && onOpen(e.data)}
+          onCellClicked={(e) => {
+            const event = e.event as MouseEvent | undefined
+            // A click on the rating, or with a modifier (selecting), stays in the grid to rate.
+            if (
+              e.column.getColId() === 'rating' ||
+              event?.ctrlKey ||
+              event?.metaKey ||
+              event?.shiftKey
+            )
+              return
+            if (e.data) onOpen(e.data)
+          }}
         />
       </div>
     </div>
