@@ -13,6 +13,7 @@ import { protoqaHandlers } from './protoqa'
 import { ratingsHandlers } from './ratings'
 import { releaseHandlers } from './release'
 import { reviewHandlers } from './review'
+import { teamHandlers } from './team'
 import { triageHandlers } from './triage'
 
 /** Every call of the contract has exactly one handler; the type fails the build if one is missing. */
@@ -31,4 +32,5 @@ export const handlers: Handlers<CallName> = {
   ...crowdaqHandlers,
   ...policyHandlers,
   ...halieHandlers,
+  ...teamHandlers,
 }

@@ -154,6 +154,18 @@ export class JobManager {
     return { progress: { ...progress }, result: run }
   }
 
+  /**
+   * Runs `work` in the jobs' turn without showing it as a job: after every job started so far,
+   * and before any started later. A team project's pull writes to the project too, so it waits
+   * for a running import or bulk rating rather than meeting its lock.
+   */
+  inTurn<R>(work: () => Promise<R>): Promise<R> {
+    const before = this.queue
+    const run = before.then(work)
+    this.queue = Promise.all([before, run.catch(() => undefined)])
+    return run
+  }
+
   get(id: string): JobProgress | undefined {
     const job = this.jobs.get(id)
     return job && { ...job.progress }
