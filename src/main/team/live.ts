@@ -9,7 +9,7 @@ import {
   scrubPassword,
 } from '../db/server/connect'
 import { listenForPushes } from '../db/server/log'
-import { LIVE_APPLICATION, membersWorking } from '../db/server/presence'
+import { LIVE_APPLICATION, announcePresence, membersWorking } from '../db/server/presence'
 import { type TeamServer, closeServer } from './server'
 import { pull, requireTeam, syncWith } from './sync'
 
@@ -120,7 +120,8 @@ export class TeamLive {
       this.retryMs = RETRY_FIRST_MS
       this.update({ connection: 'online', lastContact: Date.now() })
       this.schedule(0)
-      void this.lookAround()
+      // A connection lost meanwhile says so through its events; presence is no reason to fail.
+      await announcePresence(client, () => void this.lookAround()).catch(() => undefined)
     } catch (error) {
       this.update({
         connection: 'offline',

@@ -18,3 +18,15 @@ export async function membersWorking(client: ServerClient): Promise<string[]> {
   )
   return result.rows.map((r) => r.member)
 }
+
+/**
+ * Says this app has arrived and hears others arrive, so a member who opens the project shows at
+ * once rather than at the next look; one who leaves shows at the next look.
+ */
+export async function announcePresence(client: ServerClient, heard: () => void): Promise<void> {
+  client.on('notification', (message) => {
+    if (message.channel === 'winnow_presence') heard()
+  })
+  await client.query('LISTEN winnow_presence')
+  await client.query(`SELECT pg_notify('winnow_presence', '')`)
+}
