@@ -47,6 +47,8 @@ export class TeamLive {
   private syncTimer: NodeJS.Timeout | null = null
   private readonly presenceTimer: NodeJS.Timeout
   private running: Promise<void> | null = null
+  /** The connection's queries, one flow at a time (node-postgres does not interleave them). */
+  private clientTurn: Promise<unknown> = Promise.resolve()
   private again = false
   private state: TeamLiveStatus
   private readonly team: TeamState
@@ -121,7 +123,9 @@ export class TeamLive {
       this.update({ connection: 'online', lastContact: Date.now() })
       this.schedule(0)
       // A connection lost meanwhile says so through its events; presence is no reason to fail.
-      await announcePresence(client, () => void this.lookAround()).catch(() => undefined)
+      await this.onClient(() => announcePresence(client, () => void this.lookAround())).catch(
+        () => undefined,
+      )
     } catch (error) {
       this.update({
         connection: 'offline',
@@ -185,7 +189,9 @@ export class TeamLive {
     // Offline: the reconnection pushes and pulls when it succeeds.
     if (!server || this.stopped) return
     try {
-      const { pulled, problem } = await this.hooks.inTurn(() => this.pushAndPull(server))
+      const { pulled, problem } = await this.hooks.inTurn(() =>
+        this.onClient(() => this.pushAndPull(server)),
+      )
       if (this.stopped || !this.db.open) return
       this.update({
         connection: 'online',
@@ -228,11 +234,17 @@ export class TeamLive {
     if (!server) return
     if (pending > 0) this.schedule(0)
     try {
-      const others = await membersWorking(server.client)
+      const others = await this.onClient(() => membersWorking(server.client))
       if (!this.stopped) this.update({ others, lastContact: Date.now() })
     } catch (error) {
       if (isConnectionError(error)) this.lost(server)
     }
+  }
+
+  private onClient<R>(work: () => Promise<R>): Promise<R> {
+    const run = this.clientTurn.then(work)
+    this.clientTurn = run.catch(() => undefined)
+    return run
   }
 
   private describe(error: unknown, password: string | null): string {
