@@ -281,6 +281,36 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
   }, 90_000)
 })
 
+describe('sharing and joining from the app: arguments', () => {
+  const tempDir = useTempDir()
+
+  it('refuses a bad address, name or path naming the field, and makes nothing', async () => {
+    const dir = tempDir()
+    const session = new Session('serve', () => undefined)
+    const path = join(dir, 'new.winnow')
+    const cases: [Record<string, unknown>, string][] = [
+      [{ server: 'http://host/db', name: 'bob', path }, 'server'],
+      [{ server: 'postgres://bob@127.0.0.1:1/', name: 'bob', path }, 'server'],
+      [{ server: 'postgres://bob@127.0.0.1:1/db', name: 'bob; DROP', path }, 'name'],
+      [{ server: 'postgres://alice@127.0.0.1:1/db', name: 'bob', path }, 'name'],
+      [{ server: 'postgres://bob@127.0.0.1:1/db', name: 'bob', path: 'relative.winnow' }, 'path'],
+    ]
+    for (const [args, field] of cases) {
+      const outcome = await dispatch('team.join', args, { session })
+      expect(outcome, JSON.stringify(args)).toMatchObject({ ok: false, error: { field } })
+    }
+    // Sharing needs an open project.
+    const share = await dispatch(
+      'team.share',
+      { server: 'postgres://bob@127.0.0.1:1/db', name: 'bob' },
+      { session },
+    )
+    expect(share).toMatchObject({ ok: false, error: { code: 'no-project' } })
+    expect(readdirSync(dir)).toEqual([])
+    expect(session.jobs.list()).toEqual([])
+  })
+})
+
 describe.runIf(noPostgres !== null)('team mode in the app without a PostgreSQL server', () => {
   it('is skipped here', () => {
     console.warn(`team mode tests skipped: ${noPostgres}`)
