@@ -274,4 +274,30 @@ describe('work in the jobs’ turn', () => {
     // Not a job: nothing of it is listed.
     expect(jobs.list().map((j) => j.kind)).toEqual(['import', 'rate'])
   })
+
+  it('runs between the steps of a job that yields (search indexing), not after it', async () => {
+    const { jobs } = manager()
+    let steps = 0
+    let finish = false
+    jobs.start({
+      kind: 'index',
+      title: 'Indexing text for search',
+      unit: 'annotations',
+      yields: true,
+      run: async () => {
+        while (!finish) {
+          steps++
+          await new Promise((resolve) => setImmediate(resolve))
+        }
+        return null
+      },
+    })
+    // Waiting for the whole job would never end: the job ends only after the pull.
+    const stateWhenPulled = await jobs.inTurn(() => Promise.resolve(jobs.list()[0]?.state))
+    expect(stateWhenPulled).toBe('running')
+    finish = true
+    await jobs.idle()
+    expect(steps).toBeGreaterThan(0)
+    expect(jobs.list()[0]?.state).toBe('succeeded')
+  })
 })
