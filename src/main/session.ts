@@ -123,6 +123,8 @@ export class Session {
     return new TeamLive(db, {
       inTurn: (work) => this.jobs.inTurn(work),
       pulled: () => {
+        // Others' change sets may have brought a collection's first data: its page shows.
+        if (this.current) this.current.collections = heldCollections(this.current.db)
         this.emit('project.changed', { project: this.info(), reason: 'data' })
         this.emit('history.changed', {})
       },
