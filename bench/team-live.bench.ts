@@ -129,6 +129,13 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }
+  // A fresh replica indexes its text for search for minutes after opening. Each member's app is
+  // a process of its own; here three apps share one thread, so their indexing would stand in
+  // each other's way: it is stopped (no query below searches text).
+  for (const s of [a, b, local]) {
+    for (const job of s.jobs.list()) if (job.kind === 'index') s.jobs.cancel(job.id)
+    await s.jobs.idle()
+  }
 
   const change = pickChange(local.project().db)
   const workerFilter: AnnotationFilter = { workers: [change.external] }
@@ -238,7 +245,8 @@ try {
 ${joined.annotations.toLocaleString('en-US')} annotations (${quick ? '`--quick`' : 'the million-annotation project'}),
 published to a PostgreSQL ${'server started for the run'} and joined by a second member; both
 projects open in an app session each (as serve mode makes them), in one process, with the same
-project kept local beside them. Measured ${new Date().toISOString().slice(0, 10)}, load average
+project kept local beside them (search indexing stopped: in one process the three apps' indexing
+would share one thread). Measured ${new Date().toISOString().slice(0, 10)}, load average
 ${loadavg()[0]?.toFixed(1) ?? '?'}; ${REPEATS} runs of the rating, values alternating. The team
 figure runs from the rating call in the first member's app until the second member's app has
 pulled it (LISTEN/NOTIFY), applied it and answered the grid's query of that worker; the

@@ -25,8 +25,6 @@ export interface LiveHooks {
   password: string | null
 }
 
-/** Local writes wait this long for the next before they are pushed, so a burst goes as one. */
-const PUSH_DELAY_MS = 150
 const RETRY_FIRST_MS = 500
 const RETRY_MAX_MS = 5_000
 /** How often who else is working is asked, and pending work written by others (the CLI) noticed. */
@@ -77,11 +75,14 @@ export class TeamLive {
     return { ...this.state, others: [...this.state.others] }
   }
 
-  /** A write was made on this replica: it shows as waiting at once and is pushed soon. */
+  /**
+   * A write was made on this replica: it shows as waiting and is pushed at once; writes made
+   * while an exchange runs go together in the next one.
+   */
   changedHere(): void {
     if (this.stopped || !this.db.open) return
     this.update({ pending: pendingCount(this.db) })
-    this.schedule(PUSH_DELAY_MS)
+    this.schedule(0)
   }
 
   /** Resolves once every exchange under way has finished; pushes and pulls no more. */
