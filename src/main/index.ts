@@ -8,6 +8,7 @@ import { nativeDialogs } from './electron/dialogs'
 import { EVENT_CHANNEL, registerIpc } from './electron/ipc'
 import { installMenu } from './electron/menu'
 import { safeStorageSecrets } from './electron/credentials'
+import { safeStorageTeamPasswords } from './electron/teamPasswords'
 import { recentProjects } from './electron/recents'
 import { createMainWindow, denyAllPermissions, lockDownContents } from './electron/window'
 import { electronAddonPath } from './electron/native'
@@ -34,6 +35,7 @@ const session = new Session(
     demoPath,
     recents,
     secrets: safeStorageSecrets(join(app.getPath('userData'), 'mturk-credentials.bin')),
+    teamPasswords: safeStorageTeamPasswords(join(app.getPath('userData'), 'team-passwords.bin')),
   },
 )
 const dialogs = nativeDialogs(() => window)

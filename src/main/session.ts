@@ -14,6 +14,10 @@ import { LATEST_VERSION } from './db/migrations'
 import { resumeSearchIndexing } from './search/indexJob'
 import { JobManager } from './jobs/manager'
 import type { SecretStore } from './mturk/credentials'
+import type { TeamLiveStatus } from '../shared/contract/team'
+import { isTeamProject, teamState } from './db/queries/team/state'
+import { TeamLive } from './team/live'
+import type { TeamPasswords } from './team/passwords'
 
 export type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void
 
@@ -36,6 +40,8 @@ export interface SessionOptions {
   recents?: { list(): RecentProject[]; add(project: ProjectInfo): void }
   /** Where the MTurk access key pair is kept (never in a project file); default: the environment. */
   secrets?: SecretStore
+  /** Where team members' passwords are kept (the desktop app's keychain); default: libpq's ways. */
+  teamPasswords?: TeamPasswords
 }
 
 /**
@@ -45,6 +51,8 @@ export interface SessionOptions {
 export class Session {
   private current: OpenProject | null = null
   private checkpoints: NodeJS.Timeout | null = null
+  /** The live link to the team's server while a team project is open in the app. */
+  private live: TeamLive | null = null
   readonly jobs: JobManager
   /** Paths handed out by a dialog or a drop, with the name shown: the only files the page may name. */
   private readonly grantedFiles = new Map<string, string>()
@@ -76,11 +84,13 @@ export class Session {
     this.close()
     this.current = { path, db, isDemo, collections: heldCollections(db) }
     if (this.mode !== 'cli') this.checkpointWhenIdle(db)
+    if (this.mode !== 'cli' && isTeamProject(db)) this.live = this.goLive(db)
     const info = this.info()
     if (info) {
       if (!isDemo) this.options.recents?.add(info)
       this.emit('project.changed', { project: info, reason: 'opened' })
       if (this.mode !== 'cli') resumeSearchIndexing(this.jobs, db)
+      this.emit('team.status', this.teamStatus())
     }
     return info as ProjectInfo
   }
@@ -88,6 +98,8 @@ export class Session {
   close(): void {
     if (this.checkpoints) clearInterval(this.checkpoints)
     this.checkpoints = null
+    void this.live?.stop()
+    this.live = null
     this.current?.db.close()
     this.current = null
   }
@@ -103,6 +115,32 @@ export class Session {
       if (db.open && !db.inTransaction) db.pragma('wal_checkpoint(PASSIVE)')
     }, CHECKPOINT_INTERVAL_MS)
     this.checkpoints.unref()
+  }
+
+  /** Hears and pulls other members' pushes, pushes this replica's writes, says how it stands. */
+  private goLive(db: Db): TeamLive {
+    const server = teamState(db)?.server ?? null
+    return new TeamLive(db, {
+      inTurn: (work) => this.jobs.inTurn(work),
+      pulled: () => {
+        // Others' change sets may have brought a collection's first data: its page shows.
+        if (this.current) this.current.collections = heldCollections(this.current.db)
+        this.emit('project.changed', { project: this.info(), reason: 'data' })
+        this.emit('history.changed', {})
+      },
+      status: (status) => this.emit('team.status', status),
+      password: server === null ? null : (this.options.teamPasswords?.read(server) ?? null),
+    })
+  }
+
+  /** The open team project's status; null when the open project is not a team's. */
+  teamStatus(): TeamLiveStatus | null {
+    return this.live?.status() ?? null
+  }
+
+  /** The open team project's live link (tests and benchmarks wait on it). */
+  teamLive(): TeamLive | null {
+    return this.live
   }
 
   info(): ProjectInfo | null {
@@ -136,11 +174,13 @@ export class Session {
   dataChanged({ collections = false }: { collections?: boolean } = {}): void {
     if (collections && this.current) this.current.collections = heldCollections(this.current.db)
     this.emit('project.changed', { project: this.info(), reason: 'data' })
+    this.live?.changedHere()
   }
 
   /** A change set was written that leaves ratings as they were: History and Undo read again. */
   historyChanged(): void {
     this.emit('history.changed', {})
+    this.live?.changedHere()
   }
 
   /** Lets the page name a file the user chose (dialog, drop) or uploaded (serve mode). */

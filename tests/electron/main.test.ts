@@ -137,7 +137,9 @@ describe('Electron main', () => {
 
     find('Settings', 'Mechanical Turk…')?.click?.()
     find('File', 'Import Files…')?.click?.()
-    expect(sent).toEqual(['mturkSettings', 'import'])
+    find('File', 'Share with a Team…')?.click?.()
+    find('File', 'Join a Team…')?.click?.()
+    expect(sent).toEqual(['mturkSettings', 'import', 'share', 'join'])
 
     // Every item with a click sends exactly one command, and every command is sent by one item.
     const clickable = menuTemplate.flatMap((m) => m.submenu ?? []).filter((i) => i.click)

@@ -223,3 +223,81 @@ describe('summaries in words', () => {
     )
   })
 })
+
+describe('work in the jobs’ turn', () => {
+  it('waits for the job running before it, and the job started after it waits for it', async () => {
+    const { jobs } = manager()
+    const order: string[] = []
+    let releaseImport = (): void => undefined
+    jobs.start({
+      kind: 'import',
+      title: 'Importing a.csv',
+      unit: 'bytes',
+      run: async () => {
+        order.push('import starts')
+        await new Promise<void>((resolve) => (releaseImport = resolve))
+        order.push('import ends')
+        return null
+      },
+    })
+    let releasePull = (): void => undefined
+    const pull = jobs.inTurn(async () => {
+      order.push('pull starts')
+      await new Promise<void>((resolve) => (releasePull = resolve))
+      order.push('pull ends')
+      return 'pulled'
+    })
+    const rating = jobs.launch({
+      kind: 'rate',
+      title: 'Rating 20,000 annotations',
+      unit: 'annotations',
+      run: () => {
+        order.push('rating runs')
+        return Promise.resolve(null)
+      },
+    })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(order).toEqual(['import starts'])
+    releaseImport()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(order).toEqual(['import starts', 'import ends', 'pull starts'])
+    releasePull()
+    expect(await pull).toBe('pulled')
+    await rating.result
+    expect(order).toEqual([
+      'import starts',
+      'import ends',
+      'pull starts',
+      'pull ends',
+      'rating runs',
+    ])
+    // Not a job: nothing of it is listed.
+    expect(jobs.list().map((j) => j.kind)).toEqual(['import', 'rate'])
+  })
+
+  it('runs between the steps of a job that yields (search indexing), not after it', async () => {
+    const { jobs } = manager()
+    let steps = 0
+    let finish = false
+    jobs.start({
+      kind: 'index',
+      title: 'Indexing text for search',
+      unit: 'annotations',
+      yields: true,
+      run: async () => {
+        while (!finish) {
+          steps++
+          await new Promise((resolve) => setImmediate(resolve))
+        }
+        return null
+      },
+    })
+    // Waiting for the whole job would never end: the job ends only after the pull.
+    const stateWhenPulled = await jobs.inTurn(() => Promise.resolve(jobs.list()[0]?.state))
+    expect(stateWhenPulled).toBe('running')
+    finish = true
+    await jobs.idle()
+    expect(steps).toBeGreaterThan(0)
+    expect(jobs.list()[0]?.state).toBe('succeeded')
+  })
+})

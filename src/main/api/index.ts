@@ -11,6 +11,7 @@ import { projectHandlers } from './project'
 import { ratingsHandlers } from './ratings'
 import { releaseHandlers } from './release'
 import { reviewHandlers } from './review'
+import { teamHandlers } from './team'
 import { triageHandlers } from './triage'
 
 /**
@@ -30,4 +31,5 @@ export const handlers: Handlers<CallName> = {
   ...dashboardHandlers,
   ...policyHandlers,
   ...collectionHandlers,
+  ...teamHandlers,
 }

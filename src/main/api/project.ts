@@ -7,7 +7,7 @@ import { projectStats } from '../db/queries/stats'
 import { ensureDemoProject } from '../demo'
 import type { CallContext, Handlers } from './handlers'
 
-function requireDialogs(context: CallContext): NonNullable<CallContext['dialogs']> {
+export function requireDialogs(context: CallContext): NonNullable<CallContext['dialogs']> {
   if (!context.dialogs) {
     throw new UserError({
       type: 'invalid-argument',
@@ -18,7 +18,7 @@ function requireDialogs(context: CallContext): NonNullable<CallContext['dialogs'
   return context.dialogs
 }
 
-function withExtension(path: string): string {
+export function withExtension(path: string): string {
   return path.endsWith('.winnow') ? path : `${path}.winnow`
 }
 
@@ -26,7 +26,7 @@ function withExtension(path: string): string {
  * A path typed in the page (serve mode has no file dialogs) must be whole: a relative one would
  * be read from wherever the server happened to start.
  */
-function fullPath(path: string): string {
+export function fullPath(path: string): string {
   if (!isAbsolute(path)) {
     throw new UserError({
       type: 'invalid-argument',

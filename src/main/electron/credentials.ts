@@ -53,7 +53,7 @@ export function safeStorageSecrets(file: string): SecretStore {
 }
 
 /** Linux without a keyring falls back to a fixed key (`basic_text`): that is not encryption. */
-function keychainAvailable(): boolean {
+export function keychainAvailable(): boolean {
   if (!safeStorage.isEncryptionAvailable()) return false
   return process.platform !== 'linux' || safeStorage.getSelectedStorageBackend() !== 'basic_text'
 }

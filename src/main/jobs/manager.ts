@@ -35,6 +35,11 @@ export interface JobSpec<R> {
   summary?(result: R): string
   /** What cancelling does when the job starts; by default a plain "Cancel". */
   cancel?: CancelEffect
+  /**
+   * Its steps are short transactions on the calling thread, with a pause between them (search
+   * indexing): work in the jobs' turn (`inTurn`) runs between them instead of after it.
+   */
+  yields?: boolean
 }
 
 const PLAIN_CANCEL: CancelEffect = { label: 'Cancel', hint: '' }
@@ -51,6 +56,8 @@ export class JobManager {
   private readonly jobs = new Map<string, { progress: JobProgress; controller: AbortController }>()
   /** Settles when the last job started so far has finished. */
   private queue: Promise<unknown> = Promise.resolve()
+  /** Settles when the last job started so far that does not yield has finished. */
+  private writes: Promise<unknown> = Promise.resolve()
 
   /**
    * `describeError` turns a job's failure into what the page is told (the API's own, which also
@@ -135,6 +142,7 @@ export class JobManager {
     // The next job waits for this one and for every job before it, even if this one is cancelled
     // while it waits.
     this.queue = Promise.all([before, run.catch(() => undefined)])
+    if (!spec.yields) this.writes = Promise.all([this.writes, run.catch(() => undefined)])
     void run
       .then(
         (result) => {
@@ -152,6 +160,20 @@ export class JobManager {
         this.onProgress({ ...progress })
       })
     return { progress: { ...progress }, result: run }
+  }
+
+  /**
+   * Runs `work` in the jobs' turn without showing it as a job: after every job started so far
+   * (but between the steps of one that yields), and before any started later. A team project's
+   * pull writes to the project too, so it waits for a running import or bulk rating rather than
+   * meeting its lock.
+   */
+  inTurn<R>(work: () => Promise<R>): Promise<R> {
+    const run = this.writes.then(work)
+    const settled = run.catch(() => undefined)
+    this.queue = Promise.all([this.queue, settled])
+    this.writes = Promise.all([this.writes, settled])
+    return run
   }
 
   get(id: string): JobProgress | undefined {

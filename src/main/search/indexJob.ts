@@ -28,5 +28,6 @@ export function resumeSearchIndexing(jobs: JobManager, db: Db): void {
       return { indexed: done }
     },
     summary: ({ indexed }) => `Indexed ${plural(indexed, 'annotation')}`,
+    yields: true,
   })
 }

@@ -13,6 +13,9 @@ import { showInfo } from './features/messages/messages'
 import { FileMenu } from './features/project/FileMenu'
 import { PathDialog } from './features/project/PathDialog'
 import { StatusBar } from './features/project/StatusBar'
+import { TeamDialog } from './features/team/TeamDialog'
+import { TeamStatusView } from './features/team/TeamStatusView'
+import { startTeamFeed } from './features/team/teamState'
 import { Welcome } from './features/project/Welcome'
 import {
   hasNativeDialogs,
@@ -38,6 +41,7 @@ export function App() {
   const [toolbarSlot, setToolbarSlot] = useState<HTMLElement | null>(null)
   const [statusSlot, setStatusSlot] = useState<HTMLElement | null>(null)
   const [help, setHelp] = useState(false)
+  const [teamDialog, setTeamDialog] = useState<'share' | 'join' | null>(null)
 
   useEffect(() => onCommand((command) => command === 'help' && setHelp(true)), [])
 
@@ -56,6 +60,7 @@ export function App() {
     startProjectFeed()
     startJobFeed()
     startHistoryFeed()
+    startTeamFeed()
   }, [])
 
   useEffect(() => {
@@ -68,6 +73,8 @@ export function App() {
     demo: () => void projectActions.openDemo(),
     import: () => (project ? openImport() : showInfo('Open or create a project first.')),
     mturkSettings: () => (project ? openMTurk() : showInfo('Open or create a project first.')),
+    share: () => (project ? setTeamDialog('share') : showInfo('Open or create a project first.')),
+    join: () => setTeamDialog('join'),
   }
   const commandsRef = useLatest(commands)
 
@@ -135,7 +142,13 @@ export function App() {
         )}
       </header>
       <nav className="toolbar" aria-label="Main">
-        <FileMenu onAskPath={setAskPath} onImport={commands.import} canImport={project !== null} />
+        <FileMenu
+          onAskPath={setAskPath}
+          onImport={commands.import}
+          canImport={project !== null}
+          onShare={commands.share}
+          onJoin={commands.join}
+        />
         <button
           className="toolbar-button"
           data-testid="import-button"
@@ -178,11 +191,13 @@ export function App() {
       </main>
       <StatusBar>
         <span className="status-slot" ref={setStatusSlot} />
+        <TeamStatusView />
       </StatusBar>
       <JobTray />
       <Messages />
       <ImportDialog />
       {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {teamDialog && <TeamDialog mode={teamDialog} onClose={() => setTeamDialog(null)} />}
       {askPath && (
         <PathDialog
           mode={askPath}

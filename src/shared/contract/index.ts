@@ -15,6 +15,7 @@ import { protoqaCalls } from '../protoqa/contract'
 import { ratingsCalls, ratingsEvents } from './ratings'
 import { releaseCalls } from './release'
 import { reviewCalls, reviewEvents } from './review'
+import { teamCalls, teamEvents } from './team'
 import { triageCalls } from './triage'
 
 /** Every call main answers, by name. IPC handlers, the preload, HTTP routes and the CLI derive from this. */
@@ -33,6 +34,7 @@ export const contract = {
   ...crowdaqCalls,
   ...policyCalls,
   ...halieCalls,
+  ...teamCalls,
 } satisfies Record<string, CallSpec>
 
 /** Every event main pushes to the page. */
@@ -44,6 +46,7 @@ const events = {
   ...mturkEvents,
   ...crowdaqEvents,
   ...policyEvents,
+  ...teamEvents,
 } satisfies Record<string, EventSpec>
 
 type Contract = typeof contract

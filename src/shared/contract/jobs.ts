@@ -13,6 +13,7 @@ export type JobKind =
   | 'export'
   | 'policy'
   | 'qualify'
+  | 'team'
 /**
  * Jobs that change ratings in one transaction (bulk rating, revert, recomputation, a policy's
  * apply): cancel undoes them.

@@ -57,7 +57,17 @@ export const projectCalls = {
 
 /** Commands from the desktop app's native menu, carried out by the page. */
 export type MenuCommand =
-  'new' | 'open' | 'demo' | 'import' | 'undo' | 'redo' | 'help' | 'mturkSettings' | GoCommand
+  | 'new'
+  | 'open'
+  | 'demo'
+  | 'import'
+  | 'share'
+  | 'join'
+  | 'undo'
+  | 'redo'
+  | 'help'
+  | 'mturkSettings'
+  | GoCommand
 
 export const projectEvents = {
   'app.menu': event<{ command: MenuCommand }>(),

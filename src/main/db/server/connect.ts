@@ -67,6 +67,7 @@ export type ServerClient = pg.Client
 export async function connectServer(
   address: ServerAddress,
   password: string | null = null,
+  applicationName = 'winnow',
 ): Promise<ServerClient> {
   // The URL's fields (sslmode and the rest) as node-postgres reads them; the password given apart,
   // or found by libpq's conventions. (With `connectionString`, the URL would override it.)
@@ -75,7 +76,7 @@ export async function connectServer(
     ...parseIntoClientConfig(url.href),
     // No password found is `undefined`, which node-postgres takes for none (its types say string).
     password: password ?? (() => conventionalPassword(url) as Promise<string>),
-    application_name: 'winnow',
+    application_name: applicationName,
     connectionTimeoutMillis: 10_000,
   })
   // A connection lost while idle (a server stopped) must not crash the process.
@@ -109,8 +110,7 @@ export function offline(
   error: unknown,
   password: string | null = null,
 ): UserError {
-  let reason = error instanceof Error ? error.message : String(error)
-  if (password) reason = reason.split(password).join('***')
+  const reason = scrubPassword(error instanceof Error ? error.message : String(error), password)
   if (/client password must be a string/.test(reason)) {
     return new UserError({
       type: 'conflict',
@@ -123,6 +123,11 @@ export function offline(
     code: 'team-offline',
     message: `The team's server ${address.url} cannot be reached (${reason}).`,
   })
+}
+
+/** A message with every occurrence of the password masked. */
+export function scrubPassword(text: string, password: string | null): string {
+  return password ? text.split(password).join('***') : text
 }
 
 /** Whether an error is the server being unreachable (or gone mid-session), not a refusal. */

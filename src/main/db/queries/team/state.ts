@@ -230,14 +230,19 @@ export function ratingEffectsOf(db: Db, changeSetId: number): RatingEffects | nu
 
 /**
  * Annotations whose effective rating the given change sets may have moved: those of the workers
- * whose timelines they touched and those whose item ratings they wrote or switched.
+ * whose timelines they touched, from the earliest day a touched rating is in force (a worker
+ * rating moves nothing submitted before it), and those whose item ratings they wrote or switched.
  */
 export function annotationsTouchedBy(changeSetIds: readonly number[]): SqlFragment {
   const ids = sql`(SELECT value FROM json_each(${JSON.stringify(changeSetIds)}))`
-  return sql`SELECT a.id FROM annotations a WHERE a.worker_id IN (
-      SELECT worker_id FROM worker_ratings WHERE change_set_id IN ${ids}
-      UNION SELECT w.worker_id FROM rating_retractions r JOIN worker_ratings w ON w.id = r.rating_id
-        WHERE r.target = 'worker' AND r.change_set_id IN ${ids})
+  return sql`SELECT a.id FROM (
+      SELECT worker_id, min(effective_from) AS since FROM (
+        SELECT worker_id, effective_from FROM worker_ratings WHERE change_set_id IN ${ids}
+        UNION ALL SELECT w.worker_id, w.effective_from
+          FROM rating_retractions r JOIN worker_ratings w ON w.id = r.rating_id
+          WHERE r.target = 'worker' AND r.change_set_id IN ${ids})
+      GROUP BY worker_id) t
+    JOIN annotations a ON a.worker_id = t.worker_id AND a.submitted_at >= t.since
     UNION SELECT annotation_id FROM item_ratings WHERE change_set_id IN ${ids}
     UNION SELECT i.annotation_id FROM rating_retractions r JOIN item_ratings i ON i.id = r.rating_id
       WHERE r.target = 'item' AND r.change_set_id IN ${ids}`

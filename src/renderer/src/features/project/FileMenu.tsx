@@ -8,9 +8,11 @@ interface FileMenuProps {
   onAskPath: (mode: 'open' | 'create') => void
   onImport: () => void
   canImport: boolean
+  onShare: () => void
+  onJoin: () => void
 }
 
-export function FileMenu({ onAskPath, onImport, canImport }: FileMenuProps) {
+export function FileMenu({ onAskPath, onImport, canImport, onShare, onJoin }: FileMenuProps) {
   const [recent, setRecent] = useState<RecentProject[] | null>(null)
 
   function loadRecent() {
@@ -41,6 +43,14 @@ export function FileMenu({ onAskPath, onImport, canImport }: FileMenuProps) {
     },
     { separator: true, label: '' },
     { label: 'Import data files…', shortcut: 'Ctrl+I', disabled: !canImport, onSelect: onImport },
+    { separator: true, label: '' },
+    {
+      label: 'Share with a team…',
+      testId: 'menu-share',
+      disabled: !canImport,
+      onSelect: onShare,
+    },
+    { label: 'Join a team…', testId: 'menu-join', onSelect: onJoin },
     { separator: true, label: '' },
     { heading: true, label: 'Recent' },
     ...recentItems(recent),

@@ -1,0 +1,139 @@
+import { existsSync, rmSync } from 'node:fs'
+import type { JobProgress } from '../../shared/contract/jobs'
+import { UserError } from '../../shared/contract/errors'
+import { scrubPassword } from '../db/server/connect'
+import { CancelledError } from '../jobs/cancel'
+import type { JobContext } from '../jobs/manager'
+import type { Session } from '../session'
+import { type JoinResult, joinTeam } from '../team/join'
+import { type PublishResult, type TeamProgress, publishProject } from '../team/publish'
+import { memberAddress } from '../team/server'
+
+/** A member's way in: the server address (no password) the project keeps, and the password. */
+export interface TeamLogin {
+  /** The URL as given, with the password in it for this run only. */
+  url: string
+  /** The address the project keeps (without the password), naming the member. */
+  server: string
+  password: string | null
+}
+
+/**
+ * The address and password the app connects with. The desktop app takes a typed password and
+ * keeps it encrypted by the keychain; serve mode follows libpq's conventions and takes none, so a
+ * password never crosses its HTTP API to be held in a browser tab.
+ */
+export function teamLogin(
+  session: Session,
+  given: { server: string; name: string; password?: string | undefined },
+): TeamLogin {
+  const { address, password: inUrl } = memberAddress(given.server, given.name)
+  if (given.password !== undefined && !session.options.teamPasswords) {
+    throw new UserError({
+      type: 'invalid-argument',
+      code: 'team-password-here',
+      message:
+        'Here the password comes from PGPASSWORD or a line in ~/.pgpass on the machine running Winnow; leave it empty.',
+      field: 'password',
+    })
+  }
+  const password = given.password ?? inUrl
+  const url = new URL(address.url)
+  if (password !== null) url.password = encodeURIComponent(password)
+  return { url: url.href, server: address.url, password }
+}
+
+/** Keeps a password that has just worked, where the app keeps them (the desktop app only). */
+export function rememberPassword(session: Session, login: TeamLogin): void {
+  if (login.password !== null) session.options.teamPasswords?.save(login.server, login.password)
+}
+
+/** The job's steps as progress, and the place where a cancel stops a join. */
+function reporter(job: JobContext): TeamProgress {
+  let last = ''
+  return (step, done, total) => {
+    if (job.signal.aborted) throw new CancelledError('Cancelled; no project file was made.')
+    job.report({ done, total, detail: step, newStep: step !== last })
+    last = step
+  }
+}
+
+/** An error as the page may see it: the password, if it appears, masked. */
+function withoutPassword(error: unknown, password: string | null): unknown {
+  if (password === null) return error
+  if (error instanceof UserError) {
+    return new UserError({ ...error.info, message: scrubPassword(error.info.message, password) })
+  }
+  if (error instanceof Error) return new Error(scrubPassword(error.message, password))
+  return error
+}
+
+/**
+ * Publishes the open project (File ▸ Share with a team…) as a job; once published, the project
+ * is opened again as the lead's replica, live.
+ */
+export async function runShareJob(session: Session, login: TeamLogin, name: string) {
+  const { path } = session.project()
+  const { result } = session.jobs.launch<PublishResult>({
+    kind: 'team',
+    title: 'Sharing the project with the team',
+    unit: 'rows',
+    run: async (job) => {
+      try {
+        const published = await publishProject(path, { server: login.url, name }, reporter(job))
+        rememberPassword(session, login)
+        return published
+      } catch (error) {
+        throw withoutPassword(error, login.password)
+      }
+    },
+    summary: (r) => `Shared with ${r.server} as ${r.member} (lead)`,
+  })
+  const published = await result
+  session.open(path)
+  return published
+}
+
+/**
+ * Joins a team into a new project file as a job with progress and cancel; a join that fails or
+ * is cancelled leaves no file. Once made, the app opens it.
+ */
+export function startJoinJob(
+  session: Session,
+  path: string,
+  login: TeamLogin,
+  name: string,
+): JobProgress {
+  if (existsSync(path)) {
+    throw new UserError({
+      type: 'conflict',
+      code: 'file-exists',
+      message: `${path} already exists; a team is joined into a new file.`,
+      file: path,
+      field: 'path',
+    })
+  }
+  return session.jobs.start<JoinResult>({
+    kind: 'team',
+    title: `Joining the team at ${login.server}`,
+    unit: 'rows',
+    run: async (job) => {
+      try {
+        const joined = await joinTeam(path, { server: login.url, name }, reporter(job))
+        // Cancelled after the last step reported: the file is made, so it goes now.
+        if (job.signal.aborted) {
+          for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true })
+          throw new CancelledError('Cancelled; no project file was made.')
+        }
+        rememberPassword(session, login)
+        session.open(path)
+        return joined
+      } catch (error) {
+        throw withoutPassword(error, login.password)
+      }
+    },
+    summary: (r) =>
+      `Joined: ${r.submissions.toLocaleString('en-US')} submissions, ${r.changeSets.toLocaleString('en-US')} change sets`,
+    cancel: { label: 'Cancel', hint: 'Nothing is kept: the new project file is removed' },
+  })
+}

@@ -1,0 +1,50 @@
+import type { TeamLiveStatus } from '../../../../shared/contract/team'
+import { plural } from '../../lib/format'
+import { useStore } from '../../lib/store'
+import { teamStatus } from './teamState'
+import './team.css'
+
+/**
+ * The status bar's team part: synced, how many change sets wait to be pushed, offline (and when
+ * the server was last reached), and who else is working. Text only; a live region, politely.
+ */
+export function TeamStatusView() {
+  const status = useStore(teamStatus)
+  if (!status) return null
+  const others = status.others.length > 0 ? `also working: ${status.others.join(', ')}` : null
+  return (
+    <span
+      className={`team-status team-${status.connection}`}
+      role="status"
+      aria-live="polite"
+      data-testid="team-status"
+      data-connection={status.connection}
+      data-pending={status.pending}
+      title={`${status.member} (${status.role}) on ${status.server}`}
+    >
+      <span data-testid="team-sync">{syncText(status)}</span>
+      {status.problem && (
+        <span className="team-problem" data-testid="team-problem" title={status.problem}>
+          {' · push held: '}
+          {status.problem}
+        </span>
+      )}
+      {others && <span data-testid="team-others">{` · ${others}`}</span>}
+    </span>
+  )
+}
+
+function syncText(status: TeamLiveStatus): string {
+  const waiting = status.role === 'viewer' ? 'kept here (viewer)' : 'waiting to push'
+  const pending = status.pending > 0 ? `${plural(status.pending, 'change set')} ${waiting}` : null
+  if (status.connection === 'connecting')
+    return pending ? `Connecting… · ${pending}` : 'Connecting…'
+  if (status.connection === 'offline') {
+    const last =
+      status.lastContact === null
+        ? 'not reached since opening'
+        : `last reached ${new Date(status.lastContact).toLocaleTimeString()}`
+    return ['Offline', pending, last].filter(Boolean).join(' · ')
+  }
+  return pending ?? 'Synced'
+}

@@ -1,0 +1,319 @@
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { CallName, EventName } from '../../src/shared/contract'
+import type { JobProgress } from '../../src/shared/contract/jobs'
+import type { TeamLiveStatus } from '../../src/shared/contract/team'
+import { dispatch } from '../../src/main/api/dispatch'
+import { openProject } from '../../src/main/db/connection'
+import { Session } from '../../src/main/session'
+import { addTeamMember } from '../../src/main/team/members'
+import type { TeamPasswords } from '../../src/main/team/passwords'
+import { cli } from '../helpers/cli'
+import { releaseCsv } from '../helpers/glucose'
+import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
+import { useTempDir } from '../helpers/tmp'
+
+/**
+ * The app's side of team mode against a real PostgreSQL server: two app sessions (as serve mode
+ * makes them) on two replicas hear each other's pushes, push their own writes in the background,
+ * say offline while the server is away and converge when it is back; sharing and joining through
+ * the API, a join's cancel, and passwords kept where the app keeps them.
+ */
+describe.skipIf(noPostgres !== null)('team mode in the app', () => {
+  let server: PgServer
+  const tempDir = useTempDir()
+  let databases = 0
+  const sessions: Session[] = []
+  const savedEnv = { PGPASSFILE: process.env.PGPASSFILE, PGPASSWORD: process.env.PGPASSWORD }
+
+  beforeAll(async () => {
+    server = await startPostgres()
+  }, 120_000)
+  afterAll(async () => {
+    await server?.destroy()
+  })
+  afterEach(async () => {
+    for (const session of sessions.splice(0)) {
+      const live = session.teamLive()
+      session.close()
+      await live?.stop()
+    }
+    for (const [key, value] of Object.entries(savedEnv)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  })
+
+  /** A fresh team database, its lead's password in a pgpass file the members use too. */
+  async function team(dir: string) {
+    const db = `live${++databases}`
+    const lead = `livelead${databases}`
+    const leadPassword = `pw-${lead}-${Math.random().toString(36).slice(2)}`
+    await server.createTeamDatabase(db, { user: lead, password: leadPassword })
+    const pgpass = join(dir, 'pgpass')
+    writeFileSync(pgpass, '', { mode: 0o600 })
+    process.env.PGPASSFILE = pgpass
+    delete process.env.PGPASSWORD
+    const remember = (user: string, password: string): void =>
+      appendFileSync(pgpass, `127.0.0.1:${server.port}:${db}:${user}:${password}\n`)
+    remember(lead, leadPassword)
+    return { db, lead, leadPassword, url: (user: string) => server.url(db, user), remember }
+  }
+
+  async function importedProject(dir: string, name: string, count = 20): Promise<string> {
+    const path = join(dir, name)
+    const result = await cli('import', releaseCsv(dir, `${name}.csv`, count, 7), '--db', path)
+    expect(result.code, result.stderr).toBe(0)
+    return path
+  }
+
+  interface App {
+    session: Session
+    events: { name: EventName; payload: unknown }[]
+    call(name: CallName, args?: unknown): Promise<unknown>
+    status(): TeamLiveStatus | null
+  }
+
+  function app(passwords?: TeamPasswords): App {
+    const events: App['events'] = []
+    const session = new Session('serve', (name, payload) => events.push({ name, payload }), {
+      ...(passwords ? { teamPasswords: passwords } : {}),
+    })
+    sessions.push(session)
+    return {
+      session,
+      events,
+      status: () => session.teamStatus(),
+      async call(name, args = {}) {
+        const outcome = await dispatch(name, args, { session })
+        if (!outcome.ok) throw new Error(`${outcome.error.code}: ${outcome.error.message}`)
+        return outcome.value
+      },
+    }
+  }
+
+  function ratingOf(path: string, annotation: number): number | null {
+    const db = openProject(path, { readonly: true })
+    try {
+      const row = db.prepare('SELECT rating FROM annotations WHERE id = ?').get(annotation) as {
+        rating: number | null
+      }
+      return row.rating
+    } finally {
+      db.close()
+    }
+  }
+
+  /** A lead's shared project (through the app) and a reviewer's replica (through the app). */
+  async function twoMembers(dir: string, reviewer: string) {
+    const t = await team(dir)
+    const leadPath = await importedProject(dir, 'lead.winnow')
+    const a = app()
+    a.session.open(leadPath)
+    const shared = (await a.call('team.share', { server: t.url(t.lead), name: t.lead })) as {
+      status: TeamLiveStatus
+      submissions: number
+    }
+    expect(shared.submissions).toBe(20)
+    expect(shared.status).toMatchObject({ member: t.lead, role: 'lead' })
+    const added = await addTeamMember(a.session.project().db, reviewer, 'reviewer')
+    t.remember(reviewer, added.password as string)
+
+    const b = app()
+    const replicaPath = join(dir, `${reviewer}.winnow`)
+    const job = (await b.call('team.join', {
+      server: t.url(reviewer),
+      name: reviewer,
+      path: replicaPath,
+    })) as JobProgress
+    await expect
+      .poll(() => b.session.jobs.get(job.id)?.state, { timeout: 30_000 })
+      .toBe('succeeded')
+    // The app opened the new replica, live.
+    expect(b.session.info()?.path).toBe(replicaPath)
+    await expect.poll(() => a.status()?.connection, { timeout: 15_000 }).toBe('online')
+    await expect.poll(() => b.status()?.connection, { timeout: 15_000 }).toBe('online')
+    return { t, a, b, leadPath, replicaPath }
+  }
+
+  function firstAnnotation(path: string): number {
+    const db = openProject(path, { readonly: true })
+    try {
+      return (db.prepare('SELECT min(id) AS id FROM annotations').get() as { id: number }).id
+    } finally {
+      db.close()
+    }
+  }
+
+  it("pushes a rating in the background, and the other member's app pulls it and tells its page", async () => {
+    const dir = tempDir()
+    const { a, b, leadPath, replicaPath } = await twoMembers(dir, 'liverev1')
+    const annotation = firstAnnotation(leadPath)
+    const heardBefore = b.events.length
+
+    await a.call('ratings.rateItems', { annotationIds: [annotation], rating: -2 })
+    // Nobody ran a sync: the lead's app pushed it, the reviewer's heard of it and pulled.
+    await expect.poll(() => ratingOf(replicaPath, annotation), { timeout: 10_000 }).toBe(-2)
+    await expect.poll(() => a.status()?.pending, { timeout: 10_000 }).toBe(0)
+    const told = b.events.slice(heardBefore).map((e) => e.name)
+    expect(told).toContain('project.changed')
+    expect(told).toContain('history.changed')
+
+    // And back: the reviewer's rating reaches the lead; History names the change.
+    await b.call('ratings.rateItems', { annotationIds: [annotation], rating: 1 })
+    await expect.poll(() => ratingOf(leadPath, annotation), { timeout: 10_000 }).toBe(1)
+    expect(ratingOf(replicaPath, annotation)).toBe(1)
+  }, 90_000)
+
+  it('says who else is working', async () => {
+    const dir = tempDir()
+    const { t, a, b } = await twoMembers(dir, 'liverev2')
+    await expect.poll(() => a.status()?.others, { timeout: 15_000 }).toEqual(['liverev2'])
+    await expect.poll(() => b.status()?.others, { timeout: 15_000 }).toEqual([t.lead])
+    b.session.close()
+    await expect.poll(() => a.status()?.others, { timeout: 15_000 }).toEqual([])
+  }, 90_000)
+
+  it('says offline while the server is away, keeps the work pending, and converges when it is back', async () => {
+    const dir = tempDir()
+    const { a, b, leadPath, replicaPath } = await twoMembers(dir, 'liverev3')
+    const annotation = firstAnnotation(leadPath)
+
+    await server.stop()
+    try {
+      await expect.poll(() => a.status()?.connection, { timeout: 15_000 }).toBe('offline')
+      await a.call('ratings.rateItems', { annotationIds: [annotation], rating: -1 })
+      expect(a.status()).toMatchObject({ connection: 'offline', pending: 1 })
+      expect(a.status()?.lastContact).not.toBeNull()
+      expect(ratingOf(replicaPath, annotation)).not.toBe(-1)
+    } finally {
+      await server.start()
+    }
+    await expect.poll(() => a.status()?.pending, { timeout: 20_000 }).toBe(0)
+    await expect.poll(() => ratingOf(replicaPath, annotation), { timeout: 20_000 }).toBe(-1)
+    expect(a.status()?.connection).toBe('online')
+    await expect.poll(() => b.status()?.connection, { timeout: 20_000 }).toBe('online')
+  }, 90_000)
+
+  it('cancels a join and leaves no project file', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const leadPath = await importedProject(dir, 'lead.winnow', 200)
+    const a = app()
+    a.session.open(leadPath)
+    await a.call('team.share', { server: t.url(t.lead), name: t.lead })
+    const added = await addTeamMember(a.session.project().db, 'liverev4', 'reviewer')
+    t.remember('liverev4', added.password as string)
+
+    const events: JobProgress[] = []
+    let cancelled = false
+    const b = new Session('serve', (name, payload) => {
+      if (name !== 'job.progress') return
+      const progress = payload as JobProgress
+      events.push(progress)
+      // Cancel once the collection is arriving: the file exists by then.
+      if (!cancelled && progress.detail.startsWith('Receiving')) {
+        cancelled = true
+        b.jobs.cancel(progress.id)
+      }
+    })
+    sessions.push(b)
+    const path = join(dir, 'cancelled.winnow')
+    const outcome = await dispatch(
+      'team.join',
+      { server: t.url('liverev4'), name: 'liverev4', path },
+      { session: b },
+    )
+    expect(outcome.ok).toBe(true)
+    await b.jobs.idle()
+    expect(cancelled).toBe(true)
+    expect(events.at(-1)?.state).toBe('cancelled')
+    for (const suffix of ['', '-wal', '-shm']) expect(existsSync(path + suffix)).toBe(false)
+    expect(b.info()).toBeNull()
+  }, 90_000)
+
+  it('keeps a typed password where the app keeps passwords, never in a file it writes; serve mode takes none', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const leadPath = await importedProject(dir, 'lead.winnow')
+    const a = app()
+    a.session.open(leadPath)
+    await a.call('team.share', { server: t.url(t.lead), name: t.lead })
+    const added = await addTeamMember(a.session.project().db, 'liverev5', 'reviewer')
+    const password = added.password as string
+
+    // Serve mode: the password comes from libpq's conventions, never through the page.
+    const served = app()
+    const refused = await dispatch(
+      'team.join',
+      { server: t.url('liverev5'), name: 'liverev5', path: join(dir, 'x.winnow'), password },
+      { session: served.session },
+    )
+    expect(refused).toMatchObject({ ok: false, error: { field: 'password' } })
+
+    // The desktop app: a password store (the keychain there), and no pgpass line for this member.
+    const kept = new Map<string, string>()
+    const store: TeamPasswords = {
+      read: (server) => kept.get(server) ?? null,
+      save: (server, secret) => void kept.set(server, secret),
+    }
+    const desktop = app(store)
+    const replicaPath = join(dir, 'liverev5.winnow')
+    const job = (await desktop.call('team.join', {
+      server: t.url('liverev5'),
+      name: 'liverev5',
+      path: replicaPath,
+      password,
+    })) as JobProgress
+    await expect
+      .poll(() => desktop.session.jobs.get(job.id)?.state, { timeout: 30_000 })
+      .toBe('succeeded')
+    expect([...kept]).toEqual([[t.url('liverev5'), password]])
+    // Reopened later, the replica connects with the kept password.
+    desktop.session.open(replicaPath)
+    await expect.poll(() => desktop.status()?.connection, { timeout: 15_000 }).toBe('online')
+    for (const name of readdirSync(dir)) {
+      expect(readFileSync(join(dir, name)).includes(password), `${name} holds the password`).toBe(
+        false,
+      )
+    }
+  }, 90_000)
+})
+
+describe('sharing and joining from the app: arguments', () => {
+  const tempDir = useTempDir()
+
+  it('refuses a bad address, name or path naming the field, and makes nothing', async () => {
+    const dir = tempDir()
+    const session = new Session('serve', () => undefined)
+    const path = join(dir, 'new.winnow')
+    const cases: [Record<string, unknown>, string][] = [
+      [{ server: 'http://host/db', name: 'bob', path }, 'server'],
+      [{ server: 'postgres://bob@127.0.0.1:1/', name: 'bob', path }, 'server'],
+      [{ server: 'postgres://bob@127.0.0.1:1/db', name: 'bob; DROP', path }, 'name'],
+      [{ server: 'postgres://alice@127.0.0.1:1/db', name: 'bob', path }, 'name'],
+      [{ server: 'postgres://bob@127.0.0.1:1/db', name: 'bob', path: 'relative.winnow' }, 'path'],
+    ]
+    for (const [args, field] of cases) {
+      const outcome = await dispatch('team.join', args, { session })
+      expect(outcome, JSON.stringify(args)).toMatchObject({ ok: false, error: { field } })
+    }
+    // Sharing needs an open project.
+    const share = await dispatch(
+      'team.share',
+      { server: 'postgres://bob@127.0.0.1:1/db', name: 'bob' },
+      { session },
+    )
+    expect(share).toMatchObject({ ok: false, error: { code: 'no-project' } })
+    expect(readdirSync(dir)).toEqual([])
+    expect(session.jobs.list()).toEqual([])
+  })
+})
+
+describe.runIf(noPostgres !== null)('team mode in the app without a PostgreSQL server', () => {
+  it('is skipped here', () => {
+    console.warn(`team mode tests skipped: ${noPostgres}`)
+    expect(noPostgres).not.toBeNull()
+  })
+})
