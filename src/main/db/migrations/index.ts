@@ -15,6 +15,7 @@ import m012 from './012-policies'
 import m013 from './013-crowdaq-attempt-times'
 import m014 from './014-halie'
 import m015 from './015-change-entries'
+import m016 from './016-annotation-counts'
 
 /** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
 export const APPLICATION_ID = 0x574e4e57
@@ -35,6 +36,7 @@ export const migrations: readonly Migration[] = [
   m013,
   m014,
   m015,
+  m016,
 ]
 
 export const LATEST_VERSION = migrations.length

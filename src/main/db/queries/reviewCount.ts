@@ -4,6 +4,7 @@ import { ensureSearchIndexed } from '../../search/indexer'
 import type { Db } from '../connection'
 import { pluck } from '../connection'
 import { type SqlFragment, sql } from '../sql'
+import { countable, summaryCountStatement } from './annotationCounts'
 import { type Constraints, hasConstraints, resolveFilter } from './reviewFilter'
 import { type Plan, asOfPlan, drivingPlan } from './reviewPlan'
 
@@ -19,7 +20,8 @@ function countSql(plan: Plan): SqlFragment {
 /** The statements that count `c` exactly (exported for the benchmark's shell comparison). */
 export function countStatement(db: Db, c: Constraints): SqlFragment | null {
   if (c.none) return null
-  if (!hasConstraints(c)) return sql`SELECT count(*) FROM annotations`
+  // Filters on the summary's columns alone are summed there, without reading the annotations.
+  if (countable(c)) return summaryCountStatement(c)
   const onlyText = c.fts !== undefined && !hasConstraints({ ...c, fts: undefined })
   // Every annotation has one row in the full-text index: count there, without the join.
   if (onlyText)
