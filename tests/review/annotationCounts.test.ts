@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
 import { all, pluck } from '../../src/main/db/connection'
+import { foldCountMoves } from '../../src/main/db/queries/annotationCounts'
 import { countAnnotations, matchingAnnotationIds } from '../../src/main/db/queries/review'
 import { sql } from '../../src/main/db/sql'
 import { writeSynthetic } from '../../src/main/importers/synthetic'
@@ -28,17 +29,23 @@ const WORKERS = ['W1', 'W2', 'W3']
 const SCALE = [3, 2, 1, 0, -1, -2]
 const START = day('2019-09-01')
 
-/** Every summary row with a count, beside the same counts grouped from the annotations. */
+/**
+ * The summaries as readers see them (with the moves not yet folded in), beside the same counts
+ * grouped from the annotations.
+ */
 function recounts(db: Db) {
   const key = sql`IFNULL(worker_id, 0) AS w, CASE WHEN submitted_at IS NULL THEN -9007199254740991
     WHEN submitted_at >= 0 THEN submitted_at / 86400 ELSE (submitted_at + 1) / 86400 - 1 END AS d,
     dimension, IFNULL(rating, 9e999) AS r, flags`
+  const moves = sql`SELECT worker_id AS w, day AS d, dimension, rating AS r, flags, n
+    FROM annotation_count_moves`
   return {
     byWorker: all(
       db,
-      sql`SELECT w, d, dimension, r, flags, n FROM (
-        SELECT worker_id AS w, day AS d, dimension, rating AS r, flags, n FROM annotation_counts)
-      WHERE n > 0 ORDER BY 1, 2, 3, 4, 5`,
+      sql`SELECT w, d, dimension, r, flags, sum(n) AS n FROM (
+        SELECT worker_id AS w, day AS d, dimension, rating AS r, flags, n FROM annotation_counts
+        UNION ALL ${moves})
+      GROUP BY 1, 2, 3, 4, 5 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4, 5`,
     ),
     plainByWorker: all(
       db,
@@ -47,14 +54,17 @@ function recounts(db: Db) {
     ),
     byDay: all(
       db,
-      sql`SELECT day AS d, dimension, rating AS r, flags, n FROM annotation_day_counts
-      WHERE n > 0 ORDER BY 1, 2, 3, 4`,
+      sql`SELECT d, dimension, r, flags, sum(n) AS n FROM (
+        SELECT day AS d, dimension, rating AS r, flags, n FROM annotation_day_counts
+        UNION ALL SELECT d, dimension, r, flags, n FROM (${moves}))
+      GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4`,
     ),
     plainByDay: all(
       db,
       sql`SELECT d, dimension, r, flags, count(*) AS n FROM (
         SELECT ${key} FROM annotations) GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
     ),
+    moves: pluck<number>(db, sql`SELECT count(*) FROM annotation_count_moves`) ?? 0,
   }
 }
 
@@ -217,6 +227,10 @@ describe('the summary of annotations', () => {
             moments.push(Date.now())
             await new Promise((resolve) => setTimeout(resolve, 2))
           }
+          // Folded in, the log is empty and the summaries alone are exact.
+          db.transaction(() => foldCountMoves(db))()
+          expect(recounts(db).moves).toBe(0)
+          expectSummaryExact(db)
           // A past view counts its own ratings, not the summary's (the latest moment is the present).
           const rated = (filter.ratings ?? [2]).filter((r): r is number => r !== 'unrated')
           const unrated = filter.ratings?.includes('unrated') ? 1 : 0

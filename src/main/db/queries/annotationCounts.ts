@@ -45,12 +45,36 @@ function summaryTests(c: Constraints): SqlFragment {
   return tests.length ? sql.join(tests, ' AND ') : sql`1`
 }
 
-/** The statement that counts `c` from the summary (`countable(c)` must hold). */
+/**
+ * The statement that counts `c` from the summary and the moves not yet folded in (`countable(c)`
+ * must hold). Without a worker the small table serves; with one, the large one seeks its workers.
+ */
 export function summaryCountStatement(c: Constraints): SqlFragment {
-  // Without a worker the small table serves; with one, the large one seeks its workers.
   const table = c.workers ? sql`annotation_counts` : sql`annotation_day_counts`
-  return sql`SELECT IFNULL(sum(n), 0) FROM ${table} WHERE ${summaryTests(c)}`
+  const tests = summaryTests(c)
+  return sql`SELECT IFNULL((SELECT sum(n) FROM ${table} WHERE ${tests}), 0)
+    + IFNULL((SELECT sum(n) FROM annotation_count_moves WHERE ${tests}), 0)`
 }
+
+/**
+ * Adds the logged moves to the summaries and empties the log. Run at the start of every change
+ * set, so the log holds at most the last write's moves; inside the caller's transaction.
+ */
+export function foldCountMoves(db: Db): void {
+  if (pluck<number>(db, sql`SELECT EXISTS (SELECT 1 FROM annotation_count_moves)`) !== 1) return
+  db.exec(FOLD)
+}
+
+const FOLD = `
+  INSERT INTO annotation_counts (worker_id, day, dimension, rating, flags, n)
+    SELECT worker_id, day, dimension, rating, flags, sum(n) FROM annotation_count_moves WHERE true
+    GROUP BY 1, 2, 3, 4, 5 HAVING sum(n) <> 0
+    ON CONFLICT DO UPDATE SET n = n + excluded.n;
+  INSERT INTO annotation_day_counts (day, dimension, rating, flags, n)
+    SELECT day, dimension, rating, flags, sum(n) FROM annotation_count_moves WHERE true
+    GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0
+    ON CONFLICT DO UPDATE SET n = n + excluded.n;
+  DELETE FROM annotation_count_moves;`
 
 export function countFromSummary(db: Db, c: Constraints): number {
   return pluck<number>(db, summaryCountStatement(c)) ?? 0
