@@ -12,6 +12,7 @@ import { openProject } from './db/connection'
 import { heldCollections } from './db/queries/collections'
 import { LATEST_VERSION } from './db/migrations'
 import { resumeSearchIndexing } from './search/indexJob'
+import { stopGridCounts } from './review/gridCounts'
 import { JobManager } from './jobs/manager'
 import type { SecretStore } from './mturk/credentials'
 
@@ -88,6 +89,7 @@ export class Session {
   close(): void {
     if (this.checkpoints) clearInterval(this.checkpoints)
     this.checkpoints = null
+    if (this.current) stopGridCounts(this.current.db)
     this.current?.db.close()
     this.current = null
   }

@@ -11,6 +11,7 @@ import { all } from '../connection'
 import { type SqlFragment, sql } from '../sql'
 import { annotationRows, annotationRowsStatement } from './annotations'
 import { constraintsOf, countPast, countResolved, knownTotal, rememberTotal } from './reviewCount'
+import { countable, countFromSummary } from './annotationCounts'
 import { type Constraints, hasConstraints } from './reviewFilter'
 import { type Plan, asOfPlan, drivingPlan, walkPlan } from './reviewPlan'
 import { type SortDef, afterCursor, cursorOf, keyColumns, orderBy, sortDef } from './reviewSort'
@@ -37,6 +38,11 @@ export interface PageRequest {
    * absent or null for the present.
    */
   past?: SqlFragment | null
+  /**
+   * Rows first: when the exact total is not known at once (text, sentence and story filters), the
+   * page comes without it (`counting`), and the total is counted apart (`review.gridCount`).
+   */
+  countLater?: boolean
 }
 
 function sortJoin(def: SortDef): SqlFragment {
@@ -91,6 +97,17 @@ export function pagePlan(db: Db, c: Constraints, def: SortDef, total: number): P
   const driven = c.annotationIds || c.submissionIds || c.stories || c.fts !== undefined
   if (def.index === null || total <= reviewTuning.walkAbove || driven) return drivingPlan(db, c)
   return walkPlan(db, c, def.index)
+}
+
+/**
+ * How a page is read before its total is known: as `pagePlan` would for the total the filter is
+ * estimated to select (a sentence filter's share of sentences; text, stories and ids drive).
+ */
+function uncountedPlan(db: Db, c: Constraints, def: SortDef): Plan {
+  const plan = drivingPlan(db, c)
+  if (plan.share === undefined) return plan
+  const estimate = plan.share * countFromSummary(db, { none: false, highlight: [] })
+  return pagePlan(db, c, def, Math.round(estimate))
 }
 
 function refuseLargeUnindexedSort(def: SortDef, column: string, total: number): void {
@@ -153,7 +170,7 @@ function readKeys(
   sort: SortSpec,
   past: SqlFragment | null,
   trace?: Trace,
-): { keys: Array<Record<string, unknown>>; total: number } {
+): { keys: Array<Record<string, unknown>>; total: number | null } {
   if (past) {
     // A past view: no index plans (its ratings are not indexed), the whole result sorted.
     const total = countPast(db, past, c, trace)
@@ -164,6 +181,13 @@ function readKeys(
     }
   }
   let total = knownTotal(db, request.filter)
+  if (total === undefined && countable(c)) total = countResolved(db, request.filter, c, trace)
+  if (total === undefined && request.countLater && !c.none && def.index !== null) {
+    return {
+      keys: readPages(db, request, uncountedPlan(db, c, def), def, sort, trace),
+      total: null,
+    }
+  }
   const first = !request.after && !request.offset
   if (total === undefined && first && !c.none && (c.fts !== undefined || c.sentence)) {
     const plan = drivingPlan(db, c)
@@ -211,7 +235,12 @@ export function queryAnnotations(db: Db, request: PageRequest, trace?: Trace): R
   const { ids, total, next, highlight, past } = readIds(db, request, trace)
   const relation = past ?? undefined
   if (ids.length > 0) trace?.push(annotationRowsStatement(ids, relation))
-  return { rows: annotationRows(db, ids, relation), total, next, highlight }
+  const rows = annotationRows(db, ids, relation)
+  if (total !== null) return { rows, total, next, highlight }
+  // Uncounted: a short first page is the whole result; else the total is at least what is known.
+  const seen = (request.offset ?? 0) + ids.length
+  if (next === null && !request.after) return { rows, total: seen, next, highlight }
+  return { rows, total: seen, next, highlight, counting: true }
 }
 
 function readIds(db: Db, request: PageRequest, trace?: Trace) {

@@ -29,6 +29,29 @@ export function countStatement(db: Db, c: Constraints): SqlFragment | null {
   return countSql(drivingPlan(db, c))
 }
 
+/** One in this many rows, a background count asks whether it is still wanted. */
+const LIVE_EVERY = 4093
+
+/**
+ * A count of `c` that calls `winnow_live(generation)` every few thousand rows (the count thread
+ * defines it, and stops when it throws); null when the summary or nothing answers at once.
+ */
+export function liveCountStatement(db: Db, c: Constraints, generation: number): SqlFragment | null {
+  if (c.none || countable(c)) return null
+  const onlyText = c.fts !== undefined && !hasConstraints({ ...c, fts: undefined })
+  const ids = onlyText
+    ? sql`SELECT rowid AS id FROM annotation_search WHERE annotation_search MATCH ${c.fts ?? ''}`
+    : (() => {
+        const plan = drivingPlan(db, c)
+        return sql.join(
+          plan.branches.map((b) => sql`SELECT a.id AS id FROM ${plan.from} WHERE ${b}`),
+          ' UNION ALL ',
+        )
+      })()
+  return sql`SELECT count(*) FROM (${ids})
+    WHERE id % ${LIVE_EVERY} <> 0 OR winnow_live(${generation})`
+}
+
 // Exact totals per filter, valid while no connection has written (data_version) and this one has
 // not either (total_changes): the grid asks for many pages of one filter.
 const totals = new WeakMap<Db, { version: string; byFilter: Map<string, number> }>()
