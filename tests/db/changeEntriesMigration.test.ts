@@ -89,7 +89,7 @@ describe('migration 015 (change entries)', () => {
       'manual',
     ])
 
-    migrate(db, path)
+    migrate(db, path, 15)
     expect(db.pragma('user_version', { simple: true })).toBe(15)
     const changeSets = rowsOf(db, 'change_sets', 'id')
     expect(changeSets.map(({ uid: _uid, ...rest }) => rest)).toEqual(before.changeSets)
@@ -181,7 +181,7 @@ describe('migration 015 (change entries)', () => {
     db.exec(`INSERT INTO triage_marks (queue_id, annotation_id, mark, note, marked_at)
       VALUES (99, 16, 'bad', '', 1)`)
     db.pragma('foreign_keys = ON')
-    migrate(db, path)
+    migrate(db, path, 15)
     expect(db.pragma('user_version', { simple: true })).toBe(15)
     expect(db.prepare('SELECT count(*) FROM triage_marks WHERE queue_id = 99').pluck().get()).toBe(
       1,
