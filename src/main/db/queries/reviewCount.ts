@@ -22,6 +22,13 @@ export function countStatement(db: Db, c: Constraints): SqlFragment | null {
   if (c.none) return null
   // Filters on the summary's columns alone are summed there, without reading the annotations.
   if (countable(c)) return summaryCountStatement(c)
+  return plainCountStatement(db, c)
+}
+
+/** The count of `c` from the annotations themselves (the benchmark's plain SQL for the shell). */
+export function plainCountStatement(db: Db, c: Constraints): SqlFragment | null {
+  if (c.none) return null
+  if (!hasConstraints(c)) return sql`SELECT count(*) FROM annotations`
   const onlyText = c.fts !== undefined && !hasConstraints({ ...c, fts: undefined })
   // Every annotation has one row in the full-text index: count there, without the join.
   if (onlyText)
