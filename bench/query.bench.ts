@@ -281,7 +281,7 @@ const path = join(
 ensureProject(path, SUBMISSIONS)
 const db = openProject(path)
 // The count thread's liveness check, always live here (nothing replaces a benchmark's count).
-db.function('winnow_live', () => 1)
+db.function('winnow_live', { varargs: true }, () => 1)
 const annotations = pluck<number>(db, sql`SELECT count(*) FROM annotations`) ?? 0
 console.log(
   `${annotations} annotations in ${path}; load average ${loadavg()

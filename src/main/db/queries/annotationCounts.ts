@@ -90,6 +90,18 @@ export function ratingOf(key: number): number | null {
 
 export const SUMMARY_NO_DAY = NO_DAY
 
+/**
+ * A summary with the moves not yet folded in, as one relation (rows may repeat a key: sum `n`).
+ * `worker`: (worker_id, day, dimension, rating, flags, n); `day`: the same without the worker.
+ */
+export function summaryRelation(by: 'worker' | 'day'): SqlFragment {
+  return by === 'worker'
+    ? sql`(SELECT worker_id, day, dimension, rating, flags, n FROM annotation_counts
+        UNION ALL SELECT worker_id, day, dimension, rating, flags, n FROM annotation_count_moves)`
+    : sql`(SELECT day, dimension, rating, flags, n FROM annotation_day_counts
+        UNION ALL SELECT day, dimension, rating, flags, n FROM annotation_count_moves)`
+}
+
 const TRIGGERS = [
   'annotation_counts_insert',
   'annotation_counts_delete',
