@@ -64,6 +64,18 @@ function recounts(db: Db) {
       sql`SELECT d, dimension, r, flags, count(*) AS n FROM (
         SELECT ${key} FROM annotations) GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
     ),
+    byWorkerDimension: all(
+      db,
+      sql`SELECT w, dimension, sum(n) AS n FROM (
+        SELECT worker_id AS w, dimension, n FROM annotation_worker_dimensions
+        UNION ALL SELECT w, dimension, n FROM (${moves}))
+      GROUP BY 1, 2 HAVING sum(n) <> 0 ORDER BY 1, 2`,
+    ),
+    plainByWorkerDimension: all(
+      db,
+      sql`SELECT IFNULL(worker_id, 0) AS w, dimension, count(*) AS n
+      FROM annotations GROUP BY 1, 2 ORDER BY 1, 2`,
+    ),
     moves: pluck<number>(db, sql`SELECT count(*) FROM annotation_count_moves`) ?? 0,
   }
 }
@@ -72,6 +84,7 @@ function expectSummaryExact(db: Db): void {
   const r = recounts(db)
   expect(r.byWorker).toEqual(r.plainByWorker)
   expect(r.byDay).toEqual(r.plainByDay)
+  expect(r.byWorkerDimension).toEqual(r.plainByWorkerDimension)
 }
 
 /** The rows a filter selects, counted from the rows themselves. */

@@ -2,7 +2,8 @@ import type { Migration } from '../types'
 
 /**
  * `annotation_counts` counts annotations by (worker, day, dimension, effective rating, flags), and
- * `annotation_day_counts` the same without the worker (a few thousand rows), so the totals of the
+ * `annotation_day_counts` the same without the worker (a few thousand rows), and
+ * `annotation_worker_dimensions` by worker and dimension alone (the dashboard's map), so the totals of the
  * review grid's non-text filters and the dashboard's aggregates sum summary rows instead of
  * scanning an index. Triggers log every change of those columns in `annotation_count_moves` (one
  * append per row: a trigger that updated the summaries in place cost a worker rating of 20,000
@@ -55,10 +56,13 @@ export const ANNOTATION_COUNTS_REBUILD = `
   DELETE FROM annotation_count_moves;
   DELETE FROM annotation_counts;
   DELETE FROM annotation_day_counts;
+  DELETE FROM annotation_worker_dimensions;
   INSERT INTO annotation_counts (${BY_WORKER.columns}, n)
     SELECT ${BY_WORKER.key('a')}, count(*) FROM annotations a GROUP BY 1, 2, 3, 4, 5;
   INSERT INTO annotation_day_counts (${BY_DAY_COLUMNS}, n)
-    SELECT day, dimension, rating, flags, sum(n) FROM annotation_counts GROUP BY 1, 2, 3, 4;`
+    SELECT day, dimension, rating, flags, sum(n) FROM annotation_counts GROUP BY 1, 2, 3, 4;
+  INSERT INTO annotation_worker_dimensions (worker_id, dimension, n)
+    SELECT worker_id, dimension, sum(n) FROM annotation_counts GROUP BY 1, 2;`
 
 const migration: Migration = {
   version: 16,
@@ -81,6 +85,12 @@ const migration: Migration = {
         flags INTEGER NOT NULL,
         n INTEGER NOT NULL,
         PRIMARY KEY (day, dimension, rating, flags)
+      ) STRICT, WITHOUT ROWID;
+      CREATE TABLE annotation_worker_dimensions (
+        worker_id INTEGER NOT NULL,
+        dimension INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (worker_id, dimension)
       ) STRICT, WITHOUT ROWID;
       CREATE TABLE annotation_count_moves (
         worker_id INTEGER NOT NULL,

@@ -77,6 +77,10 @@ const FOLD = `
     SELECT day, dimension, rating, flags, sum(n) FROM annotation_count_moves WHERE true
     GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0
     ON CONFLICT DO UPDATE SET n = n + excluded.n;
+  INSERT INTO annotation_worker_dimensions (worker_id, dimension, n)
+    SELECT worker_id, dimension, sum(n) FROM annotation_count_moves WHERE true
+    GROUP BY 1, 2 HAVING sum(n) <> 0
+    ON CONFLICT DO UPDATE SET n = n + excluded.n;
   DELETE FROM annotation_count_moves;`
 
 export function countFromSummary(db: Db, c: Constraints): number {

@@ -81,13 +81,20 @@ export function tierOverTime(db: Db): TierOverTime {
 
 /** The `limit` busiest workers' dimension shares (every worker's for `null`), and the crowd's. */
 export function workerDimensions(db: Db, limit: number | null): WorkerDimensionMap {
-  // From the worker summary (no worker is 0 there).
-  const rows = all<{ dimension: number; workerId: number; n: number }>(
-    db,
-    sql`SELECT dimension, worker_id AS workerId, sum(n) AS n
-        FROM ${summaryRelation('worker')} WHERE worker_id <> 0
-        GROUP BY dimension, worker_id HAVING sum(n) <> 0`,
-  )
+  // From the summary by worker and dimension (no worker is 0 there), and the log of moves not
+  // folded in yet, added below.
+  const rows = [
+    ...all<{ dimension: number; workerId: number; n: number }>(
+      db,
+      sql`SELECT dimension, worker_id AS workerId, n FROM annotation_worker_dimensions
+          WHERE worker_id > 0`,
+    ),
+    ...all<{ dimension: number; workerId: number; n: number }>(
+      db,
+      sql`SELECT dimension, worker_id AS workerId, sum(n) AS n FROM annotation_count_moves
+          WHERE worker_id > 0 GROUP BY worker_id, dimension`,
+    ),
+  ]
   const counts = new Map<number, number[]>()
   const crowd = Array.from({ length: 10 }, () => 0)
   for (const r of rows) {
@@ -96,10 +103,11 @@ export function workerDimensions(db: Db, limit: number | null): WorkerDimensionM
       c = Array.from({ length: 10 }, () => 0)
       counts.set(r.workerId, c)
     }
-    c[r.dimension - 1] = r.n
+    c[r.dimension - 1] = (c[r.dimension - 1] ?? 0) + r.n
     crowd[r.dimension - 1] = (crowd[r.dimension - 1] ?? 0) + r.n
   }
   const total = (c: number[]) => c.reduce((a, b) => a + b, 0)
+  for (const [id, c] of counts) if (total(c) === 0) counts.delete(id)
   const busiest = [...counts]
     .sort(([a, x], [b, y]) => total(y) - total(x) || a - b)
     .slice(0, limit ?? undefined)
