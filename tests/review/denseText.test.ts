@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
-import { type Trace, forgetTotals, queryAnnotations } from '../../src/main/db/queries/review'
+import {
+  type Trace,
+  forgetTotals,
+  queryAnnotations,
+  reviewTuning,
+} from '../../src/main/db/queries/review'
 import type { AnnotationFilter, SortSpec } from '../../src/shared/filter'
 import { useTempDir } from '../helpers/tmp'
 import { synthProject } from './fixture'
@@ -37,6 +42,28 @@ describe('first rows of a text filter, by the word’s share', () => {
     expect(dense.page.counting).toBe(true)
     expect(dense.page.rows.map((r) => r.id)).toEqual(dense.counted.rows.map((r) => r.id))
     expect(dense.page.rows).toHaveLength(10)
+  })
+
+  it('walks the rows in order for a word in most sentences, with the counted path’s rows', () => {
+    db = synthProject(tempDir(), 4000)
+    reviewTuning.walkAbove = 1000
+    try {
+      const filter: AnnotationFilter = { sentence: 'the' }
+      const byId: SortSpec = { column: 'id', direction: 'asc' }
+      const trace: Trace = []
+      forgetTotals(db)
+      const page = queryAnnotations(db, { filter, sort: byId, limit: 10, countLater: true }, trace)
+      forgetTotals(db)
+      const counted = queryAnnotations(db, { filter, sort: byId, limit: 10 })
+      // Not every matching sentence's annotations read and sorted: the rows walked by id.
+      expect(
+        trace.some((st) => st.text.includes('sentence_search MATCH') && /JOIN/.test(st.text)),
+      ).toBe(false)
+      expect(page.rows.map((r) => r.id)).toEqual(counted.rows.map((r) => r.id))
+      expect(page.rows).toHaveLength(10)
+    } finally {
+      reviewTuning.walkAbove = 50_000
+    }
   })
 
   it('reads a rare word from the full-text index', () => {

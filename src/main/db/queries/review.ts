@@ -13,7 +13,7 @@ import { annotationRows, annotationRowsStatement } from './annotations'
 import { constraintsOf, countPast, countResolved, knownTotal, rememberTotal } from './reviewCount'
 import { countable, countFromSummary } from './annotationCounts'
 import { type Constraints, hasConstraints } from './reviewFilter'
-import { type Plan, asOfPlan, drivingPlan, walkPlan } from './reviewPlan'
+import { type Plan, asOfPlan, drivingPlan, sentenceShare, walkPlan } from './reviewPlan'
 import { type SortDef, afterCursor, cursorOf, keyColumns, orderBy, sortDef } from './reviewSort'
 import { append } from '../../../shared/lists'
 
@@ -107,9 +107,9 @@ function uncountedPlan(db: Db, c: Constraints, def: SortDef, limit: number): Pla
   if (c.fts !== undefined && def.index !== null && def.index !== 'table') {
     if (denseText(db, c, limit)) return walkPlan(db, { ...c, ftsProbe: true }, def.index)
   }
-  const plan = drivingPlan(db, c)
-  if (plan.share === undefined) return plan
-  const estimate = plan.share * countFromSummary(db, { none: false, highlight: [] })
+  if (c.sentence === undefined) return drivingPlan(db, c)
+  // A sentence filter is read as for the total its share of sentences suggests.
+  const estimate = sentenceShare(db, c) * countFromSummary(db, { none: false, highlight: [] })
   return pagePlan(db, c, def, Math.round(estimate))
 }
 
