@@ -18,7 +18,7 @@ import type {
 import { AgGridReact } from 'ag-grid-react'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { type ReviewRow, reviewQuerySchema } from '../../../../shared/contract/review'
-import { DEFAULT_SORT, sortColumns } from '../../../../shared/filter'
+import { DEFAULT_SORT, filterKey, sortColumns } from '../../../../shared/filter'
 import { api } from '../../api'
 import { isPrimaryModifier } from '../../lib/keys'
 import { useStore } from '../../lib/store'
@@ -180,6 +180,15 @@ export function ReviewGrid() {
     if (!grid) return
     grid.setGridOption('rowHeight', rowHeightOf(layout))
   }, [model, layout])
+  // The filter of the rows on screen, on the host (tests and the browser benchmark read it), set
+  // without a render.
+  useEffect(() => {
+    const mark = () => {
+      if (host.current) host.current.dataset.shown = filterKey(model.shown.get())
+    }
+    mark()
+    return model.shown.subscribe(mark)
+  }, [model])
 
   return (
     <div
