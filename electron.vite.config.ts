@@ -18,6 +18,7 @@ export default defineConfig({
           'pull-store-worker': 'src/main/mturk/pull-store-worker.ts',
           'policy-worker': 'src/main/policies/policy-worker.ts',
           'wordnet-worker': 'src/main/collections/protoqa/wordnet-worker.ts',
+          'count-worker': 'src/main/review/count-worker.ts',
         },
         // Shared chunks sit next to the entries, so `new URL('./task-worker.js',
         // import.meta.url)` finds the thread scripts from whichever file the code landed in.

@@ -12,6 +12,7 @@ import { openProject } from './db/connection'
 import { heldCollections } from './db/queries/collections'
 import { LATEST_VERSION } from './db/migrations'
 import { resumeSearchIndexing } from './search/indexJob'
+import { stopGridCounts } from './review/gridCounts'
 import { JobManager } from './jobs/manager'
 import type { SecretStore } from './mturk/credentials'
 import type { TeamLiveStatus } from '../shared/contract/team'
@@ -100,6 +101,7 @@ export class Session {
     this.checkpoints = null
     void this.live?.stop()
     this.live = null
+    if (this.current) stopGridCounts(this.current.db)
     this.current?.db.close()
     this.current = null
   }

@@ -1,5 +1,7 @@
 import { join } from 'node:path'
-import { expect, openDemo, serve, stop, test } from './fixtures'
+import Database from 'better-sqlite3'
+import { ftsQuery } from '../../src/shared/textSearch'
+import { expect, gridTotal, openDemo, serve, stop, test } from './fixtures'
 
 /** The grid's exact total, or NaN while it is being counted. */
 const total = async (page: import('@playwright/test').Page): Promise<number> => {
@@ -119,4 +121,33 @@ test('the keyboard goes from a filter field to the rows it found', async ({ page
   await page.getByTestId('filter-worker').focus()
   await page.keyboard.press('ArrowDown')
   await expect(focusedRow).toHaveAttribute('row-index', '0')
+})
+
+test('typing fast, the rows come first and the total shown is the last filter’s, recounted plainly', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  // Each key sends its query; every older count is replaced, and none may land on the last filter.
+  await page.getByTestId('filter-text').click()
+  await page.keyboard.type('the day', { delay: 15 })
+  await page.getByTestId('filter-sentence').click()
+  await page.keyboard.type('the', { delay: 15 })
+  await expect(page.getByTestId('filter-chip')).toHaveCount(2)
+  const shown = await gridTotal(page)
+
+  const db = new Database(demo.dbPath, { readonly: true })
+  const plain = db
+    .prepare(
+      `SELECT count(*) FROM annotations a JOIN sentences s
+         ON s.story_id = a.story_id AND s.idx = a.sentence_index
+       WHERE s.text LIKE '%the%'
+         AND a.id IN (SELECT rowid FROM annotation_search WHERE annotation_search MATCH ?)`,
+    )
+    .pluck()
+    .get(ftsQuery('the day')) as number
+  db.close()
+  expect(plain).toBeGreaterThan(0)
+  expect(shown).toBe(plain)
+  await expect(page.locator('.ag-row').first()).toBeVisible()
 })

@@ -27,6 +27,8 @@ export interface SubmissionSpec {
   dimensions?: number
   /** Source key; the same key twice merges into one submission, as per-dimension files do. */
   key?: string
+  /** Import flags of each annotation (bits). */
+  flags?: number
 }
 
 let serial = 0
@@ -56,7 +58,7 @@ function submission(spec: SubmissionSpec): ImportedSubmission {
       specificStructured: null,
       generalNL: `g${n}.${i}`,
       generalStructured: null,
-      flags: 0,
+      flags: spec.flags ?? 0,
     })),
   }
 }

@@ -5,13 +5,14 @@ import { storyMatches } from '../db/queries/stories'
 import { deleteView, listViews, saveView } from '../db/queries/review/views'
 import { workerMatches, workerPanel } from '../db/queries/workers/workers'
 import { pastAnnotations } from '../ratings/asOf'
+import { gridCount } from '../review/gridCounts'
 import { orderSoon, pageFromOrder } from '../review/queryOrder'
 import { rowsToTsv } from '../review/tsv'
 import type { Handlers } from './handlers'
 import { append } from '../../shared/lists'
 
 export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
-  'review.query': ({ filter, sort, page, asOf }, { session }) => {
+  'review.query': ({ filter, sort, page, asOf, count }, { session }) => {
     const db = session.project().db
     // A jump into a large result of the present: by id, from the query's order when it is known.
     if (asOf === undefined && page.offset) {
@@ -25,9 +26,17 @@ export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
       ...(page.after ? { after: page.after } : {}),
       ...(page.offset !== undefined ? { offset: page.offset } : {}),
       past: pastAnnotations(db, asOf),
+      countLater: count === 'later',
     })
-    if (asOf === undefined && session.mode !== 'cli') orderSoon(db, filter, sort, result.total)
+    if (asOf === undefined && session.mode !== 'cli' && !result.counting)
+      orderSoon(db, filter, sort, result.total)
     return result
+  },
+  'review.gridCount': async ({ filter, asOf }, { session }) => {
+    const db = session.project().db
+    const past = pastAnnotations(db, asOf)
+    if (past) return { total: countAnnotations(db, filter, past) }
+    return { total: await gridCount(db, filter) }
   },
   'review.count': ({ filter, asOf }, { session }) => {
     const db = session.project().db

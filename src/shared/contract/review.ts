@@ -49,8 +49,12 @@ const reviewCursorSchema = z.object({
 
 export interface ReviewPage {
   rows: ReviewRow[]
-  /** Exact number of rows the filter selects. */
+  /**
+   * Exact number of rows the filter selects; with `counting`, only a lower bound (the rows known
+   * so far), the exact number following from `review.count`.
+   */
   total: number
+  counting?: true
   /** Pass as `page.after` for the rows after these; null on the last page. */
   next: ReviewCursor | null
   /** Folded search tokens to highlight in the statement and rule (as text). */
@@ -75,6 +79,8 @@ export const reviewQuerySchema = z.object({
   page: pageSchema.default({ limit: 100 }),
   /** Epoch ms: show and filter ratings as they stood then (rating rows recorded by it). */
   asOf: asOfSchema,
+  /** `later`: answer with the rows without waiting for an exact total (the page says `counting`). */
+  count: z.enum(['now', 'later']).default('now'),
 })
 
 /** The four cells of one dimension of a submission; null cells when the worker escaped it. */
@@ -196,6 +202,13 @@ export const reviewCalls = {
   ).returns<{
     total: number
   }>(),
+  /**
+   * The exact total of the grid's filter, counted apart from its rows (text filters on a thread of
+   * their own). A newer grid count replaces an unfinished one, which answers null.
+   */
+  'review.gridCount': call(
+    z.object({ filter: annotationFilterSchema.default({}), asOf: asOfSchema }),
+  ).returns<{ total: number | null }>(),
   /** The story view of one annotation: story, its submission's ten dimensions, peers. */
   'review.story': call(
     z.object({

@@ -12,6 +12,7 @@ import m009 from './009-pull-runner'
 import m010 from './010-triage'
 import m012 from './012-policies'
 import m015 from './015-change-entries'
+import m017 from './017-annotation-counts'
 
 /** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
 export const APPLICATION_ID = 0x574e4e57
@@ -33,6 +34,7 @@ export const migrations: readonly Migration[] = inSequence([
   m010,
   m012,
   m015,
+  m017,
   ...collectionSchemas.flatMap((c) => c.migrations),
 ])
 

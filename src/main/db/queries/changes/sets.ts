@@ -2,6 +2,7 @@ import type { ChangeSetKind } from '../../../../shared/contract/ratings'
 import type { Db } from '../../connection'
 import { get, run } from '../../connection'
 import { sql } from '../../sql'
+import { foldCountMoves } from '../annotationCounts'
 
 export interface NewChangeSet {
   kind: ChangeSetKind
@@ -18,6 +19,8 @@ export interface NewChangeSet {
  * random `uid` that names it on other replicas, where its local id means nothing.
  */
 export function createChangeSet(db: Db, change: NewChangeSet): { id: number; at: number } {
+  // Every write is a change set: the summary's log then holds at most the last one's moves.
+  foldCountMoves(db)
   const last = get<{ at: number }>(db, sql`SELECT max(created_at) AS at FROM change_sets`)?.at ?? 0
   const at = Math.max(change.at ?? Date.now(), last + 1)
   const result = run(

@@ -4,6 +4,7 @@ import { all, pluck, pluckAll, run } from '../../connection'
 import { type SqlFragment, sql } from '../../sql'
 import type { Change, Segment } from './segments'
 import { inForce } from './rows'
+import { withCountsRebuiltAfter } from '../annotationCounts'
 
 /**
  * Writing effective ratings into the `annotations.rating` / `rating_source` cache. Work lists live
@@ -199,7 +200,7 @@ export function withRatingIndexesRebuilt<T>(db: Db, write: () => T): T {
   )
   // Names come from the schema itself, quoted as identifiers.
   for (const index of indexes) db.exec(`DROP INDEX "${index.name.replace(/"/g, '""')}"`)
-  const result = write()
+  const result = withCountsRebuiltAfter(db, write)
   for (const index of indexes) db.exec(index.sql)
   return result
 }

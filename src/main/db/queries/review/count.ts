@@ -4,6 +4,7 @@ import { ensureSearchIndexed } from '../../../search/indexer'
 import type { Db } from '../../connection'
 import { pluck } from '../../connection'
 import { type SqlFragment, sql } from '../../sql'
+import { countable, summaryCountStatement } from '../annotationCounts'
 import { type Constraints, hasConstraints, resolveFilter } from './filter'
 import { type Plan, asOfPlan, drivingPlan } from './plan'
 
@@ -19,12 +20,43 @@ function countSql(plan: Plan): SqlFragment {
 /** The statements that count `c` exactly (exported for the benchmark's shell comparison). */
 export function countStatement(db: Db, c: Constraints): SqlFragment | null {
   if (c.none) return null
+  // Filters on the summary's columns alone are summed there, without reading the annotations.
+  if (countable(c)) return summaryCountStatement(c)
+  return plainCountStatement(db, c)
+}
+
+/** The count of `c` from the annotations themselves (the benchmark's plain SQL for the shell). */
+export function plainCountStatement(db: Db, c: Constraints): SqlFragment | null {
+  if (c.none) return null
   if (!hasConstraints(c)) return sql`SELECT count(*) FROM annotations`
   const onlyText = c.fts !== undefined && !hasConstraints({ ...c, fts: undefined })
   // Every annotation has one row in the full-text index: count there, without the join.
   if (onlyText)
     return sql`SELECT count(*) FROM annotation_search WHERE annotation_search MATCH ${c.fts ?? ''}`
   return countSql(drivingPlan(db, c))
+}
+
+/** One in this many rows, a background count asks whether it is still wanted. */
+const LIVE_EVERY = 4093
+
+/**
+ * A count of `c` that calls `winnow_live(generation)` every few thousand rows (the count thread
+ * defines it, and stops when it throws); null when the summary or nothing answers at once.
+ */
+export function liveCountStatement(db: Db, c: Constraints, generation: number): SqlFragment | null {
+  if (c.none || countable(c)) return null
+  const onlyText = c.fts !== undefined && !hasConstraints({ ...c, fts: undefined })
+  const ids = onlyText
+    ? sql`SELECT rowid AS id FROM annotation_search WHERE annotation_search MATCH ${c.fts ?? ''}`
+    : (() => {
+        const plan = drivingPlan(db, c)
+        return sql.join(
+          plan.branches.map((b) => sql`SELECT a.id AS id FROM ${plan.from} WHERE ${b}`),
+          ' UNION ALL ',
+        )
+      })()
+  return sql`SELECT count(*) FROM (${ids})
+    WHERE id % ${LIVE_EVERY} <> 0 OR winnow_live(${generation})`
 }
 
 // Exact totals per filter, valid while no connection has written (data_version) and this one has

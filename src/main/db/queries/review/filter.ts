@@ -23,6 +23,11 @@ export interface Constraints {
   sentence?: SentenceMatch
   /** FTS5 MATCH expression of quoted phrases. */
   fts?: string
+  /**
+   * Test the text row by row, probing the full-text index for the row's id, instead of reading
+   * every hit into a set first: for a walk that expects most rows to match (review.ts).
+   */
+  ftsProbe?: boolean
   annotationIds?: number[]
   submissionIds?: number[]
   /** Folded search tokens for the page to highlight. */
@@ -170,8 +175,9 @@ export function check(c: Constraints, name: CheckName): SqlFragment | null {
         : sql`(+a.story_id, +a.sentence_index) IN (SELECT story_id, idx FROM sentences WHERE text LIKE ${m.like} ESCAPE '\\')`
     }
     case 'fts':
-      return c.fts === undefined
-        ? null
+      if (c.fts === undefined) return null
+      return c.ftsProbe
+        ? sql`EXISTS (SELECT 1 FROM annotation_search WHERE annotation_search MATCH ${c.fts} AND rowid = a.id)`
         : sql`+a.id IN (SELECT rowid FROM annotation_search WHERE annotation_search MATCH ${c.fts})`
     case 'annotationIds':
       return c.annotationIds ? sql`+a.id IN ${inList(c.annotationIds)}` : null

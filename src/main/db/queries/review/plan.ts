@@ -286,7 +286,7 @@ function sentencePlan(c: Constraints): Plan {
 }
 
 /** Share of sentences the sentence filter matches (one trigram lookup, or a LIKE scan). */
-function sentenceShare(db: Db, c: Constraints): number {
+export function sentenceShare(db: Db, c: Constraints): number {
   const m = c.sentence
   if (!m) return 1
   const matched = m.trigram

@@ -7,12 +7,13 @@ import {
   UNINDEXED_SORT_LIMIT,
 } from '../../../../shared/filter'
 import type { Db } from '../../connection'
-import { all } from '../../connection'
+import { all, pluck } from '../../connection'
 import { type SqlFragment, sql } from '../../sql'
 import { annotationRows, annotationRowsStatement } from '../annotations'
 import { constraintsOf, countPast, countResolved, knownTotal, rememberTotal } from './count'
+import { countable, countFromSummary } from '../annotationCounts'
 import { type Constraints, hasConstraints } from './filter'
-import { type Plan, asOfPlan, drivingPlan, walkPlan } from './plan'
+import { type Plan, asOfPlan, drivingPlan, sentenceShare, walkPlan } from './plan'
 import { type SortDef, afterCursor, cursorOf, keyColumns, orderBy, sortDef } from './sort'
 import { append } from '../../../../shared/lists'
 
@@ -37,6 +38,11 @@ export interface PageRequest {
    * absent or null for the present.
    */
   past?: SqlFragment | null
+  /**
+   * Rows first: when the exact total is not known at once (text, sentence and story filters), the
+   * page comes without it (`counting`), and the total is counted apart (`review.gridCount`).
+   */
+  countLater?: boolean
 }
 
 function sortJoin(def: SortDef): SqlFragment {
@@ -91,6 +97,55 @@ export function pagePlan(db: Db, c: Constraints, def: SortDef, total: number): P
   const driven = c.annotationIds || c.submissionIds || c.stories || c.fts !== undefined
   if (def.index === null || total <= reviewTuning.walkAbove || driven) return drivingPlan(db, c)
   return walkPlan(db, c, def.index)
+}
+
+/**
+ * How a page is read before its total is known: as `pagePlan` would for the total the filter is
+ * estimated to select (a sentence filter's share of sentences; text, stories and ids drive).
+ */
+function uncountedPlan(db: Db, c: Constraints, def: SortDef, limit: number): Plan {
+  if (c.fts !== undefined && def.index !== null && def.index !== 'table') {
+    if (denseText(db, c, limit)) return walkPlan(db, { ...c, ftsProbe: true }, def.index)
+  }
+  if (c.sentence === undefined) return drivingPlan(db, c)
+  // A sentence filter is read as for the total its share of sentences suggests.
+  const estimate = sentenceShare(db, c) * countFromSummary(db, { none: false, highlight: [] })
+  return pagePlan(db, c, def, Math.round(estimate))
+}
+
+/** Annotation ids in the sample a word's share is estimated from (about 4,000 submissions). */
+const SAMPLE_IDS = 65_536
+/** CPU per row, µs: a walk probing the full-text index, and reading a hit into a set. */
+const PROBE_COST = 6
+const HIT_COST = 0.16
+
+/**
+ * Whether a text filter's first page is cheaper found by walking the sort's index and probing
+ * each row's text than by reading every hit and sorting them: its share of the annotations is
+ * sampled (the hits in an id range, the full-text index seeks rowid ranges), the other fields'
+ * share comes from the summary. A walk reads about limit / (both shares) rows.
+ */
+function denseText(db: Db, c: Constraints, limit: number): boolean {
+  const all = countFromSummary(db, { none: false, highlight: [] })
+  if (all === 0) return false
+  const top = pluck<number>(db, sql`SELECT max(id) FROM annotations`) ?? 0
+  // Integers bound as such: a bound number is a REAL, and the full-text index seeks only integers.
+  const lo = BigInt(Math.max(0, Math.floor(top / 2) - SAMPLE_IDS / 2))
+  const hi = lo + BigInt(SAMPLE_IDS)
+  const rows =
+    pluck<number>(db, sql`SELECT count(*) FROM annotations WHERE id BETWEEN ${lo} AND ${hi}`) ?? 0
+  if (rows === 0) return false
+  const hits =
+    pluck<number>(
+      db,
+      sql`SELECT count(*) FROM annotation_search
+          WHERE annotation_search MATCH ${c.fts ?? ''} AND rowid BETWEEN ${lo} AND ${hi}`,
+    ) ?? 0
+  const textShare = hits / rows
+  const rest: Constraints = { ...c, fts: undefined }
+  const otherShare = countable(rest) ? countFromSummary(db, rest) / all : 1
+  const walked = limit / Math.max(textShare * otherShare, 1e-9)
+  return walked * PROBE_COST < textShare * all * HIT_COST
 }
 
 function refuseLargeUnindexedSort(def: SortDef, column: string, total: number): void {
@@ -153,7 +208,7 @@ function readKeys(
   sort: SortSpec,
   past: SqlFragment | null,
   trace?: Trace,
-): { keys: Array<Record<string, unknown>>; total: number } {
+): { keys: Array<Record<string, unknown>>; total: number | null } {
   if (past) {
     // A past view: no index plans (its ratings are not indexed), the whole result sorted.
     const total = countPast(db, past, c, trace)
@@ -164,6 +219,13 @@ function readKeys(
     }
   }
   let total = knownTotal(db, request.filter)
+  if (total === undefined && countable(c)) total = countResolved(db, request.filter, c, trace)
+  if (total === undefined && request.countLater && !c.none && def.index !== null) {
+    return {
+      keys: readPages(db, request, uncountedPlan(db, c, def, request.limit), def, sort, trace),
+      total: null,
+    }
+  }
   const first = !request.after && !request.offset
   if (total === undefined && first && !c.none && (c.fts !== undefined || c.sentence)) {
     const plan = drivingPlan(db, c)
@@ -211,7 +273,12 @@ export function queryAnnotations(db: Db, request: PageRequest, trace?: Trace): R
   const { ids, total, next, highlight, past } = readIds(db, request, trace)
   const relation = past ?? undefined
   if (ids.length > 0) trace?.push(annotationRowsStatement(ids, relation))
-  return { rows: annotationRows(db, ids, relation), total, next, highlight }
+  const rows = annotationRows(db, ids, relation)
+  if (total !== null) return { rows, total, next, highlight }
+  // Uncounted: a short first page is the whole result; else the total is at least what is known.
+  const seen = (request.offset ?? 0) + ids.length
+  if (next === null && !request.after) return { rows, total: seen, next, highlight }
+  return { rows, total: seen, next, highlight, counting: true }
 }
 
 function readIds(db: Db, request: PageRequest, trace?: Trace) {

@@ -18,7 +18,7 @@ import type {
 import { AgGridReact } from 'ag-grid-react'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { type ReviewRow, reviewQuerySchema } from '../../../../shared/contract/review'
-import { DEFAULT_SORT, sortColumns } from '../../../../shared/filter'
+import { DEFAULT_SORT, filterKey, sortColumns } from '../../../../shared/filter'
 import { api } from '../../api'
 import { isPrimaryModifier } from '../../lib/keys'
 import { useStore } from '../../lib/store'
@@ -39,7 +39,7 @@ import { type GridContext, LoadingRow } from './cells'
 import { columnDefs } from './columns'
 import { GridFeed } from './gridFeed'
 import { BLOCK_SIZE, gridTheme } from './gridSetup'
-import type { FetchPage } from './queryRows'
+import type { FetchPage, FetchTotal } from './queryRows'
 import { RowMenu, type RowMenuAt } from './RowMenu'
 import { rowHeightOf, rowLayout } from './rowLayout'
 import { NO_SELECTION, type WorkspaceModel, useWorkspace } from './workspaceModel'
@@ -55,8 +55,17 @@ const fetchPage: FetchPage = (query, page) =>
     filter: query.filter,
     sort: query.sort,
     page,
+    count: 'later',
     ...(gridTakesAsOf && query.asOf !== null ? { asOf: query.asOf } : {}),
   })
+
+const fetchTotal: FetchTotal = async (query) =>
+  (
+    await api.review.gridCount({
+      filter: query.filter,
+      ...(gridTakesAsOf && query.asOf !== null ? { asOf: query.asOf } : {}),
+    })
+  ).total
 
 // Grid options that never change: the same objects on every render, so the grid never re-applies them.
 const COLUMNS = columnDefs()
@@ -111,7 +120,7 @@ function momentOf(): number | null {
 function useFeed(model: WorkspaceModel): GridFeed {
   const feed = useMemo(
     () =>
-      new GridFeed(fetchPage, {
+      new GridFeed(fetchPage, fetchTotal, {
         total: (total) => model.total.set(total),
         shown: (query) => model.shown.set(query.filter),
         error: (e) => showError('Loading annotations', e),
@@ -171,6 +180,15 @@ export function ReviewGrid() {
     if (!grid) return
     grid.setGridOption('rowHeight', rowHeightOf(layout))
   }, [model, layout])
+  // The filter of the rows on screen, on the host (tests and the browser benchmark read it), set
+  // without a render.
+  useEffect(() => {
+    const mark = () => {
+      if (host.current) host.current.dataset.shown = filterKey(model.shown.get())
+    }
+    mark()
+    return model.shown.subscribe(mark)
+  }, [model])
 
   return (
     <div

@@ -156,7 +156,8 @@ export function Typeahead<T>(p: TypeaheadProps<T>) {
 /** Once the rows of the filter just set are on screen, the keyboard goes on to the first. */
 function focusFirstRowWhenShown(model: WorkspaceModel): void {
   const wanted = filterKey(currentFilter(model))
-  const ready = () => filterKey(model.shown.get()) === wanted && model.total.get() !== null
+  // The rows on screen are the filter's (its total may still be counted).
+  const ready = () => filterKey(model.shown.get()) === wanted
   if (ready()) {
     focusFirstRow(model)
     return

@@ -32,7 +32,8 @@ export function focusedIndex(model: WorkspaceModel): number | null {
 /** Moves the grid's focus `delta` rows (j/k, arrows in the story view), scrolling as needed. */
 export function moveFocus(model: WorkspaceModel, delta: number): void {
   const grid = model.grid.get()
-  const total = model.total.get()
+  // While a text filter's total is counted, the rows the grid holds bound the steps.
+  const total = model.total.get() ?? grid?.getDisplayedRowCount()
   if (!grid || !total) return
   const focusedCell = grid.getFocusedCell()
   const at = focusedIndex(model) ?? -1
@@ -51,7 +52,7 @@ export function focusGrid(model: WorkspaceModel): void {
 /** Takes the keyboard from a filter field to the first row its query found (Enter or ↓). */
 export function focusFirstRow(model: WorkspaceModel): void {
   const grid = model.grid.get()
-  if (!grid || !model.total.get()) return
+  if (!grid || !(model.total.get() ?? grid.getDisplayedRowCount())) return
   grid.ensureIndexVisible(0)
   grid.setFocusedCell(0, grid.getFocusedCell()?.column ?? 'specificNL')
 }

@@ -2,14 +2,22 @@
  * Keeps the grid on the workspace's query. A new filter (or moment) sends its first block at once,
  * one request at a time with the latest query winning: while one is on its way, newer edits only
  * replace what is sent next, and an answer for a query that is no longer wanted is dropped. The
- * old rows stay until the new first block and its exact total arrive together; then the grid gets
- * a datasource that already holds that block.
+ * old rows stay until the new first block arrives; then the grid gets a datasource that already
+ * holds that block. A block without its exact total (a text filter still counting) is shown at
+ * once, the total reads "Counting…", and the count asked apart fills it in when it is still the
+ * query's; a newer count replaces it in main.
  */
 import type { GridApi, IDatasource, IGetRowsParams } from 'ag-grid-community'
 import type { ReviewPage, ReviewRow } from '../../../../shared/contract/review'
 import { DEFAULT_SORT, type SortSpec, filterKey, sortColumns } from '../../../../shared/filter'
 import { BLOCK_SIZE, ROW_HEIGHT } from './gridSetup'
-import { BlockDropped, type FetchPage, QueryRows, type RowQuery } from './queryRows'
+import {
+  BlockDropped,
+  type FetchPage,
+  type FetchTotal,
+  QueryRows,
+  type RowQuery,
+} from './queryRows'
 
 export interface FeedTarget {
   /** The query's exact total (null: a new query is on its way). */
@@ -59,8 +67,12 @@ export class GridFeed {
   private latest: RowQuery | null = null
   private scheduled = false
 
+  /** Rows whose total has been asked for. */
+  private counted = new WeakSet<QueryRows>()
+
   constructor(
     private readonly fetchPage: FetchPage,
+    private readonly fetchTotal: FetchTotal,
     private readonly target: FeedTarget,
   ) {}
 
@@ -142,7 +154,31 @@ export class GridFeed {
     if (this.inFlight && this.latest) this.wanted = this.latest
     if (!this.rows || !this.grid) return
     this.rows.clear()
+    // The total may have moved too: counted again, shown as counting until then.
+    if (this.rows.total !== null) {
+      this.rows.total = null
+      this.counted.delete(this.rows)
+    }
     this.grid.refreshInfiniteCache()
+  }
+
+  /** Asks once for the exact total of `rows`, and shows it if they are still on screen. */
+  private countTotal(rows: QueryRows): void {
+    if (rows.total !== null || this.counted.has(rows)) return
+    this.counted.add(rows)
+    this.target.total(null)
+    this.fetchTotal(rows.query).then(
+      (total) => {
+        const now = this.rows
+        if (total === null || !now || now !== rows || now.total !== null) return
+        now.total = total
+        this.target.total(total)
+        this.grid?.setRowCount(total, true)
+      },
+      (e: unknown) => {
+        if (this.rows === rows) this.target.error(e)
+      },
+    )
   }
 
   private sendNext(): void {
@@ -186,7 +222,8 @@ export class GridFeed {
     this.rows?.close()
     const rows = this.newRows(query, first)
     this.rows = rows
-    this.target.total(first.total)
+    if (rows.total !== null) this.target.total(rows.total)
+    else this.countTotal(rows)
     this.target.shown(query)
     grid.setGridOption('datasource', this.datasource(query))
   }
@@ -237,8 +274,14 @@ export class GridFeed {
   }
 
   private answer(params: IGetRowsParams, rows: QueryRows, block: ReviewRow[]): void {
-    const total = rows.total ?? block.length
-    this.target.total(total)
-    params.successCallback(block, total)
+    if (rows.total !== null) {
+      this.target.total(rows.total)
+      params.successCallback(block, rows.total)
+      return
+    }
+    // Still counting: the grid learns the end only from a short block (-1: more may follow).
+    const short = block.length < params.endRow - params.startRow
+    params.successCallback(block, short ? params.startRow + block.length : -1)
+    this.countTotal(rows)
   }
 }

@@ -17,6 +17,9 @@ export interface RowQuery {
 
 export type FetchPage = (query: RowQuery, page: PageRequest) => Promise<ReviewPage>
 
+/** The exact total of a query; null when a newer count replaced it. */
+export type FetchTotal = (query: RowQuery) => Promise<number | null>
+
 /** The rows the grid shows now, first and last index; null before it has drawn any. */
 type Viewport = () => { first: number; last: number } | null
 
@@ -56,7 +59,7 @@ export class QueryRows {
   private closed = false
   /** Bumped by `clear`: answers to requests sent before it are not kept. */
   private generation = 0
-  /** Exact total, from the latest answer; null before the first. */
+  /** Exact total, from the latest answer or the count; null before either. */
   total: number | null = null
 
   constructor(
@@ -133,7 +136,8 @@ export class QueryRows {
   private keep(start: number, page: ReviewPage): void {
     this.blocks.set(start, page.rows)
     this.cursors.record(start, page.rows.length, page.next)
-    this.total = page.total
+    // A page still counting knows only a lower bound; an exact total once known stays.
+    if (!page.counting) this.total = page.total
     const keepBlocks = this.options.keepBlocks ?? 60
     if (this.blocks.size > keepBlocks) {
       const screen = this.options.viewport()

@@ -1,0 +1,111 @@
+/**
+ * Exact totals of the grid's filters, rows first (decisions.md, "Rows first, totals after"):
+ * filters on the summary's columns are summed at once; text, sentence and story filters are
+ * counted on the count thread, and a newer grid count cancels the one running (the thread's
+ * statement checks a shared generation every few thousand rows). Without the built thread
+ * (tests, benchmarks) they are counted here.
+ */
+import type { Worker } from 'node:worker_threads'
+import type { AnnotationFilter } from '../../shared/filter'
+import { type Db, getDefaultNativeBinding } from '../db/connection'
+import {
+  constraintsOf,
+  countResolved,
+  dataVersion,
+  knownTotal,
+  liveCountStatement,
+  rememberTotal,
+} from '../db/queries/reviewCount'
+import { startThread, threadScript } from '../jobs/threadScript'
+import type { CountAnswer, CountRequest, CountWorkerData } from './count-worker'
+
+/** Where grid counts run: `auto` on the thread when the app is built; `thread` always (tests). */
+export const countThread: { mode: 'auto' | 'thread' } = { mode: 'auto' }
+
+interface Counter {
+  worker: Worker
+  wanted: Int32Array
+  generation: number
+  next: number
+  waiting: Map<number, (answer: CountAnswer) => void>
+}
+
+const counters = new WeakMap<Db, Counter>()
+
+function counterOf(db: Db): Counter | null {
+  const known = counters.get(db)
+  if (known) return known
+  if (db.memory || db.readonly) return null
+  const script = threadScript(import.meta.url, 'count-worker', {
+    sources: countThread.mode === 'thread',
+  })
+  if (!script) return null
+  const generation = new SharedArrayBuffer(4)
+  const data: CountWorkerData = {
+    dbPath: db.name,
+    nativeBinding: getDefaultNativeBinding() ?? null,
+    generation,
+  }
+  const worker = startThread(script, { workerData: data })
+  worker.unref()
+  const counter: Counter = {
+    worker,
+    wanted: new Int32Array(generation),
+    generation: 0,
+    next: 0,
+    waiting: new Map(),
+  }
+  const fail = (message: string) => {
+    counters.delete(db)
+    for (const [id, settle] of counter.waiting) settle({ id, error: message })
+    counter.waiting.clear()
+  }
+  worker.on('message', (answer: CountAnswer) => {
+    const settle = counter.waiting.get(answer.id)
+    counter.waiting.delete(answer.id)
+    settle?.(answer)
+  })
+  worker.on('error', (e) => fail(e.message))
+  worker.on('exit', () => fail('the count thread stopped'))
+  counters.set(db, counter)
+  return counter
+}
+
+/** Stops the count thread of `db` (the project closes). */
+export function stopGridCounts(db: Db): void {
+  const counter = counters.get(db)
+  counters.delete(db)
+  if (counter) void counter.worker.terminate()
+}
+
+/**
+ * The exact total of `filter` for the grid; null when a newer grid count replaced this one
+ * before it finished (its answer is no longer wanted).
+ */
+export async function gridCount(db: Db, filter: AnnotationFilter): Promise<number | null> {
+  const known = knownTotal(db, filter)
+  if (known !== undefined) return known
+  const c = constraintsOf(db, filter)
+  const counter = counterOf(db)
+  const generation = counter ? ++counter.generation : 0
+  if (counter) Atomics.store(counter.wanted, 0, generation)
+  const statement = liveCountStatement(db, c, generation)
+  if (!counter || !statement) return countResolved(db, filter, c)
+  const version = dataVersion(db)
+  const id = ++counter.next
+  const answer = await new Promise<CountAnswer>((resolve) => {
+    counter.waiting.set(id, resolve)
+    const request: CountRequest = {
+      id,
+      generation,
+      text: statement.text,
+      values: [...statement.values],
+    }
+    counter.worker.postMessage(request)
+  })
+  if ('cancelled' in answer) return null
+  if ('error' in answer) throw new Error(answer.error)
+  // Counted on the thread's snapshot: remembered only if nothing was written meanwhile.
+  if (db.open && dataVersion(db) === version) rememberTotal(db, filter, answer.total)
+  return answer.total
+}

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { dispatch } from '../../src/main/api/dispatch'
+import { countThread } from '../../src/main/review/gridCounts'
+import { Session } from '../../src/main/session'
+import type { ReviewPage } from '../../src/shared/contract/review'
+import type { AnnotationFilter } from '../../src/shared/filter'
+import { useTempDir } from '../helpers/tmp'
+import { plainRows, reference, synthProject } from './fixture'
+
+/**
+ * Rows first, totals after: a text filter's first page comes without waiting for its total, the
+ * total is counted on the count thread, and a newer grid count replaces an older one.
+ */
+describe('grid totals counted apart from the rows', () => {
+  const tempDir = useTempDir()
+  let session: Session | null = null
+  afterEach(() => {
+    session?.close()
+    session = null
+    countThread.mode = 'auto'
+  })
+
+  function open() {
+    const db = synthProject(tempDir(), 600)
+    const plain = plainRows(db)
+    const path = db.name
+    db.close()
+    countThread.mode = 'thread'
+    const s = new Session('serve', () => undefined)
+    s.open(path)
+    session = s
+    const call = async <T>(name: string, args: unknown): Promise<T> => {
+      const outcome = await dispatch(name, args, { session: s })
+      if (!outcome.ok) throw new Error(outcome.error.message)
+      return outcome.value as T
+    }
+    return { call, plain }
+  }
+
+  it('answers a text filter with its first rows, then its exact total', async () => {
+    const { call, plain } = open()
+    const filter: AnnotationFilter = { text: 'the' }
+    const expected = reference(plain, filter)
+    expect(expected.length).toBeGreaterThan(30)
+    const page = await call<ReviewPage>('review.query', {
+      filter,
+      page: { limit: 20 },
+      count: 'later',
+    })
+    expect(page.counting).toBe(true)
+    expect(page.rows.map((r) => r.id)).toEqual(expected.slice(0, 20))
+    const counted = await call<{ total: number | null }>('review.gridCount', { filter })
+    expect(counted.total).toBe(expected.length)
+    // Remembered now: the next page comes with the exact total.
+    const again = await call<ReviewPage>('review.query', { filter, count: 'later' })
+    expect(again.counting).toBeUndefined()
+    expect(again.total).toBe(expected.length)
+  })
+
+  it('gives filters of the summary’s columns their exact total with the rows', async () => {
+    const { call, plain } = open()
+    const filter: AnnotationFilter = { dimensions: [1, 6], ratings: [2, 'unrated'] }
+    const page = await call<ReviewPage>('review.query', { filter, count: 'later' })
+    expect(page.counting).toBeUndefined()
+    expect(page.total).toBe(reference(plain, filter).length)
+  })
+
+  it('replaces older counts by the newest, whose total is right', async () => {
+    const { call, plain } = open()
+    const typed = ['h', 'he', 'her', 'her ', 'her f', 'her fr']
+    const answers = await Promise.all(
+      typed.map((text) =>
+        call<{ total: number | null }>('review.gridCount', { filter: { sentence: text } }),
+      ),
+    )
+    // Sent together: every count but the last was replaced before the thread reached it.
+    expect(answers.slice(0, -1).map((a) => a.total)).toEqual(typed.slice(0, -1).map(() => null))
+    const last = reference(plain, { sentence: typed.at(-1) ?? '' }).length
+    expect(last).toBeGreaterThan(0)
+    expect(answers.at(-1)?.total).toBe(last)
+  })
+})
