@@ -11,7 +11,7 @@ describe('ratings calls', () => {
     const { path, workerId: w } = workerA1Project(tempDir())
     const events: string[] = []
     const session = new Session('cli', (name, payload) =>
-      events.push(`${name}:${(payload as { reason?: string }).reason ?? ''}`),
+      events.push(`${name}:${(payload as { reason?: string } | null)?.reason ?? ''}`),
     )
     session.open(path)
     events.length = 0

@@ -5,7 +5,7 @@ import {
   forgetTotals,
   queryAnnotations,
   reviewTuning,
-} from '../../src/main/db/queries/review'
+} from '../../src/main/db/queries/review/query'
 import type { AnnotationFilter, SortSpec } from '../../src/shared/filter'
 import { useTempDir } from '../helpers/tmp'
 import { synthProject } from './fixture'

@@ -15,7 +15,7 @@ import {
   knownTotal,
   liveCountStatement,
   rememberTotal,
-} from '../db/queries/reviewCount'
+} from '../db/queries/review/count'
 import { startThread, threadScript } from '../jobs/threadScript'
 import type { CountAnswer, CountRequest, CountWorkerData } from './count-worker'
 

@@ -3,11 +3,11 @@
  * (worker, day, dimension, effective rating, flags), kept exact by triggers on every write, and
  * rebuilt in one pass after a bulk write that dropped them (decisions.md, "Counts from a summary").
  */
-import { ANNOTATION_COUNTS_REBUILD } from '../migrations/016-annotation-counts'
+import { ANNOTATION_COUNTS_REBUILD } from '../migrations/017-annotation-counts'
 import type { Db } from '../connection'
 import { all, pluck } from '../connection'
 import { type SqlFragment, sql } from '../sql'
-import type { Constraints } from './reviewFilter'
+import type { Constraints } from './review/filter'
 
 /** The key of an annotation without a time (see the migration). */
 const NO_DAY = -9007199254740991
