@@ -74,8 +74,11 @@ const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
   crowdaq: entries,
 }
 
-/** The payload format this Winnow writes; an entry of a later format is refused, not misread. */
-export const PAYLOAD_FORMAT = 1
+/**
+ * The payload format this Winnow writes; an entry of a later format is refused, not misread.
+ * Format 2: a change set may have brought bulk data, which the server holds beside the log.
+ */
+export const PAYLOAD_FORMAT = 2
 
 export interface Envelope {
   format: number
@@ -84,6 +87,8 @@ export interface Envelope {
   /** What it did to effective ratings where it was made (History shows it). */
   effects: RatingEffects | null
   body: unknown
+  /** Its rows are in the server's bulk tables, under its global id (an import after publishing). */
+  bulk?: true
 }
 
 function codecFor(kind: string): ChangeSetCodec<unknown> {

@@ -12,6 +12,8 @@ import {
 import { BULK_TABLES, copyRowsOut } from '../db/server/bulk'
 import { type PulledEntry, logHead, readLog } from '../db/server/log'
 import { memberRole } from '../db/server/members'
+import { takeReplicaNumber } from '../db/server/imports'
+import { setReplicaNumber } from '../db/queries/team/ids'
 import { checkServerSchema } from '../db/server/schema'
 import { recomputeAll } from '../ratings/effective'
 import type { TeamProgress } from './publish'
@@ -63,12 +65,14 @@ export async function joinTeam(
         message: `${options.name} is not a member of the team at ${address.url}; a lead adds members with winnow team member add.`,
       })
     }
+    const number = await serverStep(server, () => takeReplicaNumber(server.client))
     db = openProject(path, { create: true })
     const replica = db
     replica
       .transaction(() => {
         createTeamTables(replica)
         writeTeamState(replica, { server: address.url, member: options.name, role, seq: 0 })
+        setReplicaNumber(replica, number)
       })
       .immediate()
     // A consistent picture: every read of the join sees the log and the tables at one moment.

@@ -11,6 +11,8 @@ import { localBulkCount, localBulkRows } from '../db/queries/team/bulk'
 import { heldCollections } from '../db/queries/collections'
 import { BULK_TABLES, copyRowsIn } from '../db/server/bulk'
 import { appendToLog } from '../db/server/log'
+import { takeReplicaNumber } from '../db/server/imports'
+import { setReplicaNumber } from '../db/queries/team/ids'
 import { addMember } from '../db/server/members'
 import { createServerSchema, groupRoles, holdsTeam } from '../db/server/schema'
 import { settlePending } from '../ratings/importTimelines'
@@ -105,9 +107,13 @@ export async function publishProject(
           progress('Sending change sets', sent, changeSets)
         }
       })
-      db.transaction(() =>
-        writeTeamState(db, { server: address.url, member: options.name, role: 'lead', seq: 0 }),
-      ).immediate()
+      const number = await takeReplicaNumber(server.client).catch((error: unknown) => {
+        throw serverError(server, error)
+      })
+      db.transaction(() => {
+        writeTeamState(db, { server: address.url, member: options.name, role: 'lead', seq: 0 })
+        setReplicaNumber(db, number)
+      }).immediate()
       progress('Recording places in the log', 0, changeSets)
       await pull(db, server)
       return { server: address.url, member: options.name, role: 'lead', changeSets, submissions }

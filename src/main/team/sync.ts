@@ -1,8 +1,24 @@
 import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
-import { fillSelection } from '../db/queries/ratings/apply'
+import { addToSelection, fillSelection } from '../db/queries/ratings/apply'
+import { bandOf, replicaNumber, setReplicaNumber } from '../db/queries/team/ids'
+import {
+  importRows,
+  importedAnnotations,
+  insertImportRows,
+  outsideBand,
+} from '../db/queries/team/imports'
+import type { BulkValue } from '../db/server/bulk'
+import {
+  IMPORT_TABLES,
+  fetchImportRows,
+  logHolds,
+  sendImportRows,
+  takeReplicaNumber,
+} from '../db/server/imports'
 import { recordEffects } from '../db/queries/changes/history'
 import {
+  type PendingChangeSet,
   type TeamState,
   annotationsTouchedBy,
   broughtBulkData,
@@ -101,6 +117,13 @@ export async function syncWith(db: Db, server: TeamServer, member: string): Prom
     })
   }
   db.transaction(() => setTeamRole(db, role)).immediate()
+  // A replica joined before bands of ids existed takes one now, before it imports anything.
+  if (replicaNumber(db) === null) {
+    const number = await takeReplicaNumber(server.client).catch((error: unknown) => {
+      throw serverError(server, error)
+    })
+    db.transaction(() => setReplicaNumber(db, number)).immediate()
+  }
   const pushed = role === 'viewer' ? 0 : await push(db, server)
   const { pulled, seq } = await pull(db, server)
   await refreshClaims(db, server)
@@ -117,24 +140,25 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
   for (;;) {
     const pending = pendingChangeSets(db, PUSH_BATCH)
     if (pending.length === 0) return pushed
-    // Others could not apply rows naming submissions the server lacks: say so, send nothing.
-    const imported = pending.find((c) => broughtBulkData(db, c.id))
-    if (imported) {
-      throw new UserError({
-        type: 'conflict',
-        code: 'import-not-shared',
-        message: `Change set ${imported.id} (${imported.description}) imported data into this replica; imports into a team project are not shared yet, so it and what came after it wait unpushed. Import into the lead's project before publishing.`,
-      })
+    // An import goes alone, its rows with it; what came before it goes first.
+    const at = pending.findIndex((c) => broughtBulkData(db, c.id))
+    const first = pending[0]
+    if (at === 0 && first) {
+      await pushImport(db, server, first)
+      pushed++
+      continue
     }
-    const entries: (LogEntry & { id: number })[] = pending.map((c) => ({
-      id: c.id,
-      uid: c.uid,
-      kind: c.kind,
-      author: c.author,
-      createdAt: c.createdAt,
-      description: c.description,
-      payload: encodeChangeSet(db, c),
-    }))
+    const entries: (LogEntry & { id: number })[] = pending
+      .slice(0, at < 0 ? undefined : at)
+      .map((c) => ({
+        id: c.id,
+        uid: c.uid,
+        kind: c.kind,
+        author: c.author,
+        createdAt: c.createdAt,
+        description: c.description,
+        payload: encodeChangeSet(db, c),
+      }))
     const placed = await inServerTransaction(server, async () => {
       await checkServerSchema(server.client, server.address.url)
       return await appendToLog(server.client, entries)
@@ -153,6 +177,60 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
   }
 }
 
+/**
+ * Pushes an import or MTurk pull made after publishing: its rows by COPY and its change set, in
+ * one server transaction. Rows of a change set the log holds already were sent with it, so a push
+ * cut off after its commit and retried sends only the (skipped) change set again.
+ */
+async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet): Promise<void> {
+  const number = replicaNumber(db)
+  if (number === null || outsideBand(db, change.id, bandOf(number))) {
+    throw new UserError({
+      type: 'conflict',
+      code: 'import-not-shared',
+      message: `Change set ${change.id} (${change.description}) imported data into this replica before the server gave it a band of ids (an older Winnow made it), so its rows would not name the same things on other replicas; it and what came after it wait unpushed. Import it again into a newly joined replica.`,
+    })
+  }
+  const entry: LogEntry = {
+    uid: change.uid,
+    kind: change.kind,
+    author: change.author,
+    createdAt: change.createdAt,
+    description: change.description,
+    payload: { ...encodeChangeSet(db, change), bulk: true },
+  }
+  const placed = await inServerTransaction(server, async () => {
+    await checkServerSchema(server.client, server.address.url)
+    if (!(await logHolds(server.client, change.uid))) {
+      for (const table of IMPORT_TABLES) {
+        await sendImportRows(server.client, table, importRows(db, table, change.id))
+      }
+    }
+    return await appendToLog(server.client, [entry])
+  })
+  const p = placed[0]
+  if (!p) throw new Error('the log did not place the change set pushed')
+  db.transaction(() => placeChangeSet(db, change.id, p)).immediate()
+}
+
+/** Fetches the bulk data of others' change sets in a page of the log, by global id. */
+async function fetchBulkData(
+  db: Db,
+  server: TeamServer,
+  page: readonly PulledEntry[],
+): Promise<Map<string, Map<string, BulkValue[][]>>> {
+  const rows = new Map<string, Map<string, BulkValue[][]>>()
+  for (const entry of page) {
+    if (!checkEnvelope(entry.payload).bulk || changeSetOfUid(db, entry.uid) !== undefined) continue
+    try {
+      rows.set(entry.uid, await fetchImportRows(server.client, entry.uid))
+    } catch (error) {
+      throw serverError(server, error)
+    }
+  }
+  return rows
+}
+
 /** Pulls what the log holds after this replica's place and applies it, a page per transaction. */
 export async function pull(db: Db, server: TeamServer): Promise<{ pulled: number; seq: number }> {
   let pulled = 0
@@ -165,7 +243,7 @@ export async function pull(db: Db, server: TeamServer): Promise<{ pulled: number
       throw serverError(server, error)
     }
     if (page.length === 0) return { pulled, seq: after }
-    pulled += applyPulled(db, page)
+    pulled += applyPulled(db, page, await fetchBulkData(db, server, page))
   }
 }
 
@@ -177,13 +255,18 @@ export async function pull(db: Db, server: TeamServer): Promise<{ pulled: number
  * settings) of own and pending change sets are written again after those the page brought, so
  * the latest entry of a key is the latest placed. Returns how many were others'.
  */
-export function applyPulled(db: Db, page: readonly PulledEntry[]): number {
+export function applyPulled(
+  db: Db,
+  page: readonly PulledEntry[],
+  bulk: ReadonlyMap<string, ReadonlyMap<string, BulkValue[][]>> = new Map(),
+): number {
   return db
     .transaction(() => {
       let others = 0
       let last = 0
       let brought = false
       const touched: number[] = []
+      const imported: number[] = []
       for (const entry of page) {
         last = entry.recordedAt
         const own = changeSetOfUid(db, entry.uid)
@@ -194,6 +277,11 @@ export function applyPulled(db: Db, page: readonly PulledEntry[]): number {
           continue
         }
         const id = insertHeader(db, entry)
+        const rows = bulk.get(entry.uid)
+        if (rows) {
+          insertImportRows(db, IMPORT_TABLES, rows, id)
+          imported.push(id)
+        }
         applyBody(db, id, entry)
         brought ||= hasAnyEntries(db, id)
         touched.push(id)
@@ -207,7 +295,9 @@ export function applyPulled(db: Db, page: readonly PulledEntry[]): number {
       if (brought) {
         for (const pending of pendingChangeSets(db)) reapplyEntries(db, pending.id, null)
       }
-      if (fillSelection(db, annotationsTouchedBy(touched)) > 0) refreshSelection(db)
+      let selected = fillSelection(db, annotationsTouchedBy(touched))
+      if (imported.length > 0) selected += addToSelection(db, importedAnnotations(imported))
+      if (selected > 0) refreshSelection(db)
       setTeamSeq(db, page[page.length - 1]?.seq ?? 0)
       return others
     })

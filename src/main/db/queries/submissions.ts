@@ -6,6 +6,7 @@ import { BatchInsert } from '../batch'
 import type { Db } from '../connection'
 import { run } from '../connection'
 import { sql } from '../sql'
+import { nextBandId, replicaNumber, sharedRowId } from './team/ids'
 
 export interface WriteCounts {
   submissions: number
@@ -110,8 +111,11 @@ export class SubmissionWriter {
   >
   readonly counts: WriteCounts = { submissions: 0, annotations: 0 }
 
+  /** Whether the project is a team's replica (new rows take ids every replica shares). */
+  private readonly team: boolean
+
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly changeSetId: number,
     private readonly sourceFileId: number | null,
     private readonly writtenRows?: WrittenRows,
@@ -120,7 +124,9 @@ export class SubmissionWriter {
     const p = (text: string): Statement => db.prepare(text)
     const maxId = p('SELECT max(id) FROM submissions').pluck().get() as number | null
     this.projectWasEmpty = maxId === null
-    this.nextSubmissionId = (maxId ?? 0) + 1
+    // A team replica writes in its own band, so its rows travel under the same ids.
+    this.nextSubmissionId = nextBandId(db, 'submissions') ?? (maxId ?? 0) + 1
+    this.team = replicaNumber(db) !== null
     this.backlogFrom = this.nextSubmissionId
     this.find = {
       worker: p('SELECT id FROM workers WHERE external_id = ?').pluck(),
@@ -153,8 +159,8 @@ export class SubmissionWriter {
           THEN ${SubmissionFlag.AnnotationFlagged} ELSE 0 END
       WHERE s.id IN (SELECT value FROM json_each(?))`)
     this.insert = {
-      worker: p('INSERT INTO workers (external_id) VALUES (?)'),
-      story: p('INSERT INTO stories (external_id, text) VALUES (?, ?)'),
+      worker: p('INSERT INTO workers (id, external_id) VALUES (?, ?)'),
+      story: p('INSERT INTO stories (id, external_id, text) VALUES (?, ?, ?)'),
     }
     this.backlogRange = p(
       'INSERT INTO search_backlog (annotation_id) SELECT id FROM annotations WHERE id BETWEEN ? AND ?',
@@ -411,10 +417,15 @@ export class SubmissionWriter {
     if (id === undefined) {
       id =
         (this.find.worker.get(externalId) as number | undefined) ??
-        Number(this.insert.worker.run(externalId).lastInsertRowid)
+        Number(this.insert.worker.run(this.newId('worker', externalId), externalId).lastInsertRowid)
       this.workerIds.set(externalId, id)
     }
     return id
+  }
+
+  /** Null lets SQLite choose; a team replica names the row by its external id. */
+  private newId(kind: 'worker' | 'story', externalId: string): number | null {
+    return this.team ? sharedRowId(this.db, kind, externalId) : null
   }
 
   private storyId(externalId: string, text: string): number {
@@ -422,7 +433,9 @@ export class SubmissionWriter {
     if (id === undefined) {
       id = this.find.story.get(externalId) as number | undefined
       if (id === undefined) {
-        id = Number(this.insert.story.run(externalId, text).lastInsertRowid)
+        id = Number(
+          this.insert.story.run(this.newId('story', externalId), externalId, text).lastInsertRowid,
+        )
         this.batches.storyIndex.add(id, text)
       }
       this.storyIds.set(externalId, id)
@@ -444,9 +457,9 @@ export interface NewSourceFile {
 export function insertSourceFile(db: Db, file: NewSourceFile): number {
   const result = run(
     db,
-    sql`INSERT INTO source_files (name, path, sha256, bytes, format, year, imported_at,
+    sql`INSERT INTO source_files (id, name, path, sha256, bytes, format, year, imported_at,
           change_set_id, records, submissions_added, annotations_added, warnings)
-        VALUES (${file.name}, ${file.path}, '', ${file.bytes}, ${file.format},
+        VALUES (${nextBandId(db, 'source_files')}, ${file.name}, ${file.path}, '', ${file.bytes}, ${file.format},
           ${file.year}, ${Date.now()}, ${file.changeSetId}, 0, 0, 0, '[]')`,
   )
   return Number(result.lastInsertRowid)

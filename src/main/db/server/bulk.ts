@@ -120,6 +120,7 @@ export async function copyRowsIn(
   table: BulkTable,
   rows: Iterable<readonly BulkValue[]>,
   onRows?: (n: number) => void,
+  into = `winnow.${table.name}`,
 ): Promise<number> {
   let count = 0
   function* lines(): Generator<string> {
@@ -137,7 +138,7 @@ export async function copyRowsIn(
     onRows?.(count)
   }
   const columns = table.columns.map((c) => c.name).join(', ')
-  const stream = client.query(copyFrom(`COPY winnow.${table.name} (${columns}) FROM STDIN`))
+  const stream = client.query(copyFrom(`COPY ${into} (${columns}) FROM STDIN`))
   await pipeline(Readable.from(lines()), stream)
   return count
 }
@@ -151,10 +152,13 @@ export async function copyRowsOut(
   table: BulkTable,
   write: (rows: BulkValue[][]) => void,
   batchSize = 5000,
+  where = 'true',
 ): Promise<number> {
   const columns = table.columns.map((c) => c.name).join(', ')
   const source = client.query(
-    copyTo(`COPY (SELECT ${columns} FROM winnow.${table.name} ORDER BY 1) TO STDOUT`),
+    copyTo(
+      `COPY (SELECT ${columns} FROM winnow.${table.name} WHERE ${where} ORDER BY 1) TO STDOUT`,
+    ),
   )
   const decoder = new StringDecoder('utf8')
   let rest = ''

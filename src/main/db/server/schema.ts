@@ -183,7 +183,29 @@ const m002: ServerMigration = {
   },
 }
 
-export const serverMigrations: readonly ServerMigration[] = [m001, m002]
+/**
+ * Imports and MTurk pulls made after publishing: a lead's push sends their rows into the bulk
+ * tables by COPY, and each replica takes a number, the band its new rows' ids come from.
+ */
+const m003: ServerMigration = {
+  version: 3,
+  name: 'imports-after-publishing',
+  async up(client, groups) {
+    const lead = escapeIdentifier(groups.lead)
+    const reviewer = escapeIdentifier(groups.reviewer)
+    const viewer = escapeIdentifier(groups.viewer)
+    await client.query(`
+      CREATE SEQUENCE winnow.replica_numbers MINVALUE 1 START 1;
+      CREATE INDEX submissions_change_set ON winnow.submissions (change_set_uid);
+      CREATE INDEX source_files_change_set ON winnow.source_files (change_set_uid);
+      GRANT USAGE ON SEQUENCE winnow.replica_numbers TO ${lead}, ${reviewer}, ${viewer};
+      GRANT INSERT ON winnow.workers, winnow.stories, winnow.sentences, winnow.source_files,
+        winnow.submissions, winnow.annotations, winnow.annotation_texts TO ${lead};
+    `)
+  },
+}
+
+export const serverMigrations: readonly ServerMigration[] = [m001, m002, m003]
 
 export const SERVER_SCHEMA_VERSION = serverMigrations.length
 

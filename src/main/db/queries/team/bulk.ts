@@ -8,7 +8,7 @@ import type { BulkTable, BulkValue } from '../../server/bulk'
  * allow-list): read to publish it, written to join. The change set that brought a row travels as
  * its global id.
  */
-function localColumn(column: { name: string; type: string }): string {
+export function localColumn(column: { name: string; type: string }): string {
   return column.type === 'uid'
     ? '(SELECT c.uid FROM change_sets c WHERE c.id = x.change_set_id)'
     : `x.${column.name}`

@@ -1,0 +1,95 @@
+import type { Db } from '../../connection'
+import { pluck, run } from '../../connection'
+import { type SqlFragment, sql } from '../../sql'
+import type { BulkTable, BulkValue } from '../../server/bulk'
+import { localColumn } from './bulk'
+import type { Band } from './ids'
+
+/**
+ * The project's side of an import or MTurk pull made after publishing: its rows read to push
+ * (tables and columns from the server's `IMPORT_TABLES`), and another replica's rows written
+ * when pulled, then readied as a join readies its rows (search backlog; ratings from the log).
+ */
+function rowsOf(table: string, changeSetId: number): string {
+  const id = Math.trunc(changeSetId)
+  const submissions = `SELECT id FROM submissions WHERE change_set_id = ${id}`
+  switch (table) {
+    case 'workers':
+      return `id IN (SELECT worker_id FROM submissions WHERE change_set_id = ${id})`
+    case 'stories':
+      return `id IN (SELECT story_id FROM submissions WHERE change_set_id = ${id})`
+    case 'sentences':
+      return `story_id IN (SELECT story_id FROM submissions WHERE change_set_id = ${id})`
+    case 'annotations':
+      return `submission_id IN (${submissions})`
+    case 'annotation_texts':
+      return `annotation_id IN (SELECT a.id FROM annotations a
+        JOIN submissions s ON a.id BETWEEN s.id * 16 AND s.id * 16 + 15
+        WHERE s.change_set_id = ${id})`
+    default:
+      return `change_set_id = ${id}`
+  }
+}
+
+export function importRows(db: Db, table: BulkTable, changeSetId: number): Iterable<BulkValue[]> {
+  const columns = table.columns.map(localColumn).join(', ')
+  return db
+    .prepare(`SELECT ${columns} FROM ${table.name} x WHERE ${rowsOf(table.name, changeSetId)}`)
+    .raw()
+    .iterate() as Iterable<BulkValue[]>
+}
+
+/** Whether a change set wrote submissions or source files outside the band (before it had one). */
+export function outsideBand(db: Db, changeSetId: number, band: Band): boolean {
+  return (
+    pluck<number>(
+      db,
+      sql`SELECT EXISTS (SELECT 1 FROM submissions WHERE change_set_id = ${changeSetId}
+            AND id NOT BETWEEN ${band.first} AND ${band.last})
+          OR EXISTS (SELECT 1 FROM source_files WHERE change_set_id = ${changeSetId}
+            AND id NOT BETWEEN ${band.first} AND ${band.last})`,
+    ) === 1
+  )
+}
+
+/** Rows shared with what a replica may hold already: the same id names the same row. */
+const SHARED = new Set(['workers', 'stories', 'sentences'])
+
+/**
+ * Writes the rows another replica's change set brought, into change set `changeSetId`, inside
+ * the caller's transaction; then lists their texts for search and stories for story search, and
+ * drops the file ratings waiting for reconstruction (the change set's rating rows are in the log).
+ */
+export function insertImportRows(
+  db: Db,
+  tables: readonly BulkTable[],
+  rows: ReadonlyMap<string, readonly BulkValue[][]>,
+  changeSetId: number,
+): void {
+  for (const table of tables) {
+    const names = table.columns.map((c) => (c.type === 'uid' ? 'change_set_id' : c.name))
+    const verb = SHARED.has(table.name) ? 'INSERT OR IGNORE' : 'INSERT'
+    const insert = db.prepare(
+      `${verb} INTO ${table.name} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+    )
+    const uidAt = table.columns.findIndex((c) => c.type === 'uid')
+    for (const row of rows.get(table.name) ?? []) {
+      const values = [...row]
+      if (uidAt >= 0) values[uidAt] = changeSetId
+      const done = insert.run(values)
+      if (table.name === 'stories' && done.changes > 0) {
+        db.prepare('INSERT INTO story_search (rowid, text) VALUES (?, ?)').run(row[0], row[2])
+      }
+    }
+  }
+  const annotations = importedAnnotations([changeSetId])
+  run(db, sql`DELETE FROM rating_pending WHERE annotation_id IN (${annotations})`)
+  run(db, sql`INSERT OR IGNORE INTO search_backlog (annotation_id) ${annotations}`)
+}
+
+/** The annotations the given change sets imported (column `id`). */
+export function importedAnnotations(changeSetIds: readonly number[]): SqlFragment {
+  return sql`SELECT a.id FROM submissions s
+    JOIN annotations a ON a.id BETWEEN s.id * 16 AND s.id * 16 + 15
+    WHERE s.change_set_id IN (SELECT value FROM json_each(${JSON.stringify(changeSetIds)}))`
+}

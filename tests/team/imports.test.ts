@@ -1,0 +1,210 @@
+import { spawn } from 'node:child_process'
+import { appendFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import pg from 'pg'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openProject } from '../../src/main/db/connection'
+import { cli } from '../helpers/cli'
+import { releaseCsv } from '../helpers/glucose'
+import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
+import { useTempDir } from '../helpers/tmp'
+
+/**
+ * Imports made on a replica after publishing travel: their rows go to the server by COPY with the
+ * change set that made them, and every other replica fetches them when it pulls that change set.
+ */
+const root = join(import.meta.dirname, '..', '..')
+
+describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () => {
+  let server: PgServer
+  const tempDir = useTempDir()
+  let databases = 0
+  const savedEnv = { PGPASSFILE: process.env.PGPASSFILE, PGPASSWORD: process.env.PGPASSWORD }
+
+  beforeAll(async () => {
+    server = await startPostgres()
+  }, 120_000)
+  afterAll(async () => {
+    await server?.destroy()
+  })
+  afterEach(() => {
+    for (const [key, value] of Object.entries(savedEnv)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  })
+
+  async function ok(...argv: string[]): Promise<Record<string, unknown>> {
+    const result = await cli(...argv, '--json')
+    expect(result.code, result.stderr).toBe(0)
+    return result.json as Record<string, unknown>
+  }
+
+  /** A published lead's project and members joined with the given roles. */
+  async function team(
+    dir: string,
+    members: [string, 'lead' | 'reviewer'][],
+  ): Promise<{ db: string; lead: string; replicas: Record<string, string> }> {
+    const db = `imports${++databases}`
+    const leadName = `ilead${databases}`
+    const password = `pw-${Math.random().toString(36).slice(2)}`
+    await server.createTeamDatabase(db, { user: leadName, password })
+    const pgpass = join(dir, 'pgpass')
+    writeFileSync(pgpass, '', { mode: 0o600 })
+    process.env.PGPASSFILE = pgpass
+    delete process.env.PGPASSWORD
+    const remember = (user: string, pw: string): void =>
+      appendFileSync(pgpass, `127.0.0.1:${server.port}:${db}:${user}:${pw}\n`)
+    remember(leadName, password)
+    const lead = join(dir, 'lead.winnow')
+    await ok('import', releaseCsv(dir, 'first.csv', 10, 7), '--db', lead)
+    await ok('team', 'init', '--db', lead, '--server', server.url(db, leadName), '--name', leadName)
+    const replicas: Record<string, string> = {}
+    for (const [name, role] of members) {
+      const added = await ok('team', 'member', 'add', name, '--role', role, '--db', lead)
+      remember(name, added.password as string)
+      replicas[name] = join(dir, `${name}.winnow`)
+      await ok(
+        'team',
+        'join',
+        '--server',
+        server.url(db, name),
+        '--db',
+        replicas[name],
+        '--name',
+        name,
+      )
+    }
+    return { db, lead, replicas }
+  }
+
+  /** The bulk data as plain rows, the change set that brought a row named by its global id. */
+  function bulk(path: string): Record<string, unknown[]> {
+    const db = openProject(path, { readonly: true })
+    try {
+      const rows = (query: string): unknown[] => db.prepare(query).raw().all()
+      return {
+        workers: rows('SELECT id, external_id FROM workers ORDER BY id'),
+        stories: rows('SELECT id, external_id, text FROM stories ORDER BY id'),
+        sentences: rows('SELECT story_id, idx, text FROM sentences ORDER BY story_id, idx'),
+        sourceFiles: rows(`SELECT f.id, f.name, f.sha256, f.records, c.uid FROM source_files f
+          JOIN change_sets c ON c.id = f.change_set_id ORDER BY f.id`),
+        submissions: rows(`SELECT s.id, s.source_key, s.assignment_id, s.worker_id, s.story_id,
+            s.sentence_index, s.submitted_at, s.file_rating, s.source_file_id, s.flags, c.uid
+          FROM submissions s JOIN change_sets c ON c.id = s.change_set_id ORDER BY s.id`),
+        annotations: rows(`SELECT id, submission_id, dimension, worker_id, story_id, submitted_at,
+          file_rating, rating, rating_source, flags FROM annotations ORDER BY id`),
+        texts: rows('SELECT * FROM annotation_texts ORDER BY annotation_id'),
+      }
+    } finally {
+      db.close()
+    }
+  }
+
+  async function serverCount(db: string, table: string): Promise<number> {
+    const result = await server.admin$(`SELECT count(*)::int AS n FROM winnow.${table}`, db)
+    return (result.rows[0] as { n: number }).n
+  }
+
+  it("carries a replica's import after publishing to every replica, searchable there", async () => {
+    const dir = tempDir()
+    const t = await team(dir, [['rev1', 'reviewer']])
+    const rev = t.replicas.rev1 as string
+    await ok('import', releaseCsv(dir, 'more.csv', 8, 99), '--db', t.lead)
+    expect(bulk(rev)).not.toEqual(bulk(t.lead))
+
+    expect(await ok('team', 'sync', '--db', t.lead)).toMatchObject({ pushed: 1, pulled: 0 })
+    expect(await serverCount(t.db, 'submissions')).toBe(18)
+    expect(await ok('team', 'sync', '--db', rev)).toMatchObject({ pushed: 0, pulled: 1 })
+    const leadRows = bulk(t.lead)
+    expect(leadRows.submissions).toHaveLength(18)
+    expect(bulk(rev)).toEqual(leadRows)
+
+    // A word only the new file's texts hold is found on the replica that pulled them.
+    const db = openProject(rev, { readonly: true })
+    const text = db
+      .prepare(
+        `SELECT t.specific_nl FROM annotation_texts t JOIN annotations a ON a.id = t.annotation_id
+         JOIN submissions s ON s.id = a.submission_id JOIN source_files f ON f.id = s.source_file_id
+         WHERE f.name = 'more.csv' ORDER BY t.annotation_id LIMIT 1`,
+      )
+      .pluck()
+      .get() as string
+    db.close()
+    const word = text.split(/\W+/).find((w) => w.length > 3) as string
+    const found = (path: string): Promise<Record<string, unknown>> =>
+      ok('query', '--db', path, '--text', word)
+    expect(await found(rev)).toEqual(await found(t.lead))
+    expect(JSON.stringify(await found(rev))).toContain(word)
+  }, 90_000)
+
+  it('doubles nothing when a push of an import is killed midway and retried', async () => {
+    const dir = tempDir()
+    const t = await team(dir, [['rev2', 'reviewer']])
+    await ok('import', releaseCsv(dir, 'more.csv', 6, 41), '--db', t.lead)
+
+    // Another transaction holds the log's head, so the push waits after its COPY: killed there.
+    const blocker = new pg.Client({
+      connectionString: server.url(t.db, server.admin.user, server.admin.password),
+    })
+    blocker.on('error', () => undefined)
+    await blocker.connect()
+    await blocker.query('BEGIN')
+    await blocker.query('SELECT * FROM winnow.log_head FOR UPDATE')
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'src/main/cli/main.ts'), 'team', 'sync', '--db', t.lead],
+      { cwd: root, stdio: 'ignore', env: process.env },
+    )
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    for (;;) {
+      const waiting = await server.admin$(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename LIKE 'ilead%' AND wait_event_type = 'Lock'`,
+      )
+      if ((waiting.rows[0] as { n: number }).n > 0) break
+      expect(child.exitCode).toBeNull()
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    child.kill('SIGKILL')
+    await exited
+    await blocker.query('ROLLBACK')
+    await blocker.end()
+    expect(await serverCount(t.db, 'submissions')).toBe(10)
+
+    expect(await ok('team', 'sync', '--db', t.lead)).toMatchObject({ pushed: 1 })
+    // Killed after the server committed but before the project recorded the place: the retry
+    // finds the change set in the log and sends its rows no more.
+    const db = openProject(t.lead)
+    db.exec('DELETE FROM team_change_sets WHERE seq > 1; UPDATE team_state SET seq = 1')
+    db.close()
+    expect(await ok('team', 'sync', '--db', t.lead)).toMatchObject({ pushed: 1 })
+    expect(await serverCount(t.db, 'change_sets')).toBe(2)
+    expect(await serverCount(t.db, 'submissions')).toBe(16)
+    const annotations = bulk(t.lead).annotations?.length ?? 0
+    expect(await serverCount(t.db, 'annotations')).toBe(annotations)
+    expect(await ok('team', 'sync', '--db', t.replicas.rev2 as string)).toMatchObject({ pulled: 1 })
+    expect(bulk(t.replicas.rev2 as string)).toEqual(bulk(t.lead))
+  }, 90_000)
+
+  it('brings two members importing different files at once to every replica', async () => {
+    const dir = tempDir()
+    const t = await team(dir, [
+      ['lead2', 'lead'],
+      ['rev3', 'reviewer'],
+    ])
+    const second = t.replicas.lead2 as string
+    const rev = t.replicas.rev3 as string
+    // Generated files draw workers and stories from small pools: the two files share some.
+    await Promise.all([
+      ok('import', releaseCsv(dir, 'a.csv', 12, 5), '--db', t.lead),
+      ok('import', releaseCsv(dir, 'b.csv', 12, 6), '--db', second),
+    ])
+    await Promise.all([ok('team', 'sync', '--db', t.lead), ok('team', 'sync', '--db', second)])
+    for (const path of [t.lead, second, rev]) await ok('team', 'sync', '--db', path)
+    const leadRows = bulk(t.lead)
+    expect(leadRows.submissions).toHaveLength(34)
+    expect(bulk(second)).toEqual(leadRows)
+    expect(bulk(rev)).toEqual(leadRows)
+    expect(await serverCount(t.db, 'submissions')).toBe(34)
+  }, 120_000)
+})
