@@ -8,6 +8,8 @@ import { cli } from '../helpers/cli'
 import { releaseCsv } from '../helpers/glucose'
 import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
 import { useTempDir } from '../helpers/tmp'
+import { seedDemo } from '../../standin/index'
+import { CREDENTIALS, useStandin } from '../mturk/standin-helpers'
 
 /**
  * Imports made on a replica after publishing travel: their rows go to the server by COPY with the
@@ -18,8 +20,15 @@ const root = join(import.meta.dirname, '..', '..')
 describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () => {
   let server: PgServer
   const tempDir = useTempDir()
+  const standin = useStandin()
   let databases = 0
-  const savedEnv = { PGPASSFILE: process.env.PGPASSFILE, PGPASSWORD: process.env.PGPASSWORD }
+  const savedEnv = {
+    PGPASSFILE: process.env.PGPASSFILE,
+    PGPASSWORD: process.env.PGPASSWORD,
+    AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID,
+    AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY,
+    AWS_PROFILE: process.env.AWS_PROFILE,
+  }
 
   beforeAll(async () => {
     server = await startPostgres()
@@ -135,6 +144,8 @@ describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () =
     const found = (path: string): Promise<Record<string, unknown>> =>
       ok('query', '--db', path, '--text', word)
     expect(await found(rev)).toEqual(await found(t.lead))
+    // Totals come from the count summary, kept on the replica that pulled the rows.
+    expect(await ok('stats', '--db', rev)).toEqual(await ok('stats', '--db', t.lead))
     expect(JSON.stringify(await found(rev))).toContain(word)
   }, 90_000)
 
@@ -203,8 +214,39 @@ describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () =
     for (const path of [t.lead, second, rev]) await ok('team', 'sync', '--db', path)
     const leadRows = bulk(t.lead)
     expect(leadRows.submissions).toHaveLength(34)
+    // Both files met some of the same workers, named alike on both replicas.
+    const db = openProject(t.lead, { readonly: true })
+    const shared = db
+      .prepare(
+        `SELECT count(DISTINCT s.worker_id) FROM submissions s JOIN source_files f ON f.id = s.source_file_id
+         WHERE f.name = 'a.csv' AND s.worker_id IN (SELECT s2.worker_id FROM submissions s2
+           JOIN source_files f2 ON f2.id = s2.source_file_id WHERE f2.name = 'b.csv')`,
+      )
+      .pluck()
+      .get() as number
+    db.close()
+    expect(shared).toBeGreaterThan(0)
     expect(bulk(second)).toEqual(leadRows)
     expect(bulk(rev)).toEqual(leadRows)
     expect(await serverCount(t.db, 'submissions')).toBe(34)
   }, 120_000)
+
+  it("carries a lead's MTurk pull after publishing to every replica", async () => {
+    const dir = tempDir()
+    const t = await team(dir, [['rev4', 'reviewer']])
+    const rev = t.replicas.rev4 as string
+    const { standin: mturk } = await standin()
+    seedDemo(mturk.state, { hits: 4, assignmentsPerHit: 3 })
+    process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId
+    process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey
+    delete process.env.AWS_PROFILE
+    expect(await ok('pull', '--all', '--db', t.lead, '--endpoint', mturk.url)).toMatchObject({
+      new: 12,
+    })
+    expect(await ok('team', 'sync', '--db', t.lead)).toMatchObject({ pushed: 1 })
+    expect(await ok('team', 'sync', '--db', rev)).toMatchObject({ pulled: 1 })
+    const leadRows = bulk(t.lead)
+    expect(leadRows.submissions).toHaveLength(22)
+    expect(bulk(rev)).toEqual(leadRows)
+  }, 90_000)
 })

@@ -887,7 +887,13 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     // Imports are a lead's to share: the server itself refuses a reviewer's rows.
     const pushed = await cli('team', 'sync', '--db', replica, '--json')
     expect(pushed.code).toBe(1)
-    expect(pushed.stderr).toMatch(/rev10|not allowed|permission/i)
+    expect(pushed.stderr).toMatch(/only a lead's imports are shared/)
+    const asReviewer = new pg.Client({ connectionString: t.url('rev10') })
+    await asReviewer.connect()
+    await expect(
+      asReviewer.query(`INSERT INTO winnow.workers VALUES (1, 'someone')`),
+    ).rejects.toThrow(/permission denied/)
+    await asReviewer.end()
     expect(
       await server.admin$('SELECT count(*)::int AS n FROM winnow.submissions', t.db),
     ).toMatchObject({ rows: [{ n: 5 }] })

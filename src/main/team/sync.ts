@@ -191,6 +191,14 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
       message: `Change set ${change.id} (${change.description}) imported data into this replica before the server gave it a band of ids (an older Winnow made it), so its rows would not name the same things on other replicas; it and what came after it wait unpushed. Import it again into a newly joined replica.`,
     })
   }
+  // The server refuses another role's rows too (grants of its migration 3); this says why.
+  if (requireTeam(db).role !== 'lead') {
+    throw new UserError({
+      type: 'conflict',
+      code: 'import-not-allowed',
+      message: `Change set ${change.id} (${change.description}) imported data into this replica; only a lead's imports are shared, so it and what came after it wait unpushed.`,
+    })
+  }
   const entry: LogEntry = {
     uid: change.uid,
     kind: change.kind,
