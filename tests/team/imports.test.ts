@@ -249,4 +249,23 @@ describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () =
     expect(leadRows.submissions).toHaveLength(22)
     expect(bulk(rev)).toEqual(leadRows)
   }, 90_000)
+
+  it('holds back a ProtoQA import after publishing, whose rows do not travel, with a message', async () => {
+    const dir = tempDir()
+    const t = await team(dir, [])
+    await ok(
+      'protoqa',
+      'import',
+      join(root, 'tests/fixtures/protoqa/questions.jsonl'),
+      '--db',
+      t.lead,
+    )
+    const refused = await cli('team', 'sync', '--db', t.lead, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(
+      /imported protoqa-questions data, which team mode does not share yet/,
+    )
+    expect(await serverCount(t.db, 'change_sets')).toBe(1)
+    expect(await serverCount(t.db, 'source_files')).toBe(1)
+  }, 60_000)
 })

@@ -6,6 +6,7 @@ import {
   importRows,
   importedAnnotations,
   insertImportRows,
+  otherFormats,
   outsideBand,
 } from '../db/queries/team/imports'
 import type { BulkValue } from '../db/server/bulk'
@@ -189,6 +190,14 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
       type: 'conflict',
       code: 'import-not-shared',
       message: `Change set ${change.id} (${change.description}) imported data into this replica before the server gave it a band of ids (an older Winnow made it), so its rows would not name the same things on other replicas; it and what came after it wait unpushed. Import it again into a newly joined replica.`,
+    })
+  }
+  const others = otherFormats(db, change.id)
+  if (others.length > 0) {
+    throw new UserError({
+      type: 'conflict',
+      code: 'collection-not-shared',
+      message: `Change set ${change.id} (${change.description}) imported ${others.join(' and ')} data, which team mode does not share yet (GLUCOSE only); it and what came after it wait unpushed.`,
     })
   }
   // The server refuses another role's rows too (grants of its migration 3); this says why.

@@ -52,6 +52,17 @@ export function outsideBand(db: Db, changeSetId: number, band: Band): boolean {
   )
 }
 
+/** Formats of a change set's source files that are not GLUCOSE's (their rows do not travel). */
+export function otherFormats(db: Db, changeSetId: number): string[] {
+  return db
+    .prepare(
+      `SELECT DISTINCT format FROM source_files WHERE change_set_id = ? AND format NOT LIKE 'glucose-%'
+       ORDER BY format`,
+    )
+    .pluck()
+    .all(changeSetId) as string[]
+}
+
 /** Rows shared with what a replica may hold already: the same id names the same row. */
 const SHARED = new Set(['workers', 'stories', 'sentences'])
 
