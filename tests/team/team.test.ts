@@ -250,6 +250,55 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(ratingHistory(replica)).toEqual(ratingHistory(lead))
   }, 60_000)
 
+  it('joins a replica whose summary of annotations is counted once, exact, and kept by its triggers after', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 120)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'rev9', 'reviewer')
+    const replica = join(dir, 'rev9.winnow')
+    await ok('team', 'join', '--server', t.url('rev9'), '--db', replica, '--name', 'rev9')
+    const summary = (path: string) => {
+      const db = openProject(path, { readonly: true })
+      try {
+        return {
+          // Counted in one pass at the end of the join: no row of the log per annotation written.
+          moves: db.prepare('SELECT count(*) FROM annotation_count_moves').pluck().get(),
+          counts: db
+            .prepare(
+              `SELECT worker_id, dimension, IFNULL(rating, 9e999) AS r, flags, sum(n) AS n FROM (
+                 SELECT worker_id, dimension, rating, flags, n FROM annotation_counts
+                 UNION ALL SELECT worker_id, dimension, rating, flags, n FROM annotation_count_moves)
+               GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4`,
+            )
+            .all(),
+          plain: db
+            .prepare(
+              `SELECT worker_id, dimension, IFNULL(rating, 9e999) AS r, flags, count(*) AS n
+               FROM annotations GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+            )
+            .all(),
+          journal: db.pragma('journal_mode', { simple: true }),
+          brokenKeys: db.pragma('foreign_key_check'),
+        }
+      } finally {
+        db.close()
+      }
+    }
+    const joined = summary(replica)
+    expect(joined.moves).toBe(0)
+    expect(joined.counts).toEqual(joined.plain)
+    expect(joined.counts.length).toBeGreaterThan(0)
+    expect(joined.journal).toBe('wal')
+    expect(joined.brokenKeys).toEqual([])
+    // The summary's triggers are back: a rating on the replica keeps it exact.
+    await ok('rate', '--db', replica, '--submission', '3', '--rating', '-2')
+    const rated = summary(replica)
+    expect(rated.moves).toBeGreaterThan(0)
+    expect(rated.counts).toEqual(rated.plain)
+    expect(rated.counts).not.toEqual(joined.counts)
+  }, 60_000)
+
   it('replays a history of worker ratings, reverts and reverts of reverts on a joining replica', async () => {
     const dir = tempDir()
     const t = await team(dir)
