@@ -257,9 +257,9 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     const t = await team(dir)
     const lead = await importedProject(dir, 'lead.winnow', 120)
     await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    await addMember(t, lead, 'rev9', 'reviewer')
-    const replica = join(dir, 'rev9.winnow')
-    await ok('team', 'join', '--server', t.url('rev9'), '--db', replica, '--name', 'rev9')
+    await addMember(t, lead, 'counter1', 'reviewer')
+    const replica = join(dir, 'counter1.winnow')
+    await ok('team', 'join', '--server', t.url('counter1'), '--db', replica, '--name', 'counter1')
     const summary = (path: string) => {
       const db = openProject(path, { readonly: true })
       try {
@@ -306,9 +306,9 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     const t = await team(dir)
     const lead = await importedProject(dir, 'lead.winnow', 80)
     await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    await addMember(t, lead, 'rev10', 'reviewer')
-    const replica = join(dir, 'rev10.winnow')
-    await ok('team', 'join', '--server', t.url('rev10'), '--db', replica, '--name', 'rev10')
+    await addMember(t, lead, 'puller1', 'reviewer')
+    const replica = join(dir, 'puller1.winnow')
+    await ok('team', 'join', '--server', t.url('puller1'), '--db', replica, '--name', 'puller1')
     const probe = openProject(lead, { readonly: true })
     const worker = probe
       .prepare(

@@ -67,11 +67,11 @@ export function recordJoinedSettings(db: Db): void {
 
 /** What a join sets aside while it writes a new replica, put back in two steps. */
 export interface JoinSetAside {
-  /** After the bulk tables: builds their indexes from the rows written, checks keys again. */
+  /** After the bulk tables: builds their indexes from the rows written; keys checked, WAL again. */
   rebuildIndexes(): void
   /**
    * After the log's change sets and the effective ratings: the annotation summary counted in one
-   * pass, every text waiting to be indexed for search, the triggers and the journal put back.
+   * pass, every text waiting to be indexed for search, the triggers put back.
    */
   finish(): void
 }
@@ -104,6 +104,9 @@ export function setAsideForJoin(db: Db): JoinSetAside {
         for (const s of saved) if (s.type === 'index') db.exec(s.sql)
       })
       db.pragma('foreign_keys = ON')
+      // What follows rewrites pages the file holds: an in-memory journal would copy them all.
+      db.pragma('journal_mode = WAL')
+      db.pragma('synchronous = NORMAL')
     },
     finish() {
       db.transaction(() => {
@@ -113,8 +116,6 @@ export function setAsideForJoin(db: Db): JoinSetAside {
         db.exec(ANNOTATION_COUNTS_REBUILD)
         for (const s of saved) if (s.type === 'trigger') db.exec(s.sql)
       }).immediate()
-      db.pragma('journal_mode = WAL')
-      db.pragma('synchronous = NORMAL')
     },
   }
 }
