@@ -5,7 +5,9 @@ import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { drawAudit, judge } from '../../src/main/audits/audits'
 import { openProject } from '../../src/main/db/connection'
+import { recomputeAll } from '../../src/main/ratings/effective'
 import { undo } from '../../src/main/ratings/revert'
+import { syncTeam } from '../../src/main/team/sync'
 import { saveReleaseSettings } from '../../src/main/release/settings'
 import { triageQueue } from '../../src/main/db/queries/triage'
 import { markAnnotation, markReviewed, startQueue } from '../../src/main/triage/queue'
@@ -248,6 +250,139 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(ratings(replica)).toEqual(before)
     expect(ratings(lead)).toEqual(before)
     expect(ratingHistory(replica)).toEqual(ratingHistory(lead))
+  }, 60_000)
+
+  it('joins a replica whose summary of annotations is counted once, exact, and kept by its triggers after', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 120)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'counter1', 'reviewer')
+    const replica = join(dir, 'counter1.winnow')
+    await ok('team', 'join', '--server', t.url('counter1'), '--db', replica, '--name', 'counter1')
+    const summary = (path: string) => {
+      const db = openProject(path, { readonly: true })
+      try {
+        return {
+          // Counted in one pass at the end of the join: no row of the log per annotation written.
+          moves: db.prepare('SELECT count(*) FROM annotation_count_moves').pluck().get(),
+          counts: db
+            .prepare(
+              `SELECT worker_id, dimension, IFNULL(rating, 9e999) AS r, flags, sum(n) AS n FROM (
+                 SELECT worker_id, dimension, rating, flags, n FROM annotation_counts
+                 UNION ALL SELECT worker_id, dimension, rating, flags, n FROM annotation_count_moves)
+               GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4`,
+            )
+            .all(),
+          plain: db
+            .prepare(
+              `SELECT worker_id, dimension, IFNULL(rating, 9e999) AS r, flags, count(*) AS n
+               FROM annotations GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+            )
+            .all(),
+          journal: db.pragma('journal_mode', { simple: true }),
+          brokenKeys: db.pragma('foreign_key_check'),
+        }
+      } finally {
+        db.close()
+      }
+    }
+    const joined = summary(replica)
+    expect(joined.moves).toBe(0)
+    expect(joined.counts).toEqual(joined.plain)
+    expect(joined.counts.length).toBeGreaterThan(0)
+    expect(joined.journal).toBe('wal')
+    expect(joined.brokenKeys).toEqual([])
+    // The summary's triggers are back: a rating on the replica keeps it exact.
+    await ok('rate', '--db', replica, '--submission', '3', '--rating', '-2')
+    const rated = summary(replica)
+    expect(rated.moves).toBeGreaterThan(0)
+    expect(rated.counts).toEqual(rated.plain)
+    expect(rated.counts).not.toEqual(joined.counts)
+  }, 60_000)
+
+  it('writes a pulled worker rating as the local one is written, and recomputes own work only when the log reordered it', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', 80)
+    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    await addMember(t, lead, 'puller1', 'reviewer')
+    const replica = join(dir, 'puller1.winnow')
+    await ok('team', 'join', '--server', t.url('puller1'), '--db', replica, '--name', 'puller1')
+    const probe = openProject(lead, { readonly: true })
+    const worker = probe
+      .prepare(
+        `SELECT w.external_id FROM annotations a JOIN workers w ON w.id = a.worker_id
+         GROUP BY a.worker_id ORDER BY count(*) DESC LIMIT 1`,
+      )
+      .pluck()
+      .get() as string
+    // From the day of the worker's first annotation: later than the ratings the import made.
+    const first = probe
+      .prepare(
+        `SELECT min(a.submitted_at) FROM annotations a JOIN workers w ON w.id = a.worker_id
+         WHERE w.external_id = ?`,
+      )
+      .pluck()
+      .get(worker) as number
+    probe.close()
+    const from = new Date(first * 1000).toISOString().slice(0, 10)
+    const rate = (path: string, rating: string) =>
+      ok('rate', '--db', path, '--worker', worker, '--rating', rating, '--from', from)
+    /** Syncs in this process: how many annotations the pull worked out again from scratch. */
+    const syncCounting = async (path: string): Promise<number> => {
+      const db = openProject(path)
+      try {
+        await syncTeam(db)
+        return db.prepare('SELECT count(*) FROM temp.rating_selection').pluck().get() as number
+      } finally {
+        db.close()
+      }
+    }
+    /** The ratings of the worker's timeline-rated annotations, how many of each. */
+    const workerRatings = (path: string): { rating: number | null; n: number }[] => {
+      const db = openProject(path, { readonly: true })
+      try {
+        return db
+          .prepare(
+            `SELECT a.rating, count(*) AS n FROM annotations a JOIN workers w ON w.id = a.worker_id
+             WHERE w.external_id = ? AND a.rating_source != 2 GROUP BY 1 ORDER BY 1`,
+          )
+          .all(worker) as { rating: number | null; n: number }[]
+      } finally {
+        db.close()
+      }
+    }
+    const consistent = (path: string): number => {
+      const db = openProject(path)
+      try {
+        return db.transaction(() => recomputeAll(db)).immediate()
+      } finally {
+        db.close()
+      }
+    }
+
+    // One member's rating: its own copy placed by the log is not worked out again, and the other
+    // member writes it through the pieces of the timeline it changed.
+    await rate(replica, '-2')
+    expect(await syncCounting(replica)).toBe(0)
+    expect(await syncCounting(lead)).toBe(0)
+    expect(ratings(lead)).toEqual(ratings(replica))
+    expect(workerRatings(lead).map((r) => r.rating)).toContain(-2)
+
+    // The lead rates first but pushes second: the log puts the lead's rating after the reviewer's,
+    // so the lead's replica works its rating out again, and the lead's rating stands on both.
+    await rate(lead, '1')
+    await rate(replica, '3')
+    expect(await syncCounting(replica)).toBe(0)
+    expect(await syncCounting(lead)).toBeGreaterThan(0)
+    await syncCounting(replica)
+    expect(ratings(lead)).toEqual(ratings(replica))
+    expect(workerRatings(lead)).toEqual(workerRatings(replica))
+    expect(workerRatings(lead).map((r) => r.rating)).toContain(1)
+    expect(workerRatings(lead).map((r) => r.rating)).not.toContain(3)
+    expect(consistent(lead)).toBe(0)
+    expect(consistent(replica)).toBe(0)
   }, 60_000)
 
   it('replays a history of worker ratings, reverts and reverts of reverts on a joining replica', async () => {

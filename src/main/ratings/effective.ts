@@ -11,6 +11,7 @@ import {
   trackedTransitions,
 } from '../db/queries/ratings/apply'
 import { recomputeAllRatings } from '../db/queries/ratings/recompute'
+import { loneWorkerRating } from '../db/queries/team/state'
 import type { Segment } from '../db/queries/ratings/segments'
 import { changedSegments, segments, timelinesByWorker } from './timeline'
 import { QUIET, type WriteHooks, step } from '../jobs/writeHooks'
@@ -39,6 +40,22 @@ export function applyLoneWorkerChange(
   const moved = changedSegments(before, workerTimeline(db, workerId))
   const transitions = applyWorkerSegments(db, workerId, moved, { track: false })
   return { changed: totalChanged(transitions), transitions }
+}
+
+/**
+ * A change set written whole (pulled from the team's log) that holds one worker rating and rates
+ * nothing else: its effects written as the local rating writes them, the pieces of the worker's
+ * timeline it changed. Returns false for any other change set, which the caller recomputes.
+ */
+export function applyLoneWorkerRating(db: Db, changeSetId: number): boolean {
+  const rating = loneWorkerRating(db, changeSetId)
+  if (!rating) return false
+  const rows = workerRatingsInForce(db, [rating.workerId])
+  const before = segments(rows.filter((r) => r.id !== rating.id))
+  applyWorkerSegments(db, rating.workerId, changedSegments(before, segments(rows)), {
+    track: false,
+  })
+  return true
 }
 
 /** Recomputes the selected annotations (temp selection) from scratch and writes what differs. */

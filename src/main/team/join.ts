@@ -3,12 +3,7 @@ import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
 import { openProject } from '../db/connection'
 import { createTeamTables, setTeamSeq, writeTeamState } from '../db/queries/team/state'
-import {
-  finishJoinedData,
-  insertBulkRows,
-  recordJoinedSettings,
-  setAsideForJoin,
-} from '../db/queries/team/bulk'
+import { insertBulkRows, recordJoinedSettings, setAsideForJoin } from '../db/queries/team/bulk'
 import { BULK_TABLES, copyRowsOut } from '../db/server/bulk'
 import { type PulledEntry, logHead, readLog } from '../db/server/log'
 import { memberRole } from '../db/server/members'
@@ -88,7 +83,7 @@ export async function joinTeam(
         .immediate(),
     )
     const counts = { submissions: 0, annotations: 0 }
-    const putBack = setAsideForJoin(replica)
+    const setAside = setAsideForJoin(replica)
     for (const table of BULK_TABLES) {
       const step = `Receiving ${table.name.replace('_', ' ')}`
       progress(step, 0, null)
@@ -109,7 +104,7 @@ export async function joinTeam(
       if (table.name === 'annotations') counts.annotations = n
     }
     progress('Building indexes', 0, null)
-    putBack()
+    setAside.rebuildIndexes()
     recordJoinedSettings(replica)
     await readWholeLog(server, head, progress, (page) =>
       replica
@@ -121,7 +116,7 @@ export async function joinTeam(
     await serverStep(server, () => server.client.query('COMMIT'))
     progress('Working out effective ratings', 0, null)
     replica.transaction(() => recomputeAll(replica)).immediate()
-    finishJoinedData(replica)
+    setAside.finish()
     replica.transaction(() => setTeamSeq(replica, head)).immediate()
     return { ...counts, changeSets, seq: head }
   } catch (error) {

@@ -1,4 +1,5 @@
 import { UserError } from '../../shared/contract/errors'
+import { append } from '../../shared/lists'
 import type { Db } from '../db/connection'
 import { addToSelection, fillSelection } from '../db/queries/ratings/apply'
 import { bandOf, replicaNumber, setReplicaNumber } from '../db/queries/team/ids'
@@ -30,6 +31,9 @@ import {
   pendingChangeSets,
   placeChangeSet,
   retimeChangeSet,
+  type RetimeSpan,
+  retimeSpan,
+  retimesThatReorder,
   setTeamRole,
   setTeamSeq,
   teamState,
@@ -37,7 +41,7 @@ import {
 import { type LogEntry, type PulledEntry, appendToLog, readLog } from '../db/server/log'
 import { memberRole } from '../db/server/members'
 import { checkServerSchema } from '../db/server/schema'
-import { refreshSelection } from '../ratings/effective'
+import { applyLoneWorkerRating, refreshSelection } from '../ratings/effective'
 import { applyChangeSetBody, checkEnvelope, encodeChangeSet, revertedChangeSet } from './codecs'
 import { replaceClaims } from '../db/queries/team/claims'
 import { allClaims } from '../db/server/claims'
@@ -284,12 +288,18 @@ export function applyPulled(
       let brought = false
       const touched: number[] = []
       const imported: number[] = []
+      // Own work retimed moves no effective rating unless the order of ratings changed.
+      const retimed: RetimeSpan[] = []
+      const retime = (id: number, at: number): void => {
+        const span = retimeSpan(db, id, at)
+        if (retimeChangeSet(db, id, at) && span) retimed.push(span)
+      }
       for (const entry of page) {
         last = entry.recordedAt
         const own = changeSetOfUid(db, entry.uid)
         if (own !== undefined) {
           placeChangeSet(db, own, entry)
-          if (retimeChangeSet(db, own, entry.recordedAt)) touched.push(own)
+          retime(own, entry.recordedAt)
           reapplyEntries(db, own, entry.recordedAt)
           continue
         }
@@ -301,14 +311,13 @@ export function applyPulled(
         }
         applyBody(db, id, entry)
         brought ||= hasAnyEntries(db, id)
-        touched.push(id)
+        // A lone worker rating is written as the local one is; anything else is recomputed below.
+        if (!applyLoneWorkerRating(db, id)) touched.push(id)
         others++
       }
       // Pending work comes after everything placed, in the order it was made.
-      for (const pending of pendingAtOrBefore(db, last)) {
-        retimeChangeSet(db, pending.id, ++last)
-        touched.push(pending.id)
-      }
+      for (const pending of pendingAtOrBefore(db, last)) retime(pending.id, ++last)
+      append(touched, retimesThatReorder(db, retimed))
       if (brought) {
         for (const pending of pendingChangeSets(db)) reapplyEntries(db, pending.id, null)
       }

@@ -106,7 +106,7 @@ export function summaryRelation(by: 'worker' | 'day'): SqlFragment {
         UNION ALL SELECT day, dimension, rating, flags, n FROM annotation_count_moves)`
 }
 
-const TRIGGERS = [
+export const COUNT_TRIGGERS = [
   'annotation_counts_insert',
   'annotation_counts_delete',
   'annotation_counts_update',
@@ -121,9 +121,11 @@ export function withCountsRebuiltAfter<T>(db: Db, write: () => T): T {
   if (!db.inTransaction) throw new Error('the summary is rebuilt only inside a transaction')
   const triggers = all<{ sql: string }>(
     db,
-    sql`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name IN ${sql.list(TRIGGERS)}`,
+    sql`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name IN ${sql.list(COUNT_TRIGGERS)}`,
   )
-  for (const name of TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS ${name}`)
+  // Already set aside by an enclosing bulk write (a join), which counts once when it ends.
+  if (triggers.length === 0) return write()
+  for (const name of COUNT_TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS ${name}`)
   const result = write()
   db.exec(ANNOTATION_COUNTS_REBUILD)
   for (const trigger of triggers) db.exec(trigger.sql)

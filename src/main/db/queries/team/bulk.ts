@@ -1,6 +1,8 @@
 import { type Db, all, withPragmas } from '../../connection'
 import { sql } from '../../sql'
 import { REBUILD_PRAGMAS } from '../bulk'
+import { COUNT_TRIGGERS } from '../annotationCounts'
+import { ANNOTATION_COUNTS_REBUILD } from '../../migrations/017-annotation-counts'
 import type { BulkTable, BulkValue } from '../../server/bulk'
 
 /**
@@ -52,18 +54,6 @@ export function insertBulkRows(
 }
 
 /**
- * After the bulk data of a join is in: the ratings come from the log, not from a reconstruction of
- * file ratings, and every text waits to be indexed for search.
- */
-export function finishJoinedData(db: Db): void {
-  db.transaction(() => {
-    db.exec(`DELETE FROM rating_pending;
-      INSERT OR IGNORE INTO search_backlog (annotation_id) SELECT id FROM annotations;
-      INSERT INTO story_search (story_search) VALUES ('rebuild');`)
-  }).immediate()
-}
-
-/**
  * The settings that came with the bulk data are recorded as the state before any change set, so
  * the log's setting changes, applied next, come after them and a revert of the first puts them
  * back.
@@ -75,26 +65,57 @@ export function recordJoinedSettings(db: Db): void {
   }).immediate()
 }
 
+/** What a join sets aside while it writes a new replica, put back in two steps. */
+export interface JoinSetAside {
+  /** After the bulk tables: builds their indexes from the rows written; keys checked, WAL again. */
+  rebuildIndexes(): void
+  /**
+   * After the log's change sets and the effective ratings: the annotation summary counted in one
+   * pass, every text waiting to be indexed for search, the triggers put back.
+   */
+  finish(): void
+}
+
 /**
  * For a join's bulk writes into a new replica: drops the secondary indexes of `annotations` and
- * `submissions` (built once from sorted rows afterwards, as a large import does) and the trigger
- * that lists new annotations as waiting for ratings (a join's ratings come from the log). Returns
- * what puts them back. A join that fails removes the file, so nothing else needs restoring.
+ * `submissions` (built once from sorted rows afterwards, as a large import does), the trigger
+ * that lists new annotations as waiting for ratings (a join's ratings come from the log) and the
+ * summary's triggers (a row each in its log otherwise). The rows come from the server whole and
+ * in key order, so keys are not checked row by row; the file is new, so the journal is kept in
+ * memory and nothing is synced until the end: a join that fails removes the file.
  */
-export function setAsideForJoin(db: Db): () => void {
+export function setAsideForJoin(db: Db): JoinSetAside {
   const saved = all<{ type: string; name: string; sql: string }>(
     db,
     sql`SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL
           AND ((type = 'index' AND tbl_name IN ('annotations', 'submissions'))
-            OR (type = 'trigger' AND name = 'annotations_rating_pending'))
+            OR (type = 'trigger' AND name IN ${sql.list(['annotations_rating_pending', ...COUNT_TRIGGERS])}))
         ORDER BY type, name`,
   )
   for (const s of saved) {
     db.exec(`DROP ${s.type === 'index' ? 'INDEX' : 'TRIGGER'} "${s.name.replace(/"/g, '""')}"`)
   }
-  return () => {
-    withPragmas(db, REBUILD_PRAGMAS, () => {
-      for (const s of saved) db.exec(s.sql)
-    })
+  db.pragma('foreign_keys = OFF')
+  db.pragma('journal_mode = MEMORY')
+  db.pragma('synchronous = OFF')
+  return {
+    rebuildIndexes() {
+      withPragmas(db, REBUILD_PRAGMAS, () => {
+        for (const s of saved) if (s.type === 'index') db.exec(s.sql)
+      })
+      db.pragma('foreign_keys = ON')
+      // What follows rewrites pages the file holds: an in-memory journal would copy them all.
+      db.pragma('journal_mode = WAL')
+      db.pragma('synchronous = NORMAL')
+    },
+    finish() {
+      db.transaction(() => {
+        db.exec(`DELETE FROM rating_pending;
+          INSERT OR IGNORE INTO search_backlog (annotation_id) SELECT id FROM annotations;
+          INSERT INTO story_search (story_search) VALUES ('rebuild');`)
+        db.exec(ANNOTATION_COUNTS_REBUILD)
+        for (const s of saved) if (s.type === 'trigger') db.exec(s.sql)
+      }).immediate()
+    },
   }
 }

@@ -174,6 +174,64 @@ export function retimeChangeSet(db: Db, changeSetId: number, at: number): boolea
   return true
 }
 
+/** The one worker rating of a change set that rates nothing else (no item rating, no retraction). */
+export function loneWorkerRating(
+  db: Db,
+  changeSetId: number,
+): { id: number; workerId: number } | undefined {
+  return get(
+    db,
+    sql`SELECT min(w.id) AS id, min(w.worker_id) AS workerId FROM worker_ratings w
+        WHERE w.change_set_id = ${changeSetId}
+          AND NOT EXISTS (SELECT 1 FROM item_ratings WHERE change_set_id = ${changeSetId})
+          AND NOT EXISTS (SELECT 1 FROM rating_retractions WHERE change_set_id = ${changeSetId})
+        HAVING count(*) = 1`,
+  )
+}
+
+/** The times a change set's ratings and retractions move between when it is retimed. */
+export interface RetimeSpan {
+  id: number
+  from: number
+  to: number
+}
+
+/** Before retiming `changeSetId` to `at`: the span its rating rows move over, or null without any. */
+export function retimeSpan(db: Db, changeSetId: number, at: number): RetimeSpan | null {
+  const span = get<{ lo: number | null; hi: number | null }>(
+    db,
+    sql`SELECT min(t) AS lo, max(t) AS hi FROM (
+          SELECT recorded_at AS t FROM worker_ratings WHERE change_set_id = ${changeSetId}
+          UNION ALL SELECT recorded_at FROM item_ratings WHERE change_set_id = ${changeSetId}
+          UNION ALL SELECT recorded_at FROM rating_retractions WHERE change_set_id = ${changeSetId})`,
+  )
+  if (span?.lo == null || span.hi == null) return null
+  return { id: changeSetId, from: Math.min(span.lo, at), to: Math.max(span.hi, at) }
+}
+
+/**
+ * The change sets among `spans` whose retime may have changed an effective rating: a rating or
+ * retraction of another change set lies within its span, or another span overlaps it. Otherwise
+ * the order of every rating row is as before, and so is every effective rating.
+ */
+export function retimesThatReorder(db: Db, spans: readonly RetimeSpan[]): number[] {
+  return spans
+    .filter((s) => {
+      if (spans.some((o) => o !== s && o.from <= s.to && s.from <= o.to)) return true
+      const within = (table: string) =>
+        sql`SELECT 1 FROM ${sql.raw(table)} WHERE recorded_at BETWEEN ${s.from} AND ${s.to}
+              AND change_set_id != ${s.id}`
+      return (
+        pluck<number>(
+          db,
+          sql`SELECT EXISTS (${within('worker_ratings')}) OR EXISTS (${within('item_ratings')})
+                OR EXISTS (${within('rating_retractions')})`,
+        ) === 1
+      )
+    })
+    .map((s) => s.id)
+}
+
 /** The latest time of a placed change set, or 0. */
 export function lastPlacedTime(db: Db): number {
   return (
