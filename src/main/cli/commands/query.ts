@@ -159,7 +159,9 @@ export const queryCommand: Command = {
     const limit = count(values, 'limit', 100)
     const offset = count(values, 'offset', 0)
     const asOf = parseAsOfOption(values)
-    const db = openProject(dbPath)
+    // Not memory-mapped: a listing of every row reads most of the project, and each mapped page
+    // read stays in the process's memory until the end.
+    const db = openProject(dbPath, { memoryMap: false })
     try {
       const past = pastAnnotations(db, asOf)
       // The first read jumps to the offset; the rest continue after the last row's key.
