@@ -26,7 +26,12 @@ export function tsvCell(value: TsvValue): string {
 
 /** A header line and one line per row, each ending in `\n`. */
 export function toTsv<R>(columns: readonly TsvColumn<R>[], rows: readonly R[]): string {
-  const lines = [columns.map((c) => tsvCell(c.header)).join('\t')]
-  for (const row of rows) lines.push(columns.map((c) => tsvCell(c.value(row))).join('\t'))
-  return lines.join('\n') + '\n'
+  return columns.map((c) => tsvCell(c.header)).join('\t') + '\n' + tsvLines(columns, rows)
+}
+
+/** One line per row, each ending in `\n`, without the header (a later page of a long copy). */
+export function tsvLines<R>(columns: readonly TsvColumn<R>[], rows: readonly R[]): string {
+  let text = ''
+  for (const row of rows) text += columns.map((c) => tsvCell(c.value(row))).join('\t') + '\n'
+  return text
 }

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { openProject } from '../../src/main/db/connection'
+import { runCli } from '../../src/main/cli/index'
+import { writeSynthetic } from '../../src/main/importers/synthetic'
 import { cli } from '../helpers/cli'
 import { useTempDir } from '../helpers/tmp'
 import { handProject } from './fixture'
@@ -116,6 +119,33 @@ describe('winnow query', () => {
     expect(tsv.stdout).toBe(text.stdout.replace(/3 of 3 annotations\n$/, ''))
     expect(tsv.stdout.trimEnd().split('\n')).toHaveLength(4)
     expect((await cli('query', '--db', db, '--tsv', '--json')).code).toBe(2)
+  })
+
+  it('writes every row of a long --tsv as it reads them, the text a copy of them gives', async () => {
+    const path = `${tempDir()}/long.winnow`
+    const db = openProject(path, { create: true })
+    writeSynthetic(db, { submissions: 500, seed: 7 })
+    db.close()
+    const args = ['query', '--db', path, '--tsv', '--limit', '100000', '--sort', 'id']
+    const chunks: string[] = []
+    const code = await runCli(args, {
+      stdout: (t) => chunks.push(t),
+      stderr: (t) => chunks.push(`stderr: ${t}`),
+      interactive: false,
+    })
+    expect(code).toBe(0)
+    // Pages of a thousand rows go out one by one, not as one text at the end.
+    expect(chunks.length).toBeGreaterThan(2)
+    const json = (await cli(...args.filter((a) => a !== '--tsv'), '--json')).json as Out
+    expect(json.rows.length).toBeGreaterThan(2000)
+    const lines = chunks.join('').split('\n')
+    expect(lines[0]?.startsWith('annotationId\t')).toBe(true)
+    expect(lines.at(-1)).toBe('')
+    expect(lines.slice(1, -1).map((l) => Number(l.split('\t')[0]))).toEqual(
+      json.rows.map((r) => r.annotationId),
+    )
+    const whole = await cli(...args)
+    expect(chunks.join('')).toBe(whole.stdout)
   })
 
   it('exits 2 on usage errors', async () => {

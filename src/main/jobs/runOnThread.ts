@@ -3,6 +3,7 @@ import { type ApiErrorInfo, UserError, isApiErrorInfo } from '../../shared/contr
 import { getDefaultNativeBinding } from '../db/connection'
 import { errorInfo } from './errorInfo'
 import type { JobContext, JobReport } from './manager'
+import type { ResourceLimits } from 'node:worker_threads'
 import { type ThreadScript, startThread } from './threadScript'
 
 /**
@@ -42,6 +43,7 @@ export function runOnThread<R>(
   task: string,
   input: unknown,
   context: JobContext,
+  resourceLimits: ResourceLimits = {},
 ): Promise<R> {
   // A task runs synchronously on its thread (one transaction), so cancel travels through shared memory.
   const cancelFlag = new Int32Array(new SharedArrayBuffer(4))
@@ -51,7 +53,7 @@ export function runOnThread<R>(
     cancelFlag,
     nativeBinding: getDefaultNativeBinding() ?? null,
   }
-  const worker = startThread(script, { workerData: data })
+  const worker = startThread(script, { workerData: data, resourceLimits })
   const onAbort = (): void => {
     Atomics.store(cancelFlag, 0, 1)
   }

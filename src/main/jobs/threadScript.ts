@@ -30,7 +30,18 @@ export function threadScript(
   }
 }
 
+/**
+ * A thread's young generation, in MB. V8's default (16 MB semi-spaces, ~48 MB) is held by every
+ * thread through a long job and adds up to a large share of an export's or import's peak; a small
+ * one is scavenged more often, at no cost measured (benchmarks.md, "Peak memory of large jobs").
+ */
+const YOUNG_GENERATION_MB = 6
+
 /** Starts a thread on `script` with `options` (its data, transfers). */
 export function startThread(script: ThreadScript, options: Omit<WorkerOptions, 'eval'>): Worker {
-  return new Worker(script.code, { ...options, eval: script.eval })
+  return new Worker(script.code, {
+    ...options,
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, ...options.resourceLimits },
+    eval: script.eval,
+  })
 }

@@ -1,6 +1,6 @@
 import type { ReviewRow } from '../../shared/contract/review'
 import { formatDay } from '../../shared/filter'
-import { type TsvColumn, toTsv } from '../../shared/tsv'
+import { type TsvColumn, toTsv, tsvLines } from '../../shared/tsv'
 
 /** The columns a copy of a whole query carries, in order (the grid's reading order). */
 const COLUMNS: readonly TsvColumn<ReviewRow>[] = [
@@ -24,4 +24,9 @@ const COLUMNS: readonly TsvColumn<ReviewRow>[] = [
 /** Rows as tab-separated text with a header line, lines ending in `\n`. */
 export function rowsToTsv(rows: readonly ReviewRow[]): string {
   return toTsv(COLUMNS, rows)
+}
+
+/** The rows of a later page of the same copy: lines without the header. */
+export function moreRowsToTsv(rows: readonly ReviewRow[]): string {
+  return tsvLines(COLUMNS, rows)
 }

@@ -98,7 +98,9 @@ async function run(values: ParsedValues, file: string): Promise<CommandOutput> {
         : {}),
     },
   }
-  const db = openProject(requireString(values, 'db'))
+  // Not memory-mapped: an apply touches most of a large project, and each mapped page it reads
+  // stays in the process's memory until the end.
+  const db = openProject(requireString(values, 'db'), { memoryMap: false })
   try {
     const dryRun = values['dry-run'] === true
     const result = dryRun

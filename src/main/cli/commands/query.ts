@@ -11,7 +11,7 @@ import {
 import { openProject } from '../../db/connection'
 import { queryAnnotations } from '../../db/queries/review/query'
 import { pastAnnotations } from '../../ratings/asOf'
-import { rowsToTsv } from '../../review/tsv'
+import { moreRowsToTsv, rowsToTsv } from '../../review/tsv'
 import {
   type Command,
   type OptionSpec,
@@ -150,7 +150,7 @@ export const queryCommand: Command = {
     'as-of': { type: 'string' },
     tsv: { type: 'boolean' },
   },
-  run(values) {
+  run(values, _positionals, io) {
     const dbPath = requireString(values, 'db')
     if (values.tsv === true && values.json === true)
       throw new UsageError('--tsv and --json cannot be combined')
@@ -159,7 +159,9 @@ export const queryCommand: Command = {
     const limit = count(values, 'limit', 100)
     const offset = count(values, 'offset', 0)
     const asOf = parseAsOfOption(values)
-    const db = openProject(dbPath)
+    // Not memory-mapped: a listing of every row reads most of the project, and each mapped page
+    // read stays in the process's memory until the end.
+    const db = openProject(dbPath, { memoryMap: false })
     try {
       const past = pastAnnotations(db, asOf)
       // The first read jumps to the offset; the rest continue after the last row's key.
@@ -170,24 +172,38 @@ export const queryCommand: Command = {
         offset,
         past,
       })
-      const rows = limit === 0 ? [] : [...first.rows]
+      // Text and TSV are written page by page as they are read, so every row of a large project
+      // goes out in bounded memory; only --json holds the rows, for its one document.
+      const json = values.json === true
+      const rows: ReviewRow[] = []
+      let shown = 0
+      let pending = ''
+      const take = (page: readonly ReviewRow[]): void => {
+        shown += page.length
+        if (json) append(rows, page)
+        else if (page.length > 0) {
+          if (pending !== '') io.stdout(pending)
+          pending = moreRowsToTsv(page)
+        }
+      }
+      if (!json) pending = rowsToTsv([])
+      if (limit > 0) take(first.rows)
       let after: ReviewCursor | null = first.next
-      while (rows.length < limit && after) {
+      while (shown < limit && after) {
         const page = queryAnnotations(db, {
           filter,
           sort,
-          limit: Math.min(READ, limit - rows.length),
+          limit: Math.min(READ, limit - shown),
           after,
           past,
         })
-        append(rows, page.rows)
+        take(page.rows)
         after = page.next
       }
-      const tsv = rowsToTsv(rows)
       const text =
         values.tsv === true
-          ? tsv
-          : `${tsv}${formatCount(rows.length)} of ${plural(first.total, 'annotation')}`
+          ? pending
+          : `${pending}${formatCount(shown)} of ${plural(first.total, 'annotation')}`
       return { json: { total: first.total, rows: rows.map(cliRow) }, text }
     } finally {
       db.close()
