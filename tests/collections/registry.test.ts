@@ -48,9 +48,7 @@ describe('a collection is a module', () => {
       'main/mturk/pullRun.ts: ../collections/crowdaq/db/specs',
       'main/mturk/pullStore.ts: ../collections/crowdaq/db/attempts',
     ]
-    // A HALIE rating is a change entry, which the core's entries apply and revert.
-    const halieRatings = ['main/changes/entries.ts: ../collections/halie/db/ratings']
-    expect(named.filter((i) => !mturkExamPull.includes(i) && !halieRatings.includes(i))).toEqual([])
+    expect(named.filter((i) => !mturkExamPull.includes(i))).toEqual([])
   })
 
   it("the renderer's shell names no collection's page: it asks features/collections", () => {
