@@ -8,7 +8,18 @@ import { createProjectStore } from '../../lib/projectScope'
  */
 export const currentPage = createProjectStore<PageId>('review')
 
-export function goToPage(id: PageId): void {
+/**
+ * A request to show one of a page's tabs (a collection's release from the Release page); `seq`
+ * makes a repeat a new request.
+ */
+export const pageTabRequest = createProjectStore<{ page: PageId; tab: string; seq: number } | null>(
+  null,
+)
+
+/** Shows page `id`, on its tab `tab` when given. */
+export function goToPage(id: PageId, tab?: string): void {
+  if (tab !== undefined)
+    pageTabRequest.set({ page: id, tab, seq: (pageTabRequest.get()?.seq ?? 0) + 1 })
   currentPage.set(id)
 }
 
