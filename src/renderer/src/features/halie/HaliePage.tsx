@@ -5,7 +5,7 @@ import { showError } from '../messages/messages'
 import { ReleasePanel } from './ReleasePanel'
 import { useStore } from '../../lib/store'
 import { projectState } from '../project/project'
-import { pageTabRequest } from '../shell/navigation'
+import { usePageTab } from '../shell/navigation'
 import { ChartsPanel } from './ChartsPanel'
 import { ImportFolderButton } from './ImportFolderButton'
 import { SessionView } from './SessionView'
@@ -19,13 +19,8 @@ type View = (typeof VIEWS)[number]
 export function HaliePage() {
   const dataVersion = useStore(projectState).dataVersion
   const [open, setOpen] = useState<number | null>(null)
-  const [view, setView] = useState<View>('sessions')
-  // The Release page's link to this page's Release tab.
-  const tabRequest = useStore(pageTabRequest)
-  useEffect(() => {
-    const tab = VIEWS.find((v) => tabRequest?.page === 'halie' && v === tabRequest.tab)
-    if (tab) setView(tab)
-  }, [tabRequest])
+  // The Release page links to the Release tab.
+  const [view, setView] = usePageTab<View>('halie', VIEWS, 'sessions')
   const [tasks, setTasks] = useState<HalieTask[]>([])
   useEffect(() => {
     api.halie
