@@ -48,13 +48,7 @@ describe('a collection is a module', () => {
       'main/mturk/pullRun.ts: ../collections/crowdaq/db/specs',
       'main/mturk/pullStore.ts: ../collections/crowdaq/db/attempts',
     ]
-    // A HALIE rating is a change entry, which the core's entries apply and revert; a HALIE
-    // release is asked for by `winnow export --collection halie`.
-    const halieHooks = [
-      'main/changes/entries.ts: ../collections/halie/db/ratings',
-      'main/cli/commands/export.ts: ../../collections/halie/releaseCommand',
-    ]
-    expect(named.filter((i) => !mturkExamPull.includes(i) && !halieHooks.includes(i))).toEqual([])
+    expect(named.filter((i) => !mturkExamPull.includes(i))).toEqual([])
   })
 
   it("the renderer's shell names no collection's page: it asks features/collections", () => {

@@ -180,7 +180,14 @@ test('rates a session from the grid and its page, rates a block, follows the sug
 
     // Release the metaphor task: tier 2 holds the session's other blocks and its survey row,
     // tier 1 its first block, each row as the imported file has it.
-    await page.getByTestId('halie-view-release').click()
+    // The Release page offers the project's HALIE release, on the HALIE page's Release tab.
+    await page.getByTestId('halie-view-sessions').click()
+    await page.getByTestId('page-tab-release').click()
+    await expect(page.getByTestId('release-collections')).toContainText(
+      'HALIE: a task per tier, its rows as imported',
+    )
+    await page.getByTestId('release-collection-halie').click()
+    await expect(page.getByTestId('halie-view-release')).toHaveClass(/is-active/)
     await page.getByTestId('halie-release-task').selectOption('metaphor')
     await page.getByTestId('halie-release-draft').check()
     const out = join(workDir, 'metaphor-release')

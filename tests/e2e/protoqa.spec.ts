@@ -78,7 +78,12 @@ test('clusters a question with the keyboard, compares two reviewers, decides and
     await page.getByTestId('cluster-save').click()
     await expect(page.getByTestId('protoqa-question-t2q1')).toContainText('final')
 
-    await page.getByTestId('protoqa-mode-export').click()
+    // The Release page offers the project's ProtoQA release, on the ProtoQA page's Export tab.
+    await page.getByTestId('page-tab-release').click()
+    await expect(page.getByTestId('release-collections')).toContainText(
+      'ProtoQA: the finally clustered questions as ProtoQA JSONL',
+    )
+    await page.getByTestId('release-collection-protoqa').click()
     await expect(page.getByTestId('export-preview')).toContainText(
       '"clusters": {"t2q1.0": {"count": 3, "answers": ["sand", "shells"]}}',
     )

@@ -225,5 +225,22 @@ describe('a HALIE release', () => {
     )
     expect(bad.code).not.toBe(0)
     expect(bad.stderr).toMatch(/--task must name a HALIE task .* got 'poetry'/)
+    // The refusals HALIE declares are the command line's, by flag, before anything is read.
+    const dry = ['export', '--collection', 'halie', '--task', 'metaphor', '--db', path]
+    const split = await cli(...dry, '--out', join(dir, 'r2'), '--split-test', '1')
+    expect(split.stderr).toMatch(/--split-test is not for a halie release: .*GLUCOSE stories only/)
+    const run2 = await cli(...dry, '--dry-run')
+    expect(run2.stderr).toMatch(/--dry-run is not for a halie release/)
+    expect(readdirSync(dir).filter((name) => name.startsWith('r2'))).toEqual([])
+    const glucose = await cli(
+      'export',
+      '--db',
+      path,
+      '--out',
+      join(dir, 'r3'),
+      '--task',
+      'metaphor',
+    )
+    expect(glucose.stderr).toMatch(/--task is for --collection halie/)
   })
 })

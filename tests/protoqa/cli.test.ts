@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cli } from '../helpers/cli'
@@ -80,5 +81,79 @@ describe('winnow protoqa', () => {
         )
       ).code,
     ).toBe(2)
+  })
+
+  it('export --collection protoqa asks the registry for the ProtoQA release; protoqa export is its alias', async () => {
+    const dir = tempDir()
+    const db = join(dir, 'p.winnow')
+    expect((await cli('protoqa', 'import', fixture('questions.jsonl'), '--db', db)).code).toBe(0)
+    const [viaExport, viaAlias] = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')]
+    const run = await cli(
+      'export',
+      '--collection',
+      'protoqa',
+      '--db',
+      db,
+      '--out',
+      viaExport,
+      '--datasheet',
+      join(dir, 'a.md'),
+      '--json',
+    )
+    expect(run.stderr).toBe('')
+    expect(run.json).toEqual({ questions: 2, unclustered: [], belowSelection: [] })
+    expect(readFileSync(viaExport, 'utf8')).toBe(readFileSync(fixture('questions.jsonl'), 'utf8'))
+    expect(readFileSync(join(dir, 'a.md'), 'utf8')).toMatch(/^# ProtoQA datasheet/)
+    expect((await cli('protoqa', 'export', '--db', db, '--out', viaAlias)).code).toBe(0)
+    expect(readFileSync(viaAlias, 'utf8')).toBe(readFileSync(viaExport, 'utf8'))
+  })
+
+  it("export --collection protoqa refuses the core's options it cannot honour, and HALIE's --task", async () => {
+    const dir = tempDir()
+    const db = join(dir, 'p.winnow')
+    expect((await cli('protoqa', 'import', fixture('questions.jsonl'), '--db', db)).code).toBe(0)
+    const out = join(dir, 'out.jsonl')
+    const tiers = await cli(
+      'export',
+      '--collection',
+      'protoqa',
+      '--db',
+      db,
+      '--out',
+      out,
+      '--tiers',
+      '3',
+    )
+    expect(tiers.code).toBe(2)
+    expect(tiers.stderr).toMatch(/--tiers is not for a protoqa release: .*no tiers/)
+    const filter = await cli(
+      'export',
+      '--collection',
+      'protoqa',
+      '--db',
+      db,
+      '--out',
+      out,
+      '--worker',
+      'w1',
+    )
+    expect(filter.stderr).toMatch(/--worker is not for a protoqa release: .*filters select GLUCOSE/)
+    const task = await cli(
+      'export',
+      '--collection',
+      'protoqa',
+      '--db',
+      db,
+      '--out',
+      out,
+      '--task',
+      'metaphor',
+    )
+    expect(task.stderr).toMatch(/--task is for --collection halie/)
+    const glucose = await cli('export', '--db', db, '--out', join(dir, 'r'), '--datasheet', 'x.md')
+    expect(glucose.stderr).toMatch(/--datasheet is for --collection protoqa/)
+    const unknown = await cli('export', '--collection', 'crowdaq', '--db', db, '--out', out)
+    expect(unknown.stderr).toMatch(/--collection must be glucose, protoqa, halie, got 'crowdaq'/)
+    expect(existsSync(out)).toBe(false)
   })
 })

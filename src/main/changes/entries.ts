@@ -8,7 +8,7 @@ import { createChangeSet } from '../db/queries/changes/sets'
 import { type EntryRow, type EntrySubject, insertEntry } from '../db/queries/changes/entries'
 import { deleteSetting, writeSetting } from '../db/queries/settings'
 import { putMark, setFeedback, setReviewed } from '../db/queries/triage'
-import { type HalieRatingKey, setHalieRating } from '../collections/halie/db/ratings'
+import { applyCollectionSubject } from '../collections/entries'
 
 /**
  * What a change set sets, thing by thing (migration 015): the entry is the record another replica
@@ -39,7 +39,7 @@ export type Entry =
       value: unknown
     }
   /** A HALIE session's or event block's item rating; null clears it (the worker's applies). */
-  | { subject: 'halie.rating'; key: HalieRatingKey; value: number | null }
+  | { subject: 'halie.rating'; key: { session: number } | { block: number }; value: number | null }
 
 /**
  * Subjects a revert can put back: each key holds one value, set only by the app's own writes.
@@ -117,7 +117,8 @@ export function sameValue(a: string | null, b: string | null): boolean {
 
 /**
  * Makes a stored entry so in the tables the app reads. `at` is its change set's time. CROWDAQ's
- * subjects are written by the CROWDAQ code that records them (and would be replayed through it).
+ * subjects are written by the CROWDAQ code that records them (and would be replayed through it);
+ * a collection's subject the core applies (HALIE's ratings) goes to its applier.
  */
 export function applyEntry(db: Db, row: EntryRow, at: number): void {
   const key = JSON.parse(row.key) as unknown
@@ -152,7 +153,7 @@ export function applyEntry(db: Db, row: EntryRow, at: number): void {
     case 'crowdaq.question-set':
       return
     case 'halie.rating':
-      setHalieRating(db, key as HalieRatingKey, value as number | null)
+      applyCollectionSubject(db, row)
       return
   }
 }

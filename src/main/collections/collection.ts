@@ -1,16 +1,33 @@
 import type { CollectionId } from '../../shared/collections'
 import type { CallName } from '../../shared/contract'
+import type { ParsedReleaseOptions } from '../../shared/contract/release'
 import type { Handlers } from '../api/handlers'
-import type { Command } from '../cli/command'
-import type { Db } from '../db/types'
+import type { Command, CommandOutput, OptionSpec, ParsedValues } from '../cli/command'
 import type { CollectionImporter } from './importer'
 import type { CollectionSchema } from './schema'
 
-/** A release a collection writes of its own (GLUCOSE's release folder is the core's). */
+/**
+ * A release a collection writes of its own, asked for by `winnow export --collection <kind>`
+ * (GLUCOSE's release folder is the core's default).
+ */
 export interface ReleaseWriter {
-  /** What it writes, as `winnow <kind> export` and the page say. */
+  /** What it writes, as `winnow export`'s usage says. */
   what: string
-  write(db: Db, path: string, datasheetPath?: string): unknown
+  /** Its usage line after `winnow export --collection <kind> --db P --out …`. */
+  usage: string
+  /** Its options beyond the core's (HALIE's `--task`). */
+  options: OptionSpec
+  /**
+   * The core's options it cannot honour, by flag (`filter` for every query filter), each with
+   * why: refused before anything is read or written.
+   */
+  refuses: Readonly<Record<string, string>>
+  /** Writes the release the command line asks for; `release` holds the core's options parsed. */
+  fromCommandLine(
+    dbPath: string,
+    values: ParsedValues,
+    release: ParsedReleaseOptions,
+  ): CommandOutput | Promise<CommandOutput>
 }
 
 /**

@@ -4,4 +4,6 @@ export const protoqaPage = {
   label: 'ProtoQA',
   hint: 'Cluster answers, compare reviewers, score predictions',
   collection: 'protoqa',
+  /** Its release, written from its page's tab (`winnow export --collection protoqa`). */
+  release: { tab: 'export', what: 'the finally clustered questions as ProtoQA JSONL' },
 } as const

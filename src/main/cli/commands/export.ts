@@ -7,7 +7,6 @@ import {
   type ReleaseFormat,
   type ReleasePart,
   type ReleasePreview,
-  type ReleaseResult,
   releaseOptionsSchema,
 } from '../../../shared/contract/release'
 import { isEmptyFilter } from '../../../shared/filter'
@@ -30,8 +29,9 @@ import {
 import { progressLine } from '../progress'
 import { filterFromOptions, filterOptionSpec } from './query'
 import { parseAsOfOption } from './rate'
-import { plural } from '../../../shared/text'
-import { halieTaskOption, halieExport } from '../../collections/halie/releaseCommand'
+import { collections } from '../../collections/registry'
+import type { ReleaseWriter } from '../../collections/collection'
+import { releaseOutput } from '../releaseOutput'
 
 /** A comma-separated option. Left out it means all; given, it must name something. */
 function list(values: ParsedValues, name: string, all: string): string[] {
@@ -128,13 +128,6 @@ function exportOptionsFrom(values: ParsedValues, out: string): ParsedReleaseOpti
   return parsed.data
 }
 
-function describeResult(result: ReleaseResult): string {
-  return [
-    ...result.files.map((f) => `${f.path}  ${plural(f.rows, 'row')}  ${f.sha256}`),
-    `Wrote ${plural(result.files.length, 'data file')}, datasheet.md, README.md, croissant.json and manifest.json to ${result.out}`,
-  ].join('\n')
-}
-
 const PART_NAMES: Record<ReleasePart, string> = {
   all: '(no split)',
   train: 'train',
@@ -181,6 +174,32 @@ function withFlags(error: unknown): unknown {
   })
 }
 
+/** The collections that write a release of their own, by their `--collection` name. */
+const writers = new Map<string, ReleaseWriter>(
+  collections.flatMap((c) => ('release' in c ? [[c.id, c.release] as const] : [])),
+)
+
+/** Every collection's own export options (HALIE's `--task`). */
+const writerOptions = Object.fromEntries(
+  [...writers.values()].flatMap((w) => Object.entries(w.options)),
+)
+
+/**
+ * Refuses a core option the chosen release cannot honour, and an option of another collection's
+ * release, by the flag given; `writer` undefined is GLUCOSE's release.
+ */
+function refuseFlags(values: ParsedValues, kind: string, writer?: ReleaseWriter): void {
+  for (const [flag, value] of Object.entries(values)) {
+    if (value === undefined) continue
+    const why = writer?.refuses[flag in filterOptionSpec ? 'filter' : flag]
+    if (why !== undefined) throw new UsageError(`--${flag} is not for a ${kind} release: ${why}`)
+    if (flag in writerOptions && !(writer && flag in writer.options)) {
+      const owners = [...writers].filter(([, w]) => flag in w.options).map(([id]) => id)
+      throw new UsageError(`--${flag} is for --collection ${owners.join(' or ')}`)
+    }
+  }
+}
+
 export const exportCommand: Command = {
   name: 'export',
   summary: 'Write a release: tier files (CSV, JSONL, Parquet), split, datasheet, card and manifest',
@@ -189,9 +208,10 @@ export const exportCommand: Command = {
     '         [--split-test N|F [--split-dev N|F] --split-tier 3 --seed S] [--pseudonymize]\n' +
     '         [--neutralize-formulas] [--force] [--draft] [--card field=value]...\n' +
     '         [--dry-run] [query filters] [--json]\n' +
-    '       winnow export --collection halie --task T --db P --out DIR [--tiers 3,2] [--as-of T]\n' +
-    '         [--force] [--draft] [--card field=value]... [--json]\n' +
-    "  --collection halie --task T: the task's standardised CSVs per tier, rows as imported\n" +
+    [...writers]
+      .map(([id, w]) => `       winnow export --collection ${id} --db P ${w.usage}\n`)
+      .join('') +
+    [...writers].map(([id, w]) => `  --collection ${id}: ${w.what}\n`).join('') +
     '  --draft: not for publication; the dataset card may hold placeholders (an example.org home\n' +
     '    page, creator unknown), and the datasheet, card and manifest say it is a draft\n' +
     '  --card: the card for this release (name, description, license, url, creator)\n' +
@@ -214,24 +234,21 @@ export const exportCommand: Command = {
     card: { type: 'string', multiple: true },
     'dry-run': { type: 'boolean' },
     collection: { type: 'string' },
-    task: { type: 'string' },
+    ...writerOptions,
   },
   async run(values, _positionals, io) {
     const dbPath = requireString(values, 'db')
-    const collection = optionalString(values, 'collection')
-    if (collection !== undefined && collection !== 'glucose') {
-      if (collection !== 'halie')
-        throw new UsageError(`--collection must be glucose or halie, got '${collection}'`)
-      if (values['dry-run'] === true) throw new UsageError('--dry-run is for GLUCOSE releases')
+    const kind = optionalString(values, 'collection') ?? 'glucose'
+    const writer = writers.get(kind)
+    if (kind !== 'glucose' && writer === undefined)
+      throw new UsageError(
+        `--collection must be ${['glucose', ...writers.keys()].join(', ')}, got '${kind}'`,
+      )
+    refuseFlags(values, kind, writer)
+    if (writer) {
       const options = exportOptionsFrom(values, resolve(requireString(values, 'out')))
-      const result = halieExport(dbPath, halieTaskOption(values), options)
-      return {
-        json: { files: result.files, manifest: result.manifest, datasheet: result.datasheet },
-        text: describeResult(result),
-      }
+      return writer.fromCommandLine(dbPath, values, options)
     }
-    if (optionalString(values, 'task') !== undefined)
-      throw new UsageError('--task names a HALIE task; give --collection halie')
     if (values['dry-run'] === true) {
       const out = optionalString(values, 'out')
       const {
@@ -269,10 +286,7 @@ export const exportCommand: Command = {
         throw withFlags(error)
       })
       bar?.done()
-      return {
-        json: { files: result.files, manifest: result.manifest, datasheet: result.datasheet },
-        text: describeResult(result),
-      }
+      return releaseOutput(result)
     } finally {
       process.removeListener('SIGINT', onInterrupt)
     }

@@ -3,19 +3,11 @@ import type { ExamSettings } from '../../../shared/crowdaq/grading'
 import type { ExamSpec, TutorialSpec } from '../../../shared/crowdaq/spec'
 import { canonicalJson, recordChange } from '../../changes/entries'
 import type { Db } from '../../db/connection'
-import {
-  examQuestions,
-  examRow,
-  putExam,
-  putTutorial,
-  setExamSettings,
-  setQuestionEnabled,
-  specText,
-} from './db/specs'
-import { examInput } from './import/items'
+import { examQuestions, examRow, setExamSettings, specText } from './db/specs'
 import { formatPath } from './import/problems'
 import { validateItem } from './import/validate'
 import { notFound } from './preview'
+import { writeQuestionSet } from './questionSets'
 
 /**
  * Exams and tutorials written in the app: read back as the CROWDAQ JSON they would be imported
@@ -96,23 +88,6 @@ export function saveQuestionSet(
     writeQuestionSet(db, spec, changeSet)
   }).immediate()
   return { id, problems: [] }
-}
-
-/**
- * Writes a checked exam or tutorial as change set `changeSet` saved it; a team replica applies a
- * saved one it pulled through this too. Questions left out are disabled, never deleted.
- */
-export function writeQuestionSet(db: Db, spec: ExamSpec | TutorialSpec, changeSet: number): void {
-  if ('exam_id' in spec) {
-    putExam(db, examInput(spec), changeSet)
-    const kept = new Set(spec.question_set.map((q) => q.question_id))
-    for (const q of examQuestions(db, spec.exam_id)) {
-      if (!kept.has(q.questionId)) setQuestionEnabled(db, spec.exam_id, q.questionId, false)
-    }
-  } else {
-    const id = spec.tutorial_id
-    putTutorial(db, { id, instructionId: spec.instruction_id ?? null, spec }, changeSet)
-  }
 }
 
 /** An exam's settings from its panel, as one change set (none when they are as they were). */

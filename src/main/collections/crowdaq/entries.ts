@@ -2,7 +2,7 @@ import type { ExamSettings } from '../../../shared/crowdaq/grading'
 import type { ExamSpec, TutorialSpec } from '../../../shared/crowdaq/spec'
 import type { EntryRow } from '../../db/queries/changes/entries'
 import type { Db } from '../../db/types'
-import { writeQuestionSet } from './authoring'
+import { writeQuestionSet } from './questionSets'
 import { setExamSettings } from './db/specs'
 
 /**

@@ -3,6 +3,7 @@ import type { Collection } from '../collection'
 import { halieHandlers } from './api'
 import { halieCommand } from './command'
 import { halieImporter } from './importer'
+import { halieReleaseWriter } from './releaseCommand'
 import { halieSchema } from './schema'
 
 /** HALIE: human–LM interaction sessions, their logs and replays. */
@@ -12,4 +13,5 @@ export const halie = {
   importer: halieImporter,
   handlers: halieHandlers,
   commands: [halieCommand],
+  release: halieReleaseWriter,
 } satisfies Collection<keyof typeof halieCalls>

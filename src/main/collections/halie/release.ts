@@ -53,6 +53,35 @@ export interface HalieReleaseHooks {
 
 const QUIET_HOOKS: HalieReleaseHooks = { progress: () => undefined, cancelled: () => false }
 
+const WHOLE_TASK = 'A HALIE release holds a whole task'
+
+/**
+ * The release options a HALIE release cannot honour, by field and by the command line's flag
+ * (`winnow export --collection halie` refuses the flags; the page's call, the fields).
+ */
+export const HALIE_REFUSALS = [
+  {
+    field: 'split',
+    flag: 'split-test',
+    why: 'A HALIE release keeps each tier whole; a held-out split is drawn from GLUCOSE stories only.',
+  },
+  {
+    field: 'filter',
+    flag: 'filter',
+    why: `${WHOLE_TASK}; the review grid’s filters select GLUCOSE annotations.`,
+  },
+  {
+    field: 'pseudonymize',
+    flag: 'pseudonymize',
+    why: 'A HALIE release keeps the tables’ worker ids as imported; --pseudonymize is for GLUCOSE releases.',
+  },
+  {
+    field: 'neutralizeFormulas',
+    flag: 'neutralize-formulas',
+    why: 'A HALIE release writes every cell as imported; --neutralize-formulas would change cells.',
+  },
+] as const satisfies readonly { field: keyof ParsedReleaseOptions; flag: string; why: string }[]
+
 /** The release options a HALIE release cannot honour, refused before anything is written. */
 function refuseUnsupported(options: ParsedReleaseOptions): void {
   const refuse = (field: string, message: string): never => {
@@ -63,26 +92,7 @@ function refuseUnsupported(options: ParsedReleaseOptions): void {
       'formats',
       'A HALIE release writes the task’s standardised CSV files only; leave out --format or give csv.',
     )
-  if (options.split)
-    refuse(
-      'split',
-      'A HALIE release keeps each tier whole; a held-out split is drawn from GLUCOSE stories only.',
-    )
-  if (options.filter)
-    refuse(
-      'filter',
-      'A HALIE release holds a whole task; the review grid’s filters select GLUCOSE annotations.',
-    )
-  if (options.pseudonymize)
-    refuse(
-      'pseudonymize',
-      'A HALIE release keeps the tables’ worker ids as imported; --pseudonymize is for GLUCOSE releases.',
-    )
-  if (options.neutralizeFormulas)
-    refuse(
-      'neutralizeFormulas',
-      'A HALIE release writes every cell as imported; --neutralize-formulas would change cells.',
-    )
+  for (const { field, why } of HALIE_REFUSALS) if (options[field]) refuse(field, why)
 }
 
 interface TableTally {

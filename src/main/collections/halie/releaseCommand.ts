@@ -1,13 +1,12 @@
 import type { ParsedReleaseOptions, ReleaseResult } from '../../../shared/contract/release'
 import { type HalieTask, HALIE_TASKS, isHalieTask } from '../../../shared/halie/tasks'
 import { type ParsedValues, UsageError, optionalString } from '../../cli/command'
+import { releaseOutput } from '../../cli/releaseOutput'
 import { openProject } from '../../db/connection'
-import { exportHalieRelease } from './release'
+import type { ReleaseWriter } from '../collection'
+import { HALIE_REFUSALS, exportHalieRelease } from './release'
 
-/**
- * `winnow export --collection halie --task T`: the hook the export command calls, kept here so
- * the HALIE release writer moves as one piece.
- */
+/** `--task T`: the HALIE task to release. */
 export function halieTaskOption(values: ParsedValues): HalieTask {
   const task = optionalString(values, 'task')
   if (task === undefined || !isHalieTask(task))
@@ -28,4 +27,19 @@ export function halieExport(
   } finally {
     db.close()
   }
+}
+
+/** `winnow export --collection halie --task T`: one task, per tier, rows as imported. */
+export const halieReleaseWriter: ReleaseWriter = {
+  what: "a HALIE task's standardised CSVs per tier, rows as imported",
+  usage:
+    '--task T --out DIR [--tiers 3,2] [--as-of T] [--force] [--draft]\n' +
+    '         [--card field=value]... [--json]',
+  options: { task: { type: 'string' } },
+  refuses: {
+    ...Object.fromEntries(HALIE_REFUSALS.map((r) => [r.flag, r.why])),
+    'dry-run': 'A dry run counts GLUCOSE annotations; a HALIE release has none.',
+  },
+  fromCommandLine: (dbPath, values, release) =>
+    releaseOutput(halieExport(dbPath, halieTaskOption(values), release)),
 }

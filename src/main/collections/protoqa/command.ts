@@ -4,7 +4,7 @@ import { UserError } from '../../../shared/contract/errors'
 import { type ProtoqaFormat, protoqaFormats } from '../../../shared/protoqa/model'
 import { exactMatch, scoreAll } from '../../../shared/protoqa/scoring'
 import { openProject } from '../../db/connection'
-import { writeProtoqaRelease } from './release/writer'
+import { protoqaExport } from './release/command'
 import { readPredictions } from './import/predictions'
 import { readProtoqaQuestions } from './import/questions'
 import { describeProtoqaImport, importProtoqaFiles } from './import/run'
@@ -166,23 +166,10 @@ function agreementCommand(values: ParsedValues): CommandOutput {
 }
 
 function exportCommand(values: ParsedValues): CommandOutput {
-  const db = openProject(requireString(values, 'db'))
-  try {
-    const out = resolve(requireString(values, 'out'))
-    const datasheet = optionalString(values, 'datasheet')
-    const result = writeProtoqaRelease(db, out, datasheet ? resolve(datasheet) : undefined)
-    const text = [
-      `Wrote ${plural(result.questions, 'question')} to ${out}`,
-      ...(result.unclustered.length
-        ? [`Left out (no final clustering): ${result.unclustered.join(', ')}`]
-        : []),
-      ...result.belowSelection.map(
-        (b) =>
-          `warning: ${b.question}: 8 largest clusters hold ${plural(b.topAnswers, 'answer')} (< 85)`,
-      ),
-    ].join('\n')
-    return { json: result, text }
-  } finally {
-    db.close()
-  }
+  const datasheet = optionalString(values, 'datasheet')
+  return protoqaExport(
+    requireString(values, 'db'),
+    resolve(requireString(values, 'out')),
+    datasheet ? resolve(datasheet) : undefined,
+  )
 }

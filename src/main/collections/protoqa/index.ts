@@ -3,7 +3,7 @@ import type { Collection } from '../collection'
 import { protoqaHandlers } from './api'
 import { protoqaCommand } from './command'
 import { protoqaImporter } from './importer'
-import { writeProtoqaRelease } from './release/writer'
+import { protoqaReleaseWriter } from './release/command'
 import { protoqaSchema } from './schema'
 
 /** ProtoQA: questions, answer lists, clusterings, adjudication, scoring of predictions. */
@@ -13,5 +13,5 @@ export const protoqa = {
   importer: protoqaImporter,
   handlers: protoqaHandlers,
   commands: [protoqaCommand],
-  release: { what: 'ProtoQA JSONL and its datasheet', write: writeProtoqaRelease },
+  release: protoqaReleaseWriter,
 } satisfies Collection<keyof typeof protoqaCalls>

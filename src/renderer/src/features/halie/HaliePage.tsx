@@ -5,17 +5,22 @@ import { showError } from '../messages/messages'
 import { ReleasePanel } from './ReleasePanel'
 import { useStore } from '../../lib/store'
 import { projectState } from '../project/project'
+import { usePageTab } from '../shell/navigation'
 import { ChartsPanel } from './ChartsPanel'
 import { ImportFolderButton } from './ImportFolderButton'
 import { SessionView } from './SessionView'
 import { SessionsGrid } from './SessionsGrid'
 import './halie.css'
 
+const VIEWS = ['sessions', 'charts', 'release'] as const
+type View = (typeof VIEWS)[number]
+
 /** HALIE: human–LM interaction sessions to filter, open, replay and chart. */
 export function HaliePage() {
   const dataVersion = useStore(projectState).dataVersion
   const [open, setOpen] = useState<number | null>(null)
-  const [view, setView] = useState<'sessions' | 'charts' | 'release'>('sessions')
+  // The Release page links to the Release tab.
+  const [view, setView] = usePageTab<View>('halie', VIEWS, 'sessions')
   const [tasks, setTasks] = useState<HalieTask[]>([])
   useEffect(() => {
     api.halie
@@ -28,7 +33,7 @@ export function HaliePage() {
       <header className="halie-head">
         <h2>HALIE</h2>
         <nav className="halie-tabs">
-          {(['sessions', 'charts', 'release'] as const).map((v) => (
+          {VIEWS.map((v) => (
             <button
               key={v}
               className={`small ${view === v ? 'is-active' : ''}`}

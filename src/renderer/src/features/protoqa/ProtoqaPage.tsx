@@ -5,6 +5,7 @@ import { api } from '../../api'
 import { useStore } from '../../lib/store'
 import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
+import { usePageTab } from '../shell/navigation'
 import { ClusterBoard } from './ClusterBoard'
 import { ComparePanel } from './ComparePanel'
 import { ExportPanel } from './ExportPanel'
@@ -31,7 +32,12 @@ export function ProtoqaPage() {
   const [overview, setOverview] = useState<(ProtoqaOverview & { you: string }) | null>(null)
   const [questions, setQuestions] = useState<QuestionSummary[]>([])
   const [selected, setSelected] = useState<string | null>(null)
-  const [mode, setMode] = useState<Mode>('cluster')
+  // The Release page links to the Export tab.
+  const [mode, setMode] = usePageTab<Mode>(
+    'protoqa',
+    MODES.map((m) => m.id),
+    'cluster',
+  )
   const [reviewer, setReviewer] = useState('')
   const [finalDraftFrom, setFinalDraftFrom] = useState<string | null>(null)
 

@@ -8,6 +8,7 @@ import {
   type ReleaseResult,
   type ReleaseSettings,
 } from '../../../../shared/contract/release'
+import { COLLECTION_PAGES } from '../../../../shared/collections'
 import { cardPlaceholders, describePlaceholders } from '../../../../shared/release/placeholders'
 import { describeFilter, isEmptyFilter } from '../../../../shared/filter'
 import { api } from '../../api'
@@ -17,7 +18,7 @@ import { cancelJob, jobs, useShownInPage, whenFinished } from '../jobs/jobs'
 import { showError } from '../messages/messages'
 import { projectState } from '../project/project'
 import { asOf as gridAsOf } from '../ratings/ratingState'
-import { reviewFilter } from '../shell/navigation'
+import { goToPage, reviewFilter } from '../shell/navigation'
 import { ReleasePreviewTable } from './ReleasePreview'
 import { TierMapEditor } from './TierMapEditor'
 import './release.css'
@@ -132,6 +133,7 @@ export function ReleasePage() {
   return (
     <div className="release-page" data-testid="release-page">
       <h2>Export a release</h2>
+      <CollectionReleases />
       <div className="release-columns">
         <section aria-label="Tiers">
           <h3>Tiers and formats</h3>
@@ -375,5 +377,35 @@ function ReleaseDone({ result }: { result: ReleaseResult }) {
         {result.datasheet}
       </pre>
     </section>
+  )
+}
+
+/**
+ * The releases of the collections this project holds, each written on its own page's tab (as
+ * its page declares): a link there, since their options are not GLUCOSE's.
+ */
+function CollectionReleases() {
+  const held = useStore(projectState).collections
+  const pages = COLLECTION_PAGES.flatMap((p) =>
+    'release' in p && held.includes(p.collection)
+      ? [{ id: p.id, label: p.label, release: p.release }]
+      : [],
+  )
+  if (pages.length === 0) return null
+  return (
+    <ul className="release-collections" data-testid="release-collections">
+      {pages.map((p) => (
+        <li key={p.id}>
+          {p.label}: {p.release.what}.{' '}
+          <button
+            className="link"
+            data-testid={`release-collection-${p.id}`}
+            onClick={() => goToPage(p.id, p.release.tab)}
+          >
+            Release on the {p.label} page
+          </button>
+        </li>
+      ))}
+    </ul>
   )
 }

@@ -1,6 +1,8 @@
 import type { AnnotationFilter } from '../../../../shared/filter'
 import { PAGES, type PageId } from '../../../../shared/pages'
+import { useEffect, useState } from 'react'
 import { createProjectStore } from '../../lib/projectScope'
+import { useStore } from '../../lib/store'
 
 /**
  * The page on screen. The review workspace stays mounted behind the others, so its grid keeps its
@@ -8,7 +10,41 @@ import { createProjectStore } from '../../lib/projectScope'
  */
 export const currentPage = createProjectStore<PageId>('review')
 
-export function goToPage(id: PageId): void {
+/**
+ * A request to show one of a page's tabs (a collection's release from the Release page); `seq`
+ * makes a repeat a new request.
+ */
+export const pageTabRequest = createProjectStore<{ page: PageId; tab: string; seq: number } | null>(
+  null,
+)
+
+/**
+ * A page's tab: its own buttons set it, and `goToPage(page, tab)` moves it. The request is taken
+ * once, so a later visit opens as any other.
+ */
+export function usePageTab<T extends string>(
+  page: PageId,
+  tabs: readonly T[],
+  initial: T,
+): [T, (tab: T) => void] {
+  const request = useStore(pageTabRequest)
+  const asked = request?.page === page ? tabs.find((t) => t === request.tab) : undefined
+  const [tab, setTab] = useState<T>(asked ?? initial)
+  const [seen, setSeen] = useState(request)
+  if (request !== seen) {
+    setSeen(request)
+    if (asked) setTab(asked)
+  }
+  useEffect(() => {
+    if (asked) pageTabRequest.set(null)
+  }, [asked])
+  return [tab, setTab]
+}
+
+/** Shows page `id`, on its tab `tab` when given. */
+export function goToPage(id: PageId, tab?: string): void {
+  if (tab !== undefined)
+    pageTabRequest.set({ page: id, tab, seq: (pageTabRequest.get()?.seq ?? 0) + 1 })
   currentPage.set(id)
 }
 
