@@ -13,11 +13,10 @@ import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openProject } from '../src/main/db/connection'
-import { saveReleaseSettings } from '../src/main/release/settings'
 import { writeSection } from './lib/benchmarksDoc'
 import { dataDir, releaseCsv } from './lib/data'
 import { hasCommand, seconds, table } from './lib/measure'
-import { ensureProject } from './lib/project'
+import { ensureProject, releaseEveryAnnotation } from './lib/project'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -46,20 +45,8 @@ const base = join(
 )
 ensureProject(base, SUBMISSIONS)
 
-// Every rating of the scale goes into a tier (as in the release bench), so all is exported.
-const TIER_MAP = [
-  { rating: 3, tier: 3 },
-  { rating: 2, tier: 2 },
-  { rating: 1.5, tier: 1 },
-  { rating: 1, tier: 1 },
-  { rating: 0, tier: 0 },
-  { rating: -1, tier: 0 },
-  { rating: -2, tier: 0 },
-]
-const setup = openProject(base)
-saveReleaseSettings(setup, base, { tierMap: TIER_MAP }, 'bench')
-const annotations = setup.prepare('SELECT count(*) FROM annotations').pluck().get() as number
-setup.close()
+// Every rating of the scale goes into a tier, so the whole project is exported.
+const annotations = releaseEveryAnnotation(base)
 
 const work = mkdtempSync(join(tmpdir(), 'winnow-memory-'))
 const copy = join(work, 'copy.winnow')

@@ -9,11 +9,10 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openProject } from '../src/main/db/connection'
 import { exportRelease } from '../src/main/release/export'
-import { saveReleaseSettings } from '../src/main/release/settings'
 import { releaseOptionsSchema, type ReleaseFormat } from '../src/shared/contract/release'
 import { dataDir } from './lib/data'
 import { hasCommand, seconds, table } from './lib/measure'
-import { ensureProject } from './lib/project'
+import { EVERY_RATING_TIERED, ensureProject, releaseEveryAnnotation } from './lib/project'
 
 const quick = process.argv.includes('--quick')
 const SUBMISSIONS = quick ? 21_300 : 213_000
@@ -29,23 +28,10 @@ if (childAt >= 0) {
 const path = join(dataDir, quick ? 'review-100k.winnow' : 'review-1m.winnow')
 ensureProject(path, SUBMISSIONS)
 
-// Every rating of the collection scale goes into a tier, so the whole project is exported.
-const TIER_MAP = [
-  { rating: 3, tier: 3 },
-  { rating: 2, tier: 2 },
-  { rating: 1.5, tier: 1 },
-  { rating: 1, tier: 1 },
-  { rating: 0, tier: 0 },
-  { rating: -1, tier: 0 },
-  { rating: -2, tier: 0 },
-]
+// Every rating of the scale goes into a tier, so the whole project is exported.
+const annotations = releaseEveryAnnotation(path)
 
-const setup = openProject(path)
-saveReleaseSettings(setup, path, { tierMap: TIER_MAP }, 'bench')
-const annotations = setup.prepare('SELECT count(*) FROM annotations').pluck().get() as number
-setup.close()
-
-const tierCase = `CASE a.rating ${TIER_MAP.map((s) => `WHEN ${s.rating} THEN ${s.tier}`).join(' ')} END`
+const tierCase = `CASE a.rating ${EVERY_RATING_TIERED.map((s) => `WHEN ${s.rating} THEN ${s.tier}`).join(' ')} END`
 const dims = Array.from({ length: 10 }, (_, i) => i + 1)
   .flatMap((d) =>
     ['specific_nl', 'specific_structured', 'general_nl', 'general_structured'].map(

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { openProject } from '../../src/main/db/connection'
 import { writeSynthetic } from '../../src/main/importers/synthetic'
+import { saveReleaseSettings } from '../../src/main/release/settings'
 import { dataDir } from './data'
 
 /** Words every statement or rule carries (connectors, variables, function words): not searches. */
@@ -32,4 +33,26 @@ export function ensureProject(path: string, submissions: number): void {
   db.pragma('wal_checkpoint(TRUNCATE)')
   db.close()
   renameSync(partial, path)
+}
+
+/** Every rating of the collection scale in a tier, so that a release exports the whole project. */
+export const EVERY_RATING_TIERED = [
+  { rating: 3, tier: 3 },
+  { rating: 2, tier: 2 },
+  { rating: 1.5, tier: 1 },
+  { rating: 1, tier: 1 },
+  { rating: 0, tier: 0 },
+  { rating: -1, tier: 0 },
+  { rating: -2, tier: 0 },
+]
+
+/** Saves the tier map that releases every annotation of `path`; returns how many there are. */
+export function releaseEveryAnnotation(path: string): number {
+  const db = openProject(path)
+  try {
+    saveReleaseSettings(db, path, { tierMap: EVERY_RATING_TIERED }, 'bench')
+    return db.prepare('SELECT count(*) FROM annotations').pluck().get() as number
+  } finally {
+    db.close()
+  }
 }

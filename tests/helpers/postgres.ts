@@ -60,6 +60,9 @@ export const noPostgres: string | null =
     ? 'no PostgreSQL server binaries (install the Debian package `postgresql`, or set WINNOW_PG_BIN to the folder holding initdb and pg_ctl)'
     : null
 
+// Each suite that needs a server skips where there is none; this says why, once per test file.
+if (noPostgres !== null) console.warn(`team mode tests skipped: ${noPostgres}`)
+
 const RUN_AS = 'nobody'
 
 function asServerUser(command: string, args: string[]): [string, string[]] {

@@ -17,6 +17,8 @@ import { CREDENTIALS, useStandin } from '../mturk/standin-helpers'
  */
 const root = join(import.meta.dirname, '..', '..')
 
+// Needs a PostgreSQL server (tests/helpers/postgres.ts starts one); where none exists the suite
+// skips and the helper says why.
 describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () => {
   let server: PgServer
   const tempDir = useTempDir()

@@ -20,6 +20,8 @@ import { useTempDir } from '../helpers/tmp'
  * say offline while the server is away and converge when it is back; sharing and joining through
  * the API, a join's cancel, and passwords kept where the app keeps them.
  */
+// Needs a PostgreSQL server (tests/helpers/postgres.ts starts one); where none exists the suite
+// skips and the helper says why.
 describe.skipIf(noPostgres !== null)('team mode in the app', () => {
   let server: PgServer
   const tempDir = useTempDir()
@@ -308,12 +310,5 @@ describe('sharing and joining from the app: arguments', () => {
     expect(share).toMatchObject({ ok: false, error: { code: 'no-project' } })
     expect(readdirSync(dir)).toEqual([])
     expect(session.jobs.list()).toEqual([])
-  })
-})
-
-describe.runIf(noPostgres !== null)('team mode in the app without a PostgreSQL server', () => {
-  it('is skipped here', () => {
-    console.warn(`team mode tests skipped: ${noPostgres}`)
-    expect(noPostgres).not.toBeNull()
   })
 })

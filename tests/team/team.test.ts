@@ -22,6 +22,8 @@ import { useTempDir } from '../helpers/tmp'
  */
 const root = join(import.meta.dirname, '..', '..')
 
+// Needs a PostgreSQL server (tests/helpers/postgres.ts starts one); where none exists the suite
+// skips and the helper says why.
 describe.skipIf(noPostgres !== null)('team mode', () => {
   let server: PgServer
   const tempDir = useTempDir()
@@ -1139,11 +1141,4 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(logged.rows).toEqual([{ n: 1 }])
     expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })
   }, 60_000)
-})
-
-describe.runIf(noPostgres !== null)('team mode without a PostgreSQL server', () => {
-  it('is skipped here', () => {
-    console.warn(`team mode tests skipped: ${noPostgres}`)
-    expect(noPostgres).not.toBeNull()
-  })
 })

@@ -3,7 +3,13 @@ import { ratingKey } from '../../../shared/ratings/key'
 import { plural } from '../../../shared/text'
 import { type Entry, recordChange } from '../../changes/entries'
 import type { Db } from '../../db/connection'
-import { type SessionRatingBasis, blockNames, sessionNames, sessionRatingBases } from './db/ratings'
+import {
+  type HalieRatingKey,
+  type SessionRatingBasis,
+  blockNames,
+  sessionNames,
+  sessionRatingBases,
+} from './db/ratings'
 import { NOW, workerRatingsInForce } from '../../db/queries/ratings/rows'
 import { assertOnScale } from '../../ratings/scale'
 import type { SessionRow } from '../../../shared/halie/sessions'
@@ -51,41 +57,20 @@ function describe(o: HalieRatingOptions, what: string): string {
   return `${verb} ${what}${o.note ? ` — ${o.note}` : ''}`
 }
 
-/** Rates whole sessions (or clears their own rating with `value: null`), as one change set. */
+/** Rates HALIE sessions, as one change set. */
 export function rateSessions(
   db: Db,
   ids: readonly number[],
   o: HalieRatingOptions,
 ): HalieRatingResult {
-  checkIds(ids, 'session')
-  if (o.value !== null) assertOnScale(db, o.value)
-  return db
-    .transaction((): HalieRatingResult => {
-      const found = sessionNames(db, ids)
-      const missing = ids.filter((id) => !found.some((s) => s.id === id))
-      if (missing.length > 0) throw nothingNamed('session', missing)
-      const first = found[0]
-      const what =
-        found.length === 1 && first
-          ? `HALIE ${first.task} session ${first.externalId}`
-          : plural(found.length, 'HALIE session')
-      const entries: Entry[] = found.map((s) => ({
-        subject: 'halie.rating',
-        key: { session: s.id },
-        value: o.value,
-      }))
-      const change = recordChange(
-        db,
-        {
-          kind: found.length > 1 ? 'bulk' : 'manual',
-          author: o.author,
-          description: describe(o, what),
-        },
-        entries,
-      )
-      return { changeSet: change.id, rated: found.length }
-    })
-    .immediate()
+  return rateItems(db, ids, o, {
+    noun: 'session',
+    field: 'session',
+    names: sessionNames,
+    key: (id) => ({ session: id }),
+    one: (s) => `HALIE ${s.task} session ${s.externalId}`,
+    many: 'HALIE session',
+  })
 }
 
 /** Rates event blocks (rows of a task's `event_blocks.csv`), as one change set. */
@@ -94,21 +79,46 @@ export function rateBlocks(
   ids: readonly number[],
   o: HalieRatingOptions,
 ): HalieRatingResult {
-  checkIds(ids, 'block')
+  return rateItems(db, ids, o, {
+    noun: 'event block',
+    field: 'block',
+    names: blockNames,
+    key: (id) => ({ block: id }),
+    one: (b) => `HALIE ${b.task} event block (line ${b.line}) of session ${b.session}`,
+    many: 'HALIE event block',
+  })
+}
+
+/** What rating one kind of HALIE item needs: how to find them, key them and name them. */
+interface RatedKind<T extends { id: number }> {
+  noun: string
+  /** The argument that names them, for a refusal. */
+  field: 'session' | 'block'
+  names(db: Db, ids: readonly number[]): T[]
+  key(id: number): HalieRatingKey
+  one(item: T): string
+  many: string
+}
+
+function rateItems<T extends { id: number }>(
+  db: Db,
+  ids: readonly number[],
+  o: HalieRatingOptions,
+  kind: RatedKind<T>,
+): HalieRatingResult {
+  checkIds(ids, kind.field)
   if (o.value !== null) assertOnScale(db, o.value)
   return db
     .transaction((): HalieRatingResult => {
-      const found = blockNames(db, ids)
-      const missing = ids.filter((id) => !found.some((b) => b.id === id))
-      if (missing.length > 0) throw nothingNamed('event block', missing)
+      const found = kind.names(db, ids)
+      const known = new Set(found.map((item) => item.id))
+      const missing = ids.filter((id) => !known.has(id))
+      if (missing.length > 0) throw nothingNamed(kind.noun, missing)
       const first = found[0]
-      const what =
-        found.length === 1 && first
-          ? `HALIE ${first.task} event block (line ${first.line}) of session ${first.session}`
-          : plural(found.length, 'HALIE event block')
-      const entries: Entry[] = found.map((b) => ({
+      const what = found.length === 1 && first ? kind.one(first) : plural(found.length, kind.many)
+      const entries: Entry[] = found.map((item) => ({
         subject: 'halie.rating',
-        key: { block: b.id },
+        key: kind.key(item.id),
         value: o.value,
       }))
       const change = recordChange(
