@@ -148,6 +148,8 @@ test('rates a session from the grid and its page, rates a block, follows the sug
       .first()
       .click()
     await expect(page.getByTestId('halie-session-rating')).toContainText('3')
+    // The page takes the keyboard from the grid once the session and its log are read.
+    await expect(page.getByTestId('halie-session')).toBeFocused()
     await page.keyboard.press('2')
     await expect(page.getByTestId('halie-session-rating')).toContainText('2')
     const title = (await page.getByTestId('halie-session-id').textContent()) ?? ''
