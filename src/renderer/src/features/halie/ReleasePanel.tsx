@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import type { ReleaseResult } from '../../../../shared/contract/release'
 import { HALIE_TASKS, type HalieTask } from '../../../../shared/halie/tasks'
 import { api } from '../../api'
-import { formatCount } from '../../lib/format'
+import { ReleaseFiles } from '../release/ReleaseFiles'
 import { useStore } from '../../lib/store'
 import { toErrorInfo } from '../../lib/errors'
 import { showError } from '../messages/messages'
@@ -133,29 +133,7 @@ export function ReleasePanel({ tasks }: { tasks: readonly HalieTask[] }) {
           {failure}
         </p>
       )}
-      {result && (
-        <section aria-label="Release written" data-testid="halie-release-done">
-          <h3>Written to {result.out}</h3>
-          <table className="table compact">
-            <thead>
-              <tr>
-                <th>File</th>
-                <th className="num">Rows</th>
-                <th>SHA-256</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.files.map((f) => (
-                <tr key={f.path}>
-                  <td className="mono">{f.path}</td>
-                  <td className="num">{formatCount(f.rows)}</td>
-                  <td className="mono">{f.sha256.slice(0, 16)}…</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
-      )}
+      {result && <ReleaseFiles out={result.out} files={result.files} testId="halie-release-done" />}
     </section>
   )
 }

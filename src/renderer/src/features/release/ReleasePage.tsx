@@ -13,6 +13,7 @@ import { cardPlaceholders, describePlaceholders } from '../../../../shared/relea
 import { describeFilter, isEmptyFilter } from '../../../../shared/filter'
 import { api } from '../../api'
 import { formatCount, percentDone, plural } from '../../lib/format'
+import { ReleaseFiles } from './ReleaseFiles'
 import { useStore } from '../../lib/store'
 import { cancelJob, jobs, useShownInPage, whenFinished } from '../jobs/jobs'
 import { showError } from '../messages/messages'
@@ -352,31 +353,12 @@ export function ReleasePage() {
 
 function ReleaseDone({ result }: { result: ReleaseResult }) {
   return (
-    <section aria-label="Release written" data-testid="release-done">
-      <h3>Written to {result.out}</h3>
-      <table className="table compact">
-        <thead>
-          <tr>
-            <th>File</th>
-            <th className="num">Rows</th>
-            <th>SHA-256</th>
-          </tr>
-        </thead>
-        <tbody>
-          {result.files.map((f) => (
-            <tr key={f.path}>
-              <td className="mono">{f.path}</td>
-              <td className="num">{formatCount(f.rows)}</td>
-              <td className="mono">{f.sha256.slice(0, 16)}…</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <ReleaseFiles out={result.out} files={result.files} testId="release-done">
       <h3>datasheet.md</h3>
       <pre className="release-datasheet" data-testid="release-datasheet">
         {result.datasheet}
       </pre>
-    </section>
+    </ReleaseFiles>
   )
 }
 
