@@ -104,27 +104,45 @@ function recordSet(file: ReleaseFile) {
  */
 export function buildCroissant(facts: ReleaseFacts): unknown {
   const format = primaryFormat(facts.options.formats)
+  return croissantDataset(
+    facts.card,
+    facts.createdAt,
+    facts.files.map((f) => ({ ...f, encodingFormat: MEDIA_TYPES[f.format] })),
+    facts.files.filter((f) => f.format === format).map(recordSet),
+  )
+}
+
+/**
+ * A Croissant 1.0 dataset: the card's required schema.org properties, every file with its
+ * SHA-256 as the distribution, and the record sets given.
+ */
+export function croissantDataset(
+  card: ReleaseFacts['card'],
+  createdAt: number,
+  files: readonly { path: string; bytes: number; sha256: string; encodingFormat: string }[],
+  recordSets: readonly unknown[],
+): unknown {
   return {
     '@context': CROISSANT_CONTEXT,
     '@type': 'sc:Dataset',
     conformsTo: CROISSANT_1_0,
-    name: facts.card.name,
-    description: facts.card.description,
-    license: licenseUrl(facts.card.license),
-    url: facts.card.url,
-    creator: { '@type': 'sc:Person', name: facts.card.creator },
-    datePublished: new Date(facts.createdAt).toISOString().slice(0, 10),
+    name: card.name,
+    description: card.description,
+    license: licenseUrl(card.license),
+    url: card.url,
+    creator: { '@type': 'sc:Person', name: card.creator },
+    datePublished: new Date(createdAt).toISOString().slice(0, 10),
     version: '1.0.0',
     inLanguage: 'en',
-    distribution: facts.files.map((f) => ({
+    distribution: files.map((f) => ({
       '@type': 'cr:FileObject',
       '@id': f.path,
       name: f.path,
       contentUrl: f.path,
       contentSize: `${f.bytes} B`,
-      encodingFormat: MEDIA_TYPES[f.format],
+      encodingFormat: f.encodingFormat,
       sha256: f.sha256,
     })),
-    recordSet: facts.files.filter((f) => f.format === format).map(recordSet),
+    recordSet: recordSets,
   }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { version } from '../../../package.json'
 import type {
@@ -16,7 +16,6 @@ import {
   changeSetsUpTo,
   countReleaseSource,
   ratingSnapshot,
-  recordExport,
   releaseRows,
   releaseSource,
   sourceFileRecords,
@@ -27,7 +26,6 @@ import {
 } from '../db/queries/release/rows'
 import { CancelledError } from '../jobs/cancel'
 import { pastAnnotations } from '../ratings/asOf'
-import { localAuthor } from '../ratings/author'
 import { ratingScale } from '../ratings/scale'
 import { auditResults } from './audits'
 import { buildCard } from './card'
@@ -36,22 +34,16 @@ import { buildDatasheet } from './datasheet'
 import { isTeamProject, membersOf } from '../db/queries/team/state'
 import type { ReleaseFacts } from './facts'
 import { checkOutputFolder, checkReleasePlace } from './folder'
-import { type DocumentFile, buildManifest } from './manifest'
-import {
-  type StepHook,
-  createPartial,
-  discardPartial,
-  placeRelease,
-  removeLeftoverPartials,
-  removeReplaced,
-} from './partial'
+import { finishRelease } from './finish'
+import { buildManifest } from './manifest'
+import { type StepHook, createPartial, discardPartial, removeLeftoverPartials } from './partial'
 import { WorkerPseudonyms, pseudonymousFacts } from './pseudonyms'
 import { type DimensionText, type ReleaseRecord, releaseDate } from './record'
 import { cardOfRelease, refusePlaceholders } from './placeholders'
 import { releasedTiers, tierMap } from './settings'
 import { drawStorySplit } from './split'
 import { ReleaseTally } from './tally'
-import { type RecordWriter, type WrittenFile, hashFile, openWriter } from './writers'
+import { type RecordWriter, type WrittenFile, openWriter } from './writers'
 
 export interface ExportHooks {
   /** Annotations read so far, of `total`; `step` names a new step. */
@@ -300,29 +292,18 @@ export function exportRelease(
     }
     const facts = pseudonyms ? pseudonymousFacts(recorded, pseudonyms) : recorded
     const datasheet = buildDatasheet(facts)
-    const documents: DocumentFile[] = []
-    const writeDocument = (path: string, text: string): void => {
-      writeFileSync(join(temp, path), text, { flag: 'wx' })
-      documents.push({ path, ...hashFile(join(temp, path)) })
-    }
-    writeDocument('datasheet.md', datasheet)
-    writeDocument('README.md', buildCard(facts))
-    writeDocument('croissant.json', JSON.stringify(buildCroissant(facts), null, 2) + '\n')
-    const manifest = buildManifest(facts, documents)
-    writeFileSync(join(temp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n', {
-      flag: 'wx',
-    })
-
-    if (hooks.cancelled())
-      throw new CancelledError('Export cancelled; no release folder was written.')
-    placeRelease(partial, options.out, { force: options.force, projectPath: project }, reached)
-    recordExport(db, {
-      createdAt: facts.createdAt,
-      author: localAuthor(),
-      folder: options.out,
-      manifest,
-    })
-    removeReplaced(partial, reached)
+    const manifest = finishRelease(
+      db,
+      partial,
+      { out: options.out, force: options.force, projectPath: project, createdAt: facts.createdAt },
+      {
+        datasheet,
+        card: buildCard(facts),
+        croissant: buildCroissant(facts),
+        manifest: (documents) => buildManifest(facts, documents),
+      },
+      { cancelled: () => hooks.cancelled(), reached },
+    )
     return {
       out: options.out,
       files: written.map((f) => ({ path: f.path, rows: f.rows, sha256: f.sha256 })),

@@ -12,22 +12,20 @@ import { ratingKey } from '../../../shared/ratings/key'
 import type { Db } from '../../db/connection'
 import { halieRatingsAsOf } from './db/ratings'
 import { halieRatingChangeSets, tableRows, taskSessionIds, taskTables } from './db/release'
-import { ratingSnapshot, recordExport, sourceFileRecords } from '../../db/queries/release/rows'
+import { ratingSnapshot, sourceFileRecords } from '../../db/queries/release/rows'
 import { CancelledError } from '../../jobs/cancel'
-import { localAuthor } from '../../ratings/author'
 import { ratingScale } from '../../ratings/scale'
 import { csvField } from '../../release/cells'
-import { CROISSANT_1_0, CROISSANT_CONTEXT, licenseUrl } from '../../release/croissant'
+import { croissantDataset } from '../../release/croissant'
 import { draftNotice } from '../../release/draft'
+import { finishRelease } from '../../release/finish'
 import { checkOutputFolder, checkReleasePlace } from '../../release/folder'
 import { isoTime } from '../../release/facts'
 import {
   type StepHook,
   createPartial,
   discardPartial,
-  placeRelease,
   removeLeftoverPartials,
-  removeReplaced,
 } from '../../release/partial'
 import { cardOfRelease, refusePlaceholders } from '../../release/placeholders'
 import { releasedTiers, tierMap } from '../../release/settings'
@@ -216,29 +214,19 @@ export function exportHalieRelease(
       inputs: sourceFileRecords(db).filter((f) => f.name.startsWith(`${task}/`)),
       ratingSnapshot: ratingSnapshot(db, options.asOf),
     }
-    const documents: { path: string; bytes: number; sha256: string }[] = []
-    const writeDocument = (path: string, text: string): void => {
-      writeFileSync(join(temp, path), text, { flag: 'wx' })
-      documents.push({ path, ...hashFile(join(temp, path)) })
-    }
     const datasheet = halieDatasheet(facts)
-    writeDocument('datasheet.md', datasheet)
-    writeDocument('README.md', halieCard(facts))
-    writeDocument('croissant.json', JSON.stringify(halieCroissant(facts), null, 2) + '\n')
-    const manifest = halieManifest(facts, documents)
-    writeFileSync(join(temp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n', {
-      flag: 'wx',
-    })
-    if (hooks.cancelled())
-      throw new CancelledError('Export cancelled; no release folder was written.')
-    placeRelease(partial, options.out, { force: options.force, projectPath: project }, reached)
-    recordExport(db, {
-      createdAt: facts.createdAt,
-      author: localAuthor(),
-      folder: options.out,
-      manifest,
-    })
-    removeReplaced(partial, reached)
+    const manifest = finishRelease(
+      db,
+      partial,
+      { out: options.out, force: options.force, projectPath: project, createdAt: facts.createdAt },
+      {
+        datasheet,
+        card: halieCard(facts),
+        croissant: halieCroissant(facts),
+        manifest: (documents) => halieManifest(facts, documents),
+      },
+      { cancelled: () => hooks.cancelled(), reached },
+    )
     return {
       out: options.out,
       files: written.map((f) => ({ path: f.path, rows: f.rows, sha256: f.sha256 })),
@@ -394,28 +382,11 @@ function halieCard(f: HalieFacts): string {
 }
 
 function halieCroissant(f: HalieFacts): unknown {
-  return {
-    '@context': CROISSANT_CONTEXT,
-    '@type': 'sc:Dataset',
-    conformsTo: CROISSANT_1_0,
-    name: f.card.name,
-    description: f.card.description,
-    license: licenseUrl(f.card.license),
-    url: f.card.url,
-    creator: { '@type': 'sc:Person', name: f.card.creator },
-    datePublished: new Date(f.createdAt).toISOString().slice(0, 10),
-    version: '1.0.0',
-    inLanguage: 'en',
-    distribution: f.files.map((file) => ({
-      '@type': 'cr:FileObject',
-      '@id': file.path,
-      name: file.path,
-      contentUrl: file.path,
-      contentSize: `${file.bytes} B`,
-      encodingFormat: 'text/csv',
-      sha256: file.sha256,
-    })),
-    recordSet: f.files.map((file) => {
+  return croissantDataset(
+    f.card,
+    f.createdAt,
+    f.files.map((file) => ({ ...file, encodingFormat: 'text/csv' })),
+    f.files.map((file) => {
       const id = file.path.replace(/^data\//, '').replace(/\.csv$/, '')
       const kind = f.tables.find((t) => file.path.endsWith(`/${t.kind}.csv`))
       return {
@@ -433,7 +404,7 @@ function halieCroissant(f: HalieFacts): unknown {
         })),
       }
     }),
-  }
+  )
 }
 
 function halieManifest(
