@@ -1,4 +1,5 @@
 import { expect, openDemo, test } from './fixtures'
+import { drawAudit } from './audit'
 import { expectEntriesApart } from './layout'
 
 test('draw an audit of 20, judge it with the keys, and read the interval', async ({
@@ -7,11 +8,7 @@ test('draw an audit of 20, judge it with the keys, and read the interval', async
 }) => {
   await openDemo(page, demo.url)
   await page.getByTestId('page-tab-audits').click()
-  await page.getByTestId('audit-source').selectOption('all')
-  await page.getByTestId('audit-n').fill('20')
-  await page.getByTestId('audit-seed').fill('7')
-  await page.getByTestId('audit-name').fill('Twenty')
-  await page.getByTestId('audit-draw').click()
+  await drawAudit(page, { n: 20, seed: 7, name: 'Twenty' })
 
   const view = page.getByTestId('audit-view')
   await expect(view).toBeVisible()
@@ -44,11 +41,7 @@ test('an audit with a target keeps drawing until its interval is that narrow', a
 }) => {
   await openDemo(page, demo.url)
   await page.getByTestId('page-tab-audits').click()
-  await page.getByTestId('audit-source').selectOption('all')
-  await page.getByTestId('audit-n').fill('5')
-  await page.getByTestId('audit-seed').fill('3')
-  await page.getByTestId('audit-target').fill('20')
-  await page.getByTestId('audit-draw').click()
+  await drawAudit(page, { n: 5, seed: 3, target: 20 })
   const item = page.getByTestId('audit-item')
   await expect(page.getByTestId('audit-counts')).toContainText('5 open of 5 drawn')
   // 5 of 5 yes is 56.6–100 %, ±21.7 points: wider than ±20, so 10 more are drawn.
@@ -118,15 +111,13 @@ test('the audits list keeps each entry apart and inside the side column', async 
 }) => {
   await openDemo(page, demo.url)
   await page.getByTestId('page-tab-audits').click()
-  for (const seed of ['1', '2']) {
-    await page.getByTestId('audit-source').selectOption('all')
-    await page.getByTestId('audit-n').fill('3')
-    await page.getByTestId('audit-seed').fill(seed)
-    await page
-      .getByTestId('audit-name')
-      .fill(`A spot check of every annotation with a long name that needs two lines, seed ${seed}`)
-    await page.getByTestId('audit-draw').click()
-    await expect(page.getByTestId('audit-list').locator('li')).toHaveCount(Number(seed))
+  for (const seed of [1, 2]) {
+    await drawAudit(page, {
+      n: 3,
+      seed,
+      name: `A spot check of every annotation with a long name that needs two lines, seed ${seed}`,
+    })
+    await expect(page.getByTestId('audit-list').locator('li')).toHaveCount(seed)
   }
   await expectEntriesApart(
     page.locator('.audits-side'),

@@ -1,4 +1,5 @@
 import { expect, openDemo, test } from './fixtures'
+import { drawAudit } from './audit'
 
 test('a triage mark is a change set: History lists it, and Ctrl+Z undoes it in the queue and from the review page', async ({
   page,
@@ -60,11 +61,7 @@ test('an audit verdict is a change set: Ctrl+Z in the audit takes it back, and H
 }) => {
   await openDemo(page, demo.url)
   await page.getByTestId('page-tab-audits').click()
-  await page.getByTestId('audit-source').selectOption('all')
-  await page.getByTestId('audit-n').fill('5')
-  await page.getByTestId('audit-seed').fill('3')
-  await page.getByTestId('audit-name').fill('Five')
-  await page.getByTestId('audit-draw').click()
+  await drawAudit(page, { n: 5, seed: 3, name: 'Five' })
   const counts = page.getByTestId('audit-counts')
   await expect(counts).toContainText('5 open of 5 drawn')
 
