@@ -1,4 +1,4 @@
-import { appendFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, cpSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { saveExamSettings } from '../../src/main/collections/crowdaq/authoring'
@@ -13,6 +13,7 @@ import { writeHalieFolder } from '../helpers/halie'
 import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
 import { withProject } from '../helpers/project'
 import { useTempDir } from '../helpers/tmp'
+import { HALIE_TASKS } from '../../src/shared/halie/tasks'
 
 /**
  * ProtoQA, CROWDAQ and HALIE data travel as GLUCOSE's does: a publish sends their tables by
@@ -50,7 +51,11 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
   }
 
   /** Publishes `lead` and joins a reviewer; returns the reviewer's replica. */
-  async function publishAndJoin(dir: string, lead: string): Promise<{ db: string; rev: string }> {
+  async function publishAndJoin(
+    dir: string,
+    lead: string,
+    role: 'reviewer' | 'lead' = 'reviewer',
+  ): Promise<{ db: string; rev: string }> {
     const db = `colls${++databases}`
     const leadName = `clead${databases}`
     const password = `pw-${Math.random().toString(36).slice(2)}`
@@ -64,7 +69,7 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     remember(leadName, password)
     await ok('team', 'init', '--db', lead, '--server', server.url(db, leadName), '--name', leadName)
     const name = `crev${databases}`
-    const added = await ok('team', 'member', 'add', name, '--role', 'reviewer', '--db', lead)
+    const added = await ok('team', 'member', 'add', name, '--role', role, '--db', lead)
     remember(name, added.password as string)
     const rev = join(dir, `${name}.winnow`)
     await ok('team', 'join', '--server', server.url(db, name), '--db', rev, '--name', name)
@@ -246,5 +251,34 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/has server schema 3; this Winnow needs 4/)
     expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })
+  }, 120_000)
+
+  it('brings two leads importing HALIE tasks at once to one state, their rows under ids of their own', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await importCollections(lead, null)
+    const { rev: other } = await publishAndJoin(dir, lead, 'lead')
+    // Each folder has workers of its own, new to the team.
+    writeHalieFolder(join(dir, 'halie1'), { sessionsPerTask: 2, blocksPerSession: 2, seed: 1 })
+    writeHalieFolder(join(dir, 'halie2'), { sessionsPerTask: 2, blocksPerSession: 2, seed: 2 })
+    const [first, second] = [...HALIE_TASKS].sort()
+    for (const [task, db, folder] of [
+      [first, lead, 'halie1'],
+      [second, other, 'halie2'],
+    ] as const) {
+      cpSync(join(dir, folder, task), join(dir, task, task), { recursive: true })
+      await ok('halie', 'import', join(dir, task), '--db', db)
+    }
+    await ok('team', 'sync', '--db', lead)
+    await ok('team', 'sync', '--db', other)
+    await ok('team', 'sync', '--db', lead)
+    const tables = collectionTables(lead)
+    expect(new Set(tables.halie_sessions?.map((row) => (row as unknown[])[1]))).toEqual(
+      new Set([first, second]),
+    )
+    expect(collectionTables(other)).toEqual(tables)
+    const workers = (path: string): unknown[] =>
+      withProject(path, (d) => d.prepare('SELECT id, external_id FROM workers ORDER BY id').all())
+    expect(workers(other)).toEqual(workers(lead))
   }, 120_000)
 })
