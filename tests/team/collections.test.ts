@@ -261,7 +261,7 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     // Each folder has workers of its own, new to the team.
     writeHalieFolder(join(dir, 'halie1'), { sessionsPerTask: 2, blocksPerSession: 2, seed: 1 })
     writeHalieFolder(join(dir, 'halie2'), { sessionsPerTask: 2, blocksPerSession: 2, seed: 2 })
-    const [first, second] = [...HALIE_TASKS].sort()
+    const [first, second] = [...HALIE_TASKS].sort() as [string, string]
     for (const [task, db, folder] of [
       [first, lead, 'halie1'],
       [second, other, 'halie2'],

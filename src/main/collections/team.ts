@@ -17,13 +17,21 @@ export interface SharedTable extends BulkTable {
 /**
  * What a collection shares with a team (declared in `collections/<kind>/team.ts`): its bulk
  * tables, parents first, which a publish sends and a join fetches by COPY; the source formats
- * whose imports made after publishing travel (their rows take ids from the replica's band); and
- * how its change entries name a row every replica holds, when the local row id would not.
+ * whose imports made after publishing travel (their rows take ids from the replica's band); how
+ * its change entries name a row every replica holds, when the local row id would not; and the
+ * codecs of its own kinds of change set (ProtoQA's clusterings).
  */
 export interface CollectionTeam {
   tables: readonly SharedTable[]
   importFormats: readonly string[]
   entryKeys?: EntryKeys
+  codecs?: Readonly<Record<string, CollectionCodec>>
+}
+
+/** A change set kind's codec (team/codecs.ts): its payload read here, written on another replica. */
+export interface CollectionCodec {
+  encode(db: Db, changeSetId: number): unknown
+  apply(db: Db, change: { id: number; at: number; reverts: number | null }, payload: never): void
 }
 
 /** Turns an entry's key between a local row id and a name every replica shares. */

@@ -16,7 +16,7 @@ import {
   uidOf,
 } from '../db/queries/team/state'
 import { type EntriesPayload, applyEntries, encodeEntries } from './entryCodec'
-import { protoqaCodec } from '../collections/protoqa/teamCodec'
+import { collectionCodecs } from '../collections/teams'
 
 /**
  * How each kind of change set travels in the log: `encode` reads what a local change set wrote
@@ -82,7 +82,8 @@ const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
   audit: entries,
   setting: entries,
   crowdaq: entries,
-  protoqa: protoqaCodec,
+  // A collection's own kinds (ProtoQA's `protoqa`), from its team declaration.
+  ...(collectionCodecs as Readonly<Record<string, ChangeSetCodec<unknown>>>),
 }
 
 /**

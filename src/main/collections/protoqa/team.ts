@@ -1,4 +1,5 @@
 import { type CollectionTeam, sharedTable as t } from '../team'
+import { protoqaCodec } from './teamCodec'
 
 /**
  * ProtoQA's share of a team: questions, answers, responses, clusterings and predictions. A
@@ -97,4 +98,5 @@ export const protoqaTeam: CollectionTeam = {
     ),
   ],
   importFormats: [],
+  codecs: { protoqa: protoqaCodec },
 }
