@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { collectionImporters } from '../../src/main/collections/importers'
 import { collections } from '../../src/main/collections/registry'
 import { collectionSchemas } from '../../src/main/collections/schemas'
+import { collectionTeams } from '../../src/main/collections/teams'
 import { LATEST_VERSION, migrations } from '../../src/main/db/migrations'
 import { COLLECTIONS, PAGES } from '../../src/shared/pages'
 
@@ -67,6 +68,7 @@ describe('a collection is a module', () => {
     for (const [i, c] of collections.entries()) {
       expect(collectionSchemas[i]).toBe(c.schema)
       expect(collectionImporters[i]).toBe(c.importer)
+      expect(collectionTeams[i]).toBe(c.team)
     }
   })
 

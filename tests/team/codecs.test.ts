@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs'
+import { copyFileSync, cpSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { drawAudit, drawMore, judge } from '../../src/main/audits/audits'
@@ -20,6 +20,14 @@ import {
 import { cli } from '../helpers/cli'
 import { releaseCsv } from '../helpers/glucose'
 import { useTempDir } from '../helpers/tmp'
+import { writeHalieFolder } from '../helpers/halie'
+import { HALIE_TASKS } from '../../src/shared/halie/tasks'
+import { rateBlocks, rateSessions } from '../../src/main/collections/halie/ratings'
+import { saveClustering } from '../../src/main/collections/protoqa/clusterings'
+import { currentClusterings } from '../../src/main/collections/protoqa/db/clusterings'
+import { questionRow } from '../../src/main/collections/protoqa/db/questions'
+
+const root = join(import.meta.dirname, '..', '..')
 
 /**
  * Every kind of change set that travels, encoded on one replica, carried as JSON and applied on a
@@ -214,3 +222,139 @@ describe('team codecs', () => {
 function fail(): never {
   throw new Error('missing')
 }
+
+describe('change sets of collections on a replica whose rows have other ids', () => {
+  const tempDir = useTempDir()
+
+  /** Carries the change sets made after local id `after` from `from` to `to`, as a pull does. */
+  function carry(from: Db, to: Db, after: number): void {
+    const made = from
+      .prepare(
+        `SELECT id, kind, author, created_at AS createdAt, description, reverts, uid
+         FROM change_sets WHERE id > ? ORDER BY id`,
+      )
+      .all(after) as {
+      id: number
+      kind: string
+      author: string
+      createdAt: number
+      description: string
+      reverts: number | null
+      uid: string
+    }[]
+    to.transaction(() => {
+      createTeamTables(to)
+      made.forEach((c, i) => {
+        const entry = {
+          uid: c.uid,
+          seq: i + 1,
+          recordedAt: c.createdAt,
+          member: 'ann',
+          kind: c.kind,
+          author: c.author,
+          createdAt: c.createdAt,
+          description: c.description,
+          payload: JSON.parse(JSON.stringify(encodeChangeSet(from, c))) as unknown,
+        }
+        applyBody(to, insertHeader(to, entry), entry)
+      })
+    }).immediate()
+  }
+
+  const lastId = (db: Db): number =>
+    db.prepare('SELECT coalesce(max(id), 0) FROM change_sets').pluck().get() as number
+
+  it('names a HALIE session and block by task, external id and line, not by row id', async () => {
+    const dir = tempDir()
+    writeHalieFolder(join(dir, 'halie'), { sessionsPerTask: 2, blocksPerSession: 2, logs: false })
+    // The other project imports the last task first, so its rows take other ids.
+    const last = [...HALIE_TASKS].sort().at(-1) as string
+    cpSync(join(dir, 'halie', last), join(dir, 'first', last), { recursive: true })
+    const [a, b] = [join(dir, 'a.winnow'), join(dir, 'b.winnow')]
+    expect((await cli('halie', 'import', join(dir, 'halie'), '--db', a)).code).toBe(0)
+    expect((await cli('halie', 'import', join(dir, 'first'), '--db', b)).code).toBe(0)
+    expect((await cli('halie', 'import', join(dir, 'halie'), '--db', b)).code).toBe(0)
+    const write = openProject(a)
+    const replica = openProject(b)
+    const idOf = (db: Db, task: string, external: string): number =>
+      db
+        .prepare('SELECT id FROM halie_sessions WHERE task = ? AND external_id = ?')
+        .pluck()
+        .get(task, external) as number
+    const session = write
+      .prepare(
+        `SELECT id, task, external_id AS external FROM halie_sessions WHERE task <> ?
+         ORDER BY id LIMIT 1`,
+      )
+      .get(last) as { id: number; task: string; external: string }
+    expect(idOf(replica, session.task, session.external)).not.toBe(session.id)
+    const block = write
+      .prepare(
+        `SELECT r.id, t.task, r.line FROM halie_rows r JOIN halie_tables t ON t.id = r.table_id
+         WHERE t.kind = 'event_blocks' AND t.task <> ? ORDER BY r.id DESC LIMIT 1`,
+      )
+      .get(last) as { id: number; task: string; line: number }
+    const start = lastId(write)
+    rateSessions(write, [session.id], { value: -1, author: 'ann' })
+    rateBlocks(write, [block.id], { value: 1, author: 'ann' })
+    carry(write, replica, start)
+    const rated = (db: Db): unknown[] =>
+      db
+        .prepare(
+          `SELECT 'session', task, external_id, rating FROM halie_sessions WHERE rating IS NOT NULL
+           UNION ALL SELECT 'block', t.task, r.line, r.rating FROM halie_rows r
+             JOIN halie_tables t ON t.id = r.table_id WHERE r.rating IS NOT NULL ORDER BY 1, 2, 3`,
+        )
+        .raw()
+        .all()
+    expect(rated(replica)).toEqual(rated(write))
+    expect(rated(replica)).toEqual([
+      ['block', block.task, block.line, 1],
+      ['session', session.task, session.external, -1],
+    ])
+    write.close()
+    replica.close()
+  })
+
+  it('names a ProtoQA clustering by its question and answers, not by row id', async () => {
+    const dir = tempDir()
+    const [a, b] = [join(dir, 'a.winnow'), join(dir, 'b.winnow')]
+    const protoqa = (name: string): string => join(root, 'tests/fixtures/protoqa', name)
+    expect((await cli('protoqa', 'import', protoqa('questions.jsonl'), '--db', a)).code).toBe(0)
+    expect((await cli('protoqa', 'import', protoqa('answers.csv'), '--db', b)).code).toBe(0)
+    expect((await cli('protoqa', 'import', protoqa('questions.jsonl'), '--db', b)).code).toBe(0)
+    const write = openProject(a)
+    const replica = openProject(b)
+    expect(questionRow(replica, 't1q1')?.id).not.toBe(questionRow(write, 't1q1')?.id)
+    const start = lastId(write)
+    const draft = {
+      clusters: [{ name: 'lost keys', answers: ['keys', 'car keys'] }],
+      invalid: ['asdf'],
+      fixes: { phone: 'a phone' },
+    }
+    saveClustering(write, {
+      question: 't1q1',
+      role: 'reviewer',
+      reviewer: 'ann',
+      draft,
+      author: 'ann',
+    })
+    saveClustering(write, {
+      question: 't1q1',
+      role: 'final',
+      reviewer: 'ann',
+      draft,
+      author: 'ann',
+    })
+    carry(write, replica, start)
+    // Each project imported the file at its own time: the imported clustering's time differs.
+    const held = (db: Db): unknown[] =>
+      currentClusterings(db, questionRow(db, 't1q1')?.id ?? -1).map(({ id: _, ...c }) =>
+        c.role === 'imported' ? { ...c, recordedAt: 0 } : c,
+      )
+    expect(held(replica)).toEqual(held(write))
+    expect(held(replica)).toContainEqual(expect.objectContaining({ role: 'final', author: 'ann' }))
+    write.close()
+    replica.close()
+  })
+})

@@ -5,6 +5,7 @@ import type { Handlers } from '../api/handlers'
 import type { Command, CommandOutput, OptionSpec, ParsedValues } from '../cli/command'
 import type { CollectionImporter } from './importer'
 import type { CollectionSchema } from './schema'
+import type { CollectionTeam } from './team'
 
 /**
  * A release a collection writes of its own, asked for by `winnow export --collection <kind>`
@@ -33,7 +34,8 @@ export interface ReleaseWriter {
 /**
  * Everything a collection adds to Winnow, declared in one place (`collections/<kind>/index.ts`):
  * its schema (migrations, the tables that mean a project holds it), its importer, its API
- * handlers (exactly its calls of the contract), its commands and its release writer. Its page is
+ * handlers (exactly its calls of the contract), its commands, its release writer and what it
+ * shares with a team (its bulk tables, which imports travel, how its entries name rows). Its page is
  * declared beside its pure logic (`shared/<kind>/page.ts`) and its view in the renderer
  * (`features/<kind>/index.ts`).
  */
@@ -44,4 +46,5 @@ export interface Collection<K extends CallName = CallName> {
   handlers: Handlers<K>
   commands: readonly Command[]
   release?: ReleaseWriter
+  team: CollectionTeam
 }

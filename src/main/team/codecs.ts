@@ -16,6 +16,7 @@ import {
   uidOf,
 } from '../db/queries/team/state'
 import { type EntriesPayload, applyEntries, encodeEntries } from './entryCodec'
+import { collectionCodecs } from '../collections/teams'
 
 /**
  * How each kind of change set travels in the log: `encode` reads what a local change set wrote
@@ -29,10 +30,19 @@ export interface ChangeSetCodec<P> {
   apply(db: Db, change: { id: number; at: number; reverts: number | null }, payload: P): void
 }
 
-/** Rating rows as they are: worker and item ratings, and retractions. */
-const ratingRows: ChangeSetCodec<RatingRowsPayload> = {
-  encode: encodeRatingRows,
-  apply: (db, change, payload) => insertRatingRows(db, change.id, change.at, payload),
+/**
+ * Rating rows as they are: worker and item ratings, and retractions; and the entries of a
+ * collection's item ratings (HALIE's), which a rating change set records beside its rows.
+ */
+const ratingRows: ChangeSetCodec<RatingRowsPayload & Partial<EntriesPayload>> = {
+  encode(db, id) {
+    const { entries } = encodeEntries(db, id)
+    return { ...encodeRatingRows(db, id), ...(entries.length > 0 ? { entries } : {}) }
+  },
+  apply(db, change, payload) {
+    insertRatingRows(db, change.id, change.at, payload)
+    if (payload.entries) applyEntries(db, change, { entries: payload.entries })
+  },
 }
 
 /** A policy's rating rows and what it was made from (its script, parameters and dry run). */
@@ -58,7 +68,7 @@ const revert: ChangeSetCodec<Partial<EntriesPayload>> = {
   },
 }
 
-/** Triage, audits, settings and CROWDAQ edits: the rows they made and their entries. */
+/** Triage, audits, settings, CROWDAQ edits and HALIE ratings: the rows they made and their entries. */
 const entries: ChangeSetCodec<EntriesPayload> = { encode: encodeEntries, apply: applyEntries }
 
 const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
@@ -72,6 +82,8 @@ const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
   audit: entries,
   setting: entries,
   crowdaq: entries,
+  // A collection's own kinds (ProtoQA's `protoqa`), from its team declaration.
+  ...(collectionCodecs as Readonly<Record<string, ChangeSetCodec<unknown>>>),
 }
 
 /**

@@ -2,6 +2,7 @@ import { UserError } from '../../shared/contract/errors'
 import type { AnnotationFilter } from '../../shared/filter'
 import { applyEntry } from '../changes/entries'
 import { applyCollectionEntry } from '../collections/entries'
+import { entryKeysOf } from '../collections/teams'
 import type { Db } from '../db/connection'
 import { appendAuditItems, insertAudit } from '../db/queries/audits'
 import {
@@ -26,7 +27,8 @@ import { insertQueue } from '../db/queries/triage'
 /**
  * How triage, audit, setting and CROWDAQ change sets travel: the rows they made (a queue started,
  * an audit drawn, more items drawn) and their entries, with every queue and audit named by the
- * global id of the change set that made it. Applying writes the same rows and stores and applies
+ * global id of the change set that made it, and a collection's rows as the collection names them
+ * on every replica (`entryKeys` of its team declaration: a HALIE session by its external id). Applying writes the same rows and stores and applies
  * the entries with `applyEntry`, as `recordChange` does for local work.
  */
 export interface EntriesPayload {
@@ -77,6 +79,8 @@ export function encodeEntries(db: Db, changeSetId: number): EntriesPayload {
       if (uid === undefined) throw unnamed(named, k[named])
       key = { ...k, [named]: uid }
     }
+    const shared = entryKeysOf(row.subject)
+    if (shared) key = shared.toShared(db, key)
     payload.entries.push([row.subject, key, row.value])
   }
   return payload
@@ -112,6 +116,8 @@ export function applyEntries(
       if (id === undefined) throw unnamed(named, k[named])
       local = { ...k, [named]: id }
     }
+    const shared = entryKeysOf(subject)
+    if (shared) local = shared.toLocal(db, key)
     const row: EntryRow = { subject, key: JSON.stringify(local), value }
     insertEntry(db, change.id, row)
     applyEntryHere(db, row, change)

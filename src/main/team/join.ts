@@ -4,7 +4,7 @@ import type { Db } from '../db/connection'
 import { openProject } from '../db/connection'
 import { createTeamTables, setTeamSeq, writeTeamState } from '../db/queries/team/state'
 import { insertBulkRows, recordJoinedSettings, setAsideForJoin } from '../db/queries/team/bulk'
-import { BULK_TABLES, copyRowsOut } from '../db/server/bulk'
+import { SHARED_TABLES, copyRowsOut } from '../db/server/bulk'
 import { type PulledEntry, logHead, readLog } from '../db/server/log'
 import { memberRole } from '../db/server/members'
 import { takeReplicaNumber } from '../db/server/imports'
@@ -84,8 +84,8 @@ export async function joinTeam(
     )
     const counts = { submissions: 0, annotations: 0 }
     const setAside = setAsideForJoin(replica)
-    for (const table of BULK_TABLES) {
-      const step = `Receiving ${table.name.replace('_', ' ')}`
+    for (const table of SHARED_TABLES) {
+      const step = `Receiving ${table.name.replaceAll('_', ' ')}`
       progress(step, 0, null)
       let received = 0
       const n = await serverStep(server, () =>

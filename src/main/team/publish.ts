@@ -8,8 +8,7 @@ import {
   writeTeamState,
 } from '../db/queries/team/state'
 import { localBulkCount, localBulkRows } from '../db/queries/team/bulk'
-import { heldCollections } from '../db/queries/collections'
-import { BULK_TABLES, copyRowsIn } from '../db/server/bulk'
+import { SHARED_TABLES, copyRowsIn } from '../db/server/bulk'
 import { appendToLog } from '../db/server/log'
 import { takeReplicaNumber } from '../db/server/imports'
 import { setReplicaNumber } from '../db/queries/team/ids'
@@ -32,8 +31,9 @@ export type TeamProgress = (step: string, done: number, total: number | null) =>
 
 /**
  * Publishes a project to an empty PostgreSQL database (`winnow team init`): in one server
- * transaction the team's schema, the lead as its first member, the bulk data by COPY and every
- * change set of the project into the log. The project then is the lead's replica.
+ * transaction the team's schema, the lead as its first member, the bulk data by COPY (GLUCOSE's
+ * and every collection's tables) and every change set of the project into the log. The project
+ * then is the lead's replica.
  */
 export async function publishProject(
   path: string,
@@ -48,15 +48,6 @@ export async function publishProject(
         type: 'conflict',
         code: 'already-a-team-project',
         message: `${path} is already a team project; winnow team status shows its server.`,
-        file: path,
-      })
-    }
-    const others = heldCollections(db)
-    if (others.length > 0) {
-      throw new UserError({
-        type: 'conflict',
-        code: 'collection-not-shared',
-        message: `${path} holds ${others.join(' and ')} work, which team mode does not share yet (GLUCOSE only); publish a project without it.`,
         file: path,
       })
     }
@@ -79,11 +70,11 @@ export async function publishProject(
         const groups = groupRoles(address.database)
         await createServerSchema(server.client, groups)
         await addMember(server.client, groups, { name: options.name, role: 'lead' })
-        for (const table of BULK_TABLES) {
+        for (const table of SHARED_TABLES) {
           const total = localBulkCount(db, table)
-          progress(`Sending ${table.name.replace('_', ' ')}`, 0, total)
+          progress(`Sending ${table.name.replaceAll('_', ' ')}`, 0, total)
           const sent = await copyRowsIn(server.client, table, localBulkRows(db, table), (n) =>
-            progress(`Sending ${table.name.replace('_', ' ')}`, n, total),
+            progress(`Sending ${table.name.replaceAll('_', ' ')}`, n, total),
           )
           if (table.name === 'submissions') submissions = sent
         }

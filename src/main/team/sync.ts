@@ -201,7 +201,7 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
     throw new UserError({
       type: 'conflict',
       code: 'collection-not-shared',
-      message: `Change set ${change.id} (${change.description}) imported ${others.join(' and ')} data, which team mode does not share yet (GLUCOSE only); it and what came after it wait unpushed.`,
+      message: `Change set ${change.id} (${change.description}) imported ${others.join(' and ')} data, which team mode does not share yet after publishing (GLUCOSE's and HALIE's imports travel); it and what came after it wait unpushed.`,
     })
   }
   // The server refuses another role's rows too (grants of its migration 3); this says why.

@@ -5,11 +5,13 @@ import { halieCommand } from './command'
 import { halieImporter } from './importer'
 import { halieReleaseWriter } from './releaseCommand'
 import { halieSchema } from './schema'
+import { halieTeam } from './team'
 
 /** HALIE: human–LM interaction sessions, their logs and replays. */
 export const halie = {
   id: 'halie',
   schema: halieSchema,
+  team: halieTeam,
   importer: halieImporter,
   handlers: halieHandlers,
   commands: [halieCommand],

@@ -2,6 +2,7 @@ import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { StringDecoder } from 'node:string_decoder'
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
+import { COLLECTION_TABLES } from '../../collections/teams'
 import type { ServerClient } from './connect'
 
 /**
@@ -85,6 +86,12 @@ export const BULK_TABLES: readonly BulkTable[] = [
     ['general_structured', 'text'],
   ),
 ]
+
+/**
+ * What a team's bulk data is: the core's tables, then each collection's (declared in
+ * `collections/<kind>/team.ts`), parents first.
+ */
+export const SHARED_TABLES: readonly BulkTable[] = [...BULK_TABLES, ...COLLECTION_TABLES]
 
 export type BulkValue = string | number | null
 

@@ -1,6 +1,8 @@
 import { append } from '../../../shared/lists'
 import type { ServerClient } from './connect'
-import { type BulkTable, type BulkValue, BULK_TABLES, copyRowsIn, copyRowsOut } from './bulk'
+import { COLLECTION_TABLES } from '../../collections/teams'
+import type { SharedTable } from '../../collections/team'
+import { type BulkTable, type BulkValue, SHARED_TABLES, copyRowsIn, copyRowsOut } from './bulk'
 
 /**
  * The bulk data of one change set made after publishing (an import or an MTurk pull): sent by
@@ -8,19 +10,59 @@ import { type BulkTable, type BulkValue, BULK_TABLES, copyRowsIn, copyRowsOut } 
  * it. Workers, stories and sentences may be shared with rows the server holds already (ids made
  * from external ids agree), so they go through a scratch table and only new ones are added.
  */
-export const IMPORT_TABLES: readonly BulkTable[] = BULK_TABLES.filter((t) => t.name !== 'settings')
+export const IMPORT_TABLES: readonly BulkTable[] = SHARED_TABLES.filter(
+  (t) => t.name !== 'settings',
+)
 
 const SHARED = new Set(['workers', 'stories', 'sentences'])
 
 const UID = /^[0-9a-f]{32}$/
 
+/**
+ * The rows of a collection's table that one change set brought, as a WHERE clause: `own(column)`
+ * tells a row of that change set by a table's change set column; a table without one follows its
+ * parent row (`owner`). `prefix` is the schema the tables are in (`winnow.` on the server). Null
+ * for a table that is not a collection's.
+ */
+export function collectionRowsOf(
+  name: string,
+  own: (column: string) => string,
+  prefix: string,
+): string | null {
+  const table = COLLECTION_TABLES.find((t) => t.name === name)
+  return table ? ownedRows(table, own, prefix) : null
+}
+
+function ownedRows(table: BulkTable, own: (column: string) => string, prefix: string): string {
+  const uid = table.columns.find((c) => c.type === 'uid')
+  if (uid) return own(uid.name)
+  const owner = (table as Partial<SharedTable>).owner
+  const parent = owner && SHARED_TABLES.find((t) => t.name === owner.table)
+  if (!owner || !parent) throw new Error(`${table.name} names no change set and no owner`)
+  return `${owner.column} IN (SELECT id FROM ${prefix}${parent.name}
+    WHERE ${ownedRows(parent, own, prefix)})`
+}
+
+/** The workers that rows of collections brought by one change set name. */
+export function collectionWorkersOf(own: (column: string) => string, prefix: string): string[] {
+  return COLLECTION_TABLES.filter((t) => t.worker).map(
+    (t) => `id IN (SELECT ${t.worker} FROM ${prefix}${t.name} WHERE ${ownedRows(t, own, prefix)})`,
+  )
+}
+
 /** The rows of `table` the change set `uid` brought, as a WHERE clause on the server. */
 function rowsOf(table: string, uid: string): string {
   if (!UID.test(uid)) throw new Error(`not a change set id: ${uid}`)
+  const own = (column: string): string => `${column} = '${uid}'`
+  const collection = collectionRowsOf(table, own, 'winnow.')
+  if (collection !== null) return collection
   const submissions = `SELECT id FROM winnow.submissions WHERE change_set_uid = '${uid}'`
   switch (table) {
     case 'workers':
-      return `id IN (SELECT worker_id FROM winnow.submissions WHERE change_set_uid = '${uid}')`
+      return [
+        `id IN (SELECT worker_id FROM winnow.submissions WHERE change_set_uid = '${uid}')`,
+        ...collectionWorkersOf(own, 'winnow.'),
+      ].join(' OR ')
     case 'stories':
       return `id IN (SELECT story_id FROM winnow.submissions WHERE change_set_uid = '${uid}')`
     case 'sentences':

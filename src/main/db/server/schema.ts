@@ -1,5 +1,6 @@
 import type pg from 'pg'
 import { UserError } from '../../../shared/contract/errors'
+import { COLLECTION_TABLES } from '../../collections/teams'
 import { escapeIdentifier } from './connect'
 
 /**
@@ -205,7 +206,42 @@ const m003: ServerMigration = {
   },
 }
 
-export const serverMigrations: readonly ServerMigration[] = [m001, m002, m003]
+/** A column type of a shared table as the server holds it. */
+const SERVER_TYPES = { int: 'bigint', real: 'double precision', text: 'text', uid: 'uuid' } as const
+
+/**
+ * ProtoQA, CROWDAQ and HALIE data travel as GLUCOSE's does: each collection's shared tables
+ * (`collections/<kind>/team.ts`) are made here from their declaration, and reviewers push
+ * ProtoQA clusterings. A later change to a declared table comes with a migration of its own.
+ */
+const m004: ServerMigration = {
+  version: 4,
+  name: 'collection-tables',
+  async up(client, groups) {
+    const lead = escapeIdentifier(groups.lead)
+    const reviewer = escapeIdentifier(groups.reviewer)
+    const viewer = escapeIdentifier(groups.viewer)
+    for (const table of COLLECTION_TABLES) {
+      const columns = table.columns.map((c) => `${c.name} ${SERVER_TYPES[c.type]}`)
+      const uid = table.columns.find((c) => c.type === 'uid')
+      await client.query(`
+        CREATE TABLE winnow.${table.name} (${columns.join(', ')}, PRIMARY KEY (${table.key.join(', ')}));
+        ${uid ? `CREATE INDEX ${table.name}_change_set ON winnow.${table.name} (${uid.name});` : ''}
+        ${table.owner ? `CREATE INDEX ${table.name}_owner ON winnow.${table.name} (${table.owner.column});` : ''}
+        GRANT SELECT ON winnow.${table.name} TO ${lead}, ${reviewer}, ${viewer};
+        GRANT INSERT ON winnow.${table.name} TO ${lead};`)
+    }
+    const reviewerKinds = [...REVIEWER_KINDS, 'protoqa'].map((k) => `'${k}'`).join(', ')
+    await client.query(`
+      DROP POLICY change_sets_push ON winnow.change_sets;
+      CREATE POLICY change_sets_push ON winnow.change_sets FOR INSERT WITH CHECK (
+        member = session_user AND EXISTS (
+          SELECT 1 FROM winnow.members m WHERE m.name = session_user
+            AND (m.role = 'lead' OR (m.role = 'reviewer' AND kind IN (${reviewerKinds})))));`)
+  },
+}
+
+export const serverMigrations: readonly ServerMigration[] = [m001, m002, m003, m004]
 
 export const SERVER_SCHEMA_VERSION = serverMigrations.length
 

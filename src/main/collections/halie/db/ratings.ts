@@ -1,5 +1,5 @@
 import type { Db } from '../../../db/connection'
-import { all, run } from '../../../db/connection'
+import { all, get, pluck, run } from '../../../db/connection'
 import { sql } from '../../../db/sql'
 
 /** What a HALIE rating entry names: a whole session, or one event block (its table row). */
@@ -85,4 +85,45 @@ export function halieRatingsAsOf(db: Db, asOf: number): Map<string, number | nul
     out.set(name, row.value === null ? null : (JSON.parse(row.value) as number))
   }
   return out
+}
+
+/**
+ * A rating key as every replica names it: a session by its task and external id, a block by its
+ * task and its line in the task's event blocks (row ids are this replica's own).
+ */
+export type SharedHalieRatingKey =
+  { task: string; session: string } | { task: string; blockLine: number }
+
+export function sharedHalieRatingKey(db: Db, key: HalieRatingKey): SharedHalieRatingKey | null {
+  if ('session' in key) {
+    return (
+      get<{ task: string; session: string }>(
+        db,
+        sql`SELECT task, external_id AS session FROM halie_sessions WHERE id = ${key.session}`,
+      ) ?? null
+    )
+  }
+  return (
+    get<{ task: string; blockLine: number }>(
+      db,
+      sql`SELECT t.task AS task, r.line AS blockLine FROM halie_rows AS r
+          JOIN halie_tables AS t ON t.id = r.table_id WHERE r.id = ${key.block}`,
+    ) ?? null
+  )
+}
+
+export function localHalieRatingKey(db: Db, key: SharedHalieRatingKey): HalieRatingKey | null {
+  if ('session' in key) {
+    const id = pluck<number>(
+      db,
+      sql`SELECT id FROM halie_sessions WHERE task = ${key.task} AND external_id = ${key.session}`,
+    )
+    return id === undefined ? null : { session: id }
+  }
+  const id = pluck<number>(
+    db,
+    sql`SELECT r.id FROM halie_rows AS r JOIN halie_tables AS t ON t.id = r.table_id
+        WHERE t.task = ${key.task} AND t.kind = 'event_blocks' AND r.line = ${key.blockLine}`,
+  )
+  return id === undefined ? null : { block: id }
 }

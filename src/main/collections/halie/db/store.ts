@@ -3,8 +3,13 @@ import { BatchInsert } from '../../../db/batch'
 import type { Db } from '../../../db/connection'
 import { get, pluck, run } from '../../../db/connection'
 import { sql } from '../../../db/sql'
+import { nextBandId } from '../../../db/queries/team/ids'
 
-/** The writes of a HALIE import, inside its one transaction. */
+/**
+ * The writes of a HALIE import, inside its one transaction. On a team replica new rows take ids
+ * from the replica's band (`nextBandId`; null elsewhere, and SQLite picks), so an import made
+ * after publishing names its rows alike on every replica.
+ */
 
 export function heldTable(
   db: Db,
@@ -26,8 +31,8 @@ export function addTable(
   return Number(
     run(
       db,
-      sql`INSERT INTO halie_tables (task, kind, header, source_file_id)
-          VALUES (${table.task}, ${table.kind}, ${JSON.stringify(table.header)}, ${table.sourceFileId})`,
+      sql`INSERT INTO halie_tables (id, task, kind, header, source_file_id)
+          VALUES (${nextBandId(db, 'halie_tables')}, ${table.task}, ${table.kind}, ${JSON.stringify(table.header)}, ${table.sourceFileId})`,
     ).lastInsertRowid,
   )
 }
@@ -59,8 +64,8 @@ export function findOrAddSession(db: Db, s: SessionKeys): number {
   return Number(
     run(
       db,
-      sql`INSERT INTO halie_sessions (task, external_id, worker_id, model, prompt, change_set_id)
-          VALUES (${s.task}, ${s.externalId}, ${s.workerId}, ${s.model}, ${s.prompt}, ${s.changeSetId})`,
+      sql`INSERT INTO halie_sessions (id, task, external_id, worker_id, model, prompt, change_set_id)
+          VALUES (${nextBandId(db, 'halie_sessions')}, ${s.task}, ${s.externalId}, ${s.workerId}, ${s.model}, ${s.prompt}, ${s.changeSetId})`,
     ).lastInsertRowid,
   )
 }
@@ -80,8 +85,17 @@ export function sessionKeys(
 }
 
 /** Rows of one table: `(table_id, line, session_id, cells)`. */
-export function rowWriter(db: Db): BatchInsert {
-  return new BatchInsert(db, 'INSERT INTO halie_rows (table_id, line, session_id, cells)', 4)
+export function rowWriter(db: Db): Pick<BatchInsert, 'add' | 'flush'> {
+  const batch = new BatchInsert(
+    db,
+    'INSERT INTO halie_rows (id, table_id, line, session_id, cells)',
+    5,
+  )
+  let next = nextBandId(db, 'halie_rows')
+  return {
+    add: (...values) => batch.add(next === null ? null : next++, ...values),
+    flush: () => batch.flush(),
+  }
 }
 
 export function setAccuracy(db: Db, id: number, accuracy: number | null): void {
@@ -133,8 +147,8 @@ export function addLog(
   return Number(
     run(
       db,
-      sql`INSERT INTO halie_logs (session_id, source_file_id, events, duration_ms)
-          VALUES (${log.sessionId}, ${log.sourceFileId}, ${log.events}, ${log.durationMs})`,
+      sql`INSERT INTO halie_logs (id, session_id, source_file_id, events, duration_ms)
+          VALUES (${nextBandId(db, 'halie_logs')}, ${log.sessionId}, ${log.sourceFileId}, ${log.events}, ${log.durationMs})`,
     ).lastInsertRowid,
   )
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../../db/connection'
-import { all, run } from '../../../db/connection'
+import { all, pluck, run } from '../../../db/connection'
 import { sql } from '../../../db/sql'
 import type {
   ClusteringDraft,
@@ -136,4 +136,101 @@ function readClustering(db: Db, row: ClusteringRow): SavedClustering {
     recordedAt: row.recordedAt,
     counts: clusters.map((c, i) => c.declared ?? sums[i] ?? 0),
   }
+}
+
+/**
+ * A clustering as it travels to a team's other replicas: its question by external id and its
+ * answers by text, which every replica shares (row ids are each replica's own).
+ */
+export interface SharedClustering {
+  question: string
+  role: ClusteringRole
+  author: string
+  decidedBy: string | null
+  recordedAt: number
+  clusters: [position: number, label: string, name: string, declaredCount: number | null][]
+  members: [answer: string, cluster: number | null, order: number, fixed: string | null][]
+}
+
+/** The clusterings a change set saved. */
+export function clusteringsOfChangeSet(db: Db, changeSetId: number): SharedClustering[] {
+  const rows = all<{ id: number; question: string } & Omit<SharedClustering, 'question'>>(
+    db,
+    sql`SELECT c.id, q.external_id AS question, c.role, c.author, c.decided_by AS decidedBy,
+          c.recorded_at AS recordedAt
+        FROM protoqa_clusterings c JOIN protoqa_questions q ON q.id = c.question_id
+        WHERE c.change_set_id = ${changeSetId} ORDER BY c.id`,
+  )
+  return rows.map(({ id, ...c }) => ({
+    question: c.question,
+    role: c.role,
+    author: c.author,
+    decidedBy: c.decidedBy,
+    recordedAt: c.recordedAt,
+    clusters: db
+      .prepare(
+        `SELECT position, label, name, declared_count FROM protoqa_clusters
+         WHERE clustering_id = ? ORDER BY position`,
+      )
+      .raw()
+      .all(id) as SharedClustering['clusters'],
+    members: db
+      .prepare(
+        `SELECT a.text, m.cluster, m.member_order, m.fixed FROM protoqa_cluster_answers m
+         JOIN protoqa_answers a ON a.id = m.answer_id WHERE m.clustering_id = ? ORDER BY a.id`,
+      )
+      .raw()
+      .all(id) as SharedClustering['members'],
+  }))
+}
+
+/** Whether a change set's clusterings are here already (a join brought them with the tables). */
+export function holdsClusteringsOf(db: Db, changeSetId: number): boolean {
+  return (
+    pluck<number>(
+      db,
+      sql`SELECT EXISTS (SELECT 1 FROM protoqa_clusterings WHERE change_set_id = ${changeSetId})`,
+    ) === 1
+  )
+}
+
+/**
+ * Writes a clustering another replica saved into change set `changeSetId`; false when this
+ * replica lacks its question or one of its answers.
+ */
+export function insertSharedClustering(db: Db, changeSetId: number, c: SharedClustering): boolean {
+  const questionId = pluck<number>(
+    db,
+    sql`SELECT id FROM protoqa_questions WHERE external_id = ${c.question}`,
+  )
+  if (questionId === undefined) return false
+  const answers = new Map(
+    all<{ id: number; text: string }>(
+      db,
+      sql`SELECT id, text FROM protoqa_answers WHERE question_id = ${questionId}`,
+    ).map((a) => [a.text, a.id]),
+  )
+  if (c.members.some(([text]) => !answers.has(text))) return false
+  const id = Number(
+    run(
+      db,
+      sql`INSERT INTO protoqa_clusterings (question_id, role, author, decided_by, recorded_at, change_set_id)
+          VALUES (${questionId}, ${c.role}, ${c.author}, ${c.decidedBy}, ${c.recordedAt}, ${changeSetId})`,
+    ).lastInsertRowid,
+  )
+  for (const [position, label, name, declared] of c.clusters) {
+    run(
+      db,
+      sql`INSERT INTO protoqa_clusters (clustering_id, position, label, name, declared_count)
+          VALUES (${id}, ${position}, ${label}, ${name}, ${declared})`,
+    )
+  }
+  for (const [text, cluster, order, fixed] of c.members) {
+    run(
+      db,
+      sql`INSERT INTO protoqa_cluster_answers (clustering_id, answer_id, cluster, member_order, fixed)
+          VALUES (${id}, ${answers.get(text) ?? null}, ${cluster}, ${order}, ${fixed})`,
+    )
+  }
+  return true
 }

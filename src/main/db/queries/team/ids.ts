@@ -46,6 +46,9 @@ export function setReplicaNumber(db: Db, number: number): void {
   run(db, sql`INSERT OR REPLACE INTO team_replica (only_row, number) VALUES (1, ${number})`)
 }
 
+export type BandTable =
+  'submissions' | 'source_files' | 'halie_sessions' | 'halie_tables' | 'halie_rows' | 'halie_logs'
+
 export interface Band {
   first: number
   last: number
@@ -56,8 +59,11 @@ export function bandOf(number: number): Band {
   return { first, last: first + 2 ** BAND_BITS - 1 }
 }
 
-/** The next free id of `table` (submissions or source_files) in this replica's band, or null. */
-export function nextBandId(db: Db, table: 'submissions' | 'source_files'): number | null {
+/**
+ * The next free id of `table` (submissions, source_files, or a collection's table whose imports
+ * travel) in this replica's band, or null outside a team project.
+ */
+export function nextBandId(db: Db, table: BandTable): number | null {
   const number = replicaNumber(db)
   if (number === null) return null
   const { first, last } = bandOf(number)

@@ -2,6 +2,8 @@ import type { Db } from '../../connection'
 import { pluck, run } from '../../connection'
 import { type SqlFragment, sql } from '../../sql'
 import type { BulkTable, BulkValue } from '../../server/bulk'
+import { collectionRowsOf, collectionWorkersOf } from '../../server/imports'
+import { SHARED_IMPORT_FORMATS } from '../../../collections/teams'
 import { localColumn } from './bulk'
 import type { Band } from './ids'
 
@@ -12,10 +14,16 @@ import type { Band } from './ids'
  */
 function rowsOf(table: string, changeSetId: number): string {
   const id = Math.trunc(changeSetId)
+  const own = (): string => `change_set_id = ${id}`
+  const collection = collectionRowsOf(table, own, '')
+  if (collection !== null) return collection
   const submissions = `SELECT id FROM submissions WHERE change_set_id = ${id}`
   switch (table) {
     case 'workers':
-      return `id IN (SELECT worker_id FROM submissions WHERE change_set_id = ${id})`
+      return [
+        `id IN (SELECT worker_id FROM submissions WHERE change_set_id = ${id})`,
+        ...collectionWorkersOf(own, ''),
+      ].join(' OR ')
     case 'stories':
       return `id IN (SELECT story_id FROM submissions WHERE change_set_id = ${id})`
     case 'sentences':
@@ -52,15 +60,19 @@ export function outsideBand(db: Db, changeSetId: number, band: Band): boolean {
   )
 }
 
-/** Formats of a change set's source files that are not GLUCOSE's (their rows do not travel). */
+/**
+ * Formats of a change set's source files whose rows do not travel: neither GLUCOSE's nor a
+ * collection's that shares its imports (`importFormats` of its team declaration).
+ */
 export function otherFormats(db: Db, changeSetId: number): string[] {
-  return db
+  const formats = db
     .prepare(
       `SELECT DISTINCT format FROM source_files WHERE change_set_id = ? AND format NOT LIKE 'glucose-%'
        ORDER BY format`,
     )
     .pluck()
     .all(changeSetId) as string[]
+  return formats.filter((f) => !SHARED_IMPORT_FORMATS.has(f))
 }
 
 /** Rows shared with what a replica may hold already: the same id names the same row. */

@@ -89,21 +89,6 @@ export interface PendingChangeSet {
   uid: string
 }
 
-/**
- * Kinds of change set that have no codec yet (ProtoQA clusterings, whose questions and answers are
- * not shared): recorded on their own replica only, never pushed, never holding back what follows.
- */
-const LOCAL_KINDS = ['protoqa']
-
-/** A change set `c` that travels: not of a local kind, nor a revert (at any depth) of one. */
-const travels = sql`c.kind NOT IN ${sql.list(LOCAL_KINDS)}
-  AND NOT (c.kind = 'revert' AND EXISTS (
-    WITH RECURSIVE up(id, kind, reverts) AS (
-      SELECT r.id, r.kind, r.reverts FROM change_sets r WHERE r.id = c.reverts
-      UNION ALL SELECT p.id, p.kind, p.reverts FROM change_sets p JOIN up ON p.id = up.reverts
-        WHERE up.kind = 'revert')
-    SELECT 1 FROM up WHERE up.kind IN ${sql.list(LOCAL_KINDS)}))`
-
 /** Change sets not yet placed in the log, oldest first (from after local id `after`). */
 export function pendingChangeSets(
   db: Db,
@@ -114,7 +99,7 @@ export function pendingChangeSets(
     db,
     sql`SELECT c.id, c.kind, c.author, c.created_at AS createdAt, c.description, c.reverts, c.uid
         FROM change_sets c LEFT JOIN team_change_sets t ON t.change_set_id = c.id
-        WHERE t.seq IS NULL AND c.id > ${after} AND ${travels} ORDER BY c.id LIMIT ${limit}`,
+        WHERE t.seq IS NULL AND c.id > ${after} ORDER BY c.id LIMIT ${limit}`,
   )
 }
 
@@ -123,7 +108,7 @@ export function pendingCount(db: Db): number {
     pluck<number>(
       db,
       sql`SELECT count(*) FROM change_sets c LEFT JOIN team_change_sets t ON t.change_set_id = c.id
-          WHERE t.seq IS NULL AND ${travels}`,
+          WHERE t.seq IS NULL`,
     ) ?? 0
   )
 }
@@ -249,7 +234,7 @@ export function pendingAtOrBefore(db: Db, at: number): { id: number; createdAt: 
     db,
     sql`SELECT c.id, c.created_at AS createdAt FROM change_sets c
         LEFT JOIN team_change_sets t ON t.change_set_id = c.id
-        WHERE t.seq IS NULL AND c.created_at <= ${at} AND ${travels} ORDER BY c.id`,
+        WHERE t.seq IS NULL AND c.created_at <= ${at} ORDER BY c.id`,
   )
 }
 

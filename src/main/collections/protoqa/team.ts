@@ -1,0 +1,102 @@
+import { type CollectionTeam, sharedTable as t } from '../team'
+import { protoqaCodec } from './teamCodec'
+
+/**
+ * ProtoQA's share of a team: questions, answers, responses, clusterings and predictions. A
+ * clustering saved after publishing travels as its change set (team/codecs.ts); an import after
+ * publishing does not travel yet (its rows take local ids), so it waits unpushed.
+ */
+export const protoqaTeam: CollectionTeam = {
+  tables: [
+    t('protoqa_questions', [
+      ['id', 'int'],
+      ['external_id', 'text'],
+      ['source', 'text'],
+      ['original', 'text'],
+      ['normalized', 'text'],
+      ['change_set_uid', 'uid'],
+      ['source_file_id', 'int'],
+    ]),
+    t(
+      'protoqa_answers',
+      [
+        ['id', 'int'],
+        ['question_id', 'int'],
+        ['text', 'text'],
+        ['count', 'int'],
+      ],
+      { owner: { column: 'question_id', table: 'protoqa_questions' } },
+    ),
+    t(
+      'protoqa_responses',
+      [
+        ['id', 'int'],
+        ['question_id', 'int'],
+        ['answer_id', 'int'],
+        ['worker_id', 'int'],
+        ['given', 'text'],
+        ['source_file_id', 'int'],
+        ['line', 'int'],
+      ],
+      { owner: { column: 'source_file_id', table: 'source_files' }, worker: 'worker_id' },
+    ),
+    t('protoqa_clusterings', [
+      ['id', 'int'],
+      ['question_id', 'int'],
+      ['role', 'text'],
+      ['author', 'text'],
+      ['decided_by', 'text'],
+      ['recorded_at', 'int'],
+      ['change_set_uid', 'uid'],
+    ]),
+    t(
+      'protoqa_clusters',
+      [
+        ['clustering_id', 'int'],
+        ['position', 'int'],
+        ['label', 'text'],
+        ['name', 'text'],
+        ['declared_count', 'int'],
+      ],
+      {
+        key: ['clustering_id', 'position'],
+        owner: { column: 'clustering_id', table: 'protoqa_clusterings' },
+      },
+    ),
+    t(
+      'protoqa_cluster_answers',
+      [
+        ['clustering_id', 'int'],
+        ['answer_id', 'int'],
+        ['cluster', 'int'],
+        ['member_order', 'int'],
+        ['fixed', 'text'],
+      ],
+      {
+        key: ['clustering_id', 'answer_id'],
+        owner: { column: 'clustering_id', table: 'protoqa_clusterings' },
+      },
+    ),
+    t('protoqa_prediction_sets', [
+      ['id', 'int'],
+      ['name', 'text'],
+      ['source_file_id', 'int'],
+      ['change_set_uid', 'uid'],
+    ]),
+    t(
+      'protoqa_predictions',
+      [
+        ['set_id', 'int'],
+        ['question', 'text'],
+        ['rank', 'int'],
+        ['answer', 'text'],
+      ],
+      {
+        key: ['set_id', 'question', 'rank'],
+        owner: { column: 'set_id', table: 'protoqa_prediction_sets' },
+      },
+    ),
+  ],
+  importFormats: [],
+  codecs: { protoqa: protoqaCodec },
+}

@@ -1,0 +1,59 @@
+import type { BulkTable } from '../db/server/bulk'
+import type { EntryRow } from '../db/queries/changes/entries'
+import type { Db } from '../db/types'
+
+/**
+ * A table of a collection that a team shares: its columns as COPY sends them (a `uid` column
+ * is the change set that brought the row, by its global id), the key the server's table takes,
+ * and how an import's rows are found in it: by its own change set column, or by its parent row
+ * (`owner`). `worker` names a column whose workers travel with the row.
+ */
+export interface SharedTable extends BulkTable {
+  key: readonly string[]
+  owner?: { column: string; table: string }
+  worker?: string
+}
+
+/**
+ * What a collection shares with a team (declared in `collections/<kind>/team.ts`): its bulk
+ * tables, parents first, which a publish sends and a join fetches by COPY; the source formats
+ * whose imports made after publishing travel (their rows take ids from the replica's band); how
+ * its change entries name a row every replica holds, when the local row id would not; and the
+ * codecs of its own kinds of change set (ProtoQA's clusterings).
+ */
+export interface CollectionTeam {
+  tables: readonly SharedTable[]
+  importFormats: readonly string[]
+  entryKeys?: EntryKeys
+  codecs?: Readonly<Record<string, CollectionCodec>>
+}
+
+/** A change set kind's codec (team/codecs.ts): its payload read here, written on another replica. */
+export interface CollectionCodec {
+  encode(db: Db, changeSetId: number): unknown
+  apply(db: Db, change: { id: number; at: number; reverts: number | null }, payload: never): void
+}
+
+/** Turns an entry's key between a local row id and a name every replica shares. */
+export interface EntryKeys {
+  subject: EntryRow['subject']
+  toShared(db: Db, key: unknown): unknown
+  toLocal(db: Db, key: unknown): unknown
+}
+
+type Column = [string, BulkTable['columns'][number]['type']]
+
+/** A shared table in a line: name, key and columns (an `id` key unless told). */
+export function sharedTable(
+  name: string,
+  columns: readonly Column[],
+  more: { key?: readonly string[]; owner?: SharedTable['owner']; worker?: string } = {},
+): SharedTable {
+  return {
+    name,
+    columns: columns.map(([n, type]) => ({ name: n, type })),
+    key: more.key ?? ['id'],
+    ...(more.owner ? { owner: more.owner } : {}),
+    ...(more.worker ? { worker: more.worker } : {}),
+  }
+}

@@ -1,0 +1,284 @@
+import { appendFileSync, cpSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { saveExamSettings } from '../../src/main/collections/crowdaq/authoring'
+import { examRow } from '../../src/main/collections/crowdaq/db/specs'
+import { rateSessions } from '../../src/main/collections/halie/ratings'
+import { saveClustering } from '../../src/main/collections/protoqa/clusterings'
+import { currentClusterings } from '../../src/main/collections/protoqa/db/clusterings'
+import { questionRow } from '../../src/main/collections/protoqa/db/questions'
+import type { Db } from '../../src/main/db/connection'
+import { cli } from '../helpers/cli'
+import { writeHalieFolder } from '../helpers/halie'
+import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
+import { withProject } from '../helpers/project'
+import { useTempDir } from '../helpers/tmp'
+import { HALIE_TASKS } from '../../src/shared/halie/tasks'
+
+/**
+ * ProtoQA, CROWDAQ and HALIE data travel as GLUCOSE's does: a publish sends their tables by
+ * COPY and a join fetches them; clusterings, CROWDAQ edits and HALIE ratings travel as change
+ * sets; a HALIE import made after publishing reaches every replica.
+ */
+const root = join(import.meta.dirname, '..', '..')
+const fixture = (name: string): string => join(root, 'tests/fixtures', name)
+
+// Needs a PostgreSQL server (tests/helpers/postgres.ts starts one); where none exists the suite
+// skips and the helper says why.
+describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', () => {
+  let server: PgServer
+  const tempDir = useTempDir()
+  let databases = 0
+  const savedEnv = { PGPASSFILE: process.env.PGPASSFILE, PGPASSWORD: process.env.PGPASSWORD }
+
+  beforeAll(async () => {
+    server = await startPostgres()
+  }, 120_000)
+  afterAll(async () => {
+    await server?.destroy()
+  })
+  afterEach(() => {
+    for (const [key, value] of Object.entries(savedEnv)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  })
+
+  async function ok(...argv: string[]): Promise<Record<string, unknown>> {
+    const result = await cli(...argv, '--json')
+    expect(result.code, result.stderr).toBe(0)
+    return result.json as Record<string, unknown>
+  }
+
+  /** Publishes `lead` and joins a reviewer; returns the reviewer's replica. */
+  async function publishAndJoin(
+    dir: string,
+    lead: string,
+    role: 'reviewer' | 'lead' = 'reviewer',
+  ): Promise<{ db: string; rev: string }> {
+    const db = `colls${++databases}`
+    const leadName = `clead${databases}`
+    const password = `pw-${Math.random().toString(36).slice(2)}`
+    await server.createTeamDatabase(db, { user: leadName, password })
+    const pgpass = join(dir, 'pgpass')
+    writeFileSync(pgpass, '', { mode: 0o600 })
+    process.env.PGPASSFILE = pgpass
+    delete process.env.PGPASSWORD
+    const remember = (user: string, pw: string): void =>
+      appendFileSync(pgpass, `127.0.0.1:${server.port}:${db}:${user}:${pw}\n`)
+    remember(leadName, password)
+    await ok('team', 'init', '--db', lead, '--server', server.url(db, leadName), '--name', leadName)
+    const name = `crev${databases}`
+    const added = await ok('team', 'member', 'add', name, '--role', role, '--db', lead)
+    remember(name, added.password as string)
+    const rev = join(dir, `${name}.winnow`)
+    await ok('team', 'join', '--server', server.url(db, name), '--db', rev, '--name', name)
+    return { db, rev }
+  }
+
+  async function importCollections(lead: string, halie: string | null): Promise<void> {
+    await ok('protoqa', 'import', fixture('protoqa/questions.jsonl'), '--db', lead)
+    await ok('protoqa', 'import', fixture('protoqa/answers.csv'), '--db', lead)
+    for (const file of ['exam.json', 'exam_assignments.json', 'task.json', 'task_assignments.json'])
+      await ok('crowdaq', 'import', fixture(`crowdaq/${file}`), '--db', lead)
+    if (halie) await ok('halie', 'import', halie, '--db', lead)
+  }
+
+  /**
+   * Every ProtoQA, CROWDAQ and HALIE table as plain rows in key order, the change set that
+   * brought a row named by its global id (local change set ids differ between replicas).
+   */
+  function collectionTables(path: string): Record<string, unknown[]> {
+    return withProject(path, (db) => {
+      const tables = db
+        .prepare(
+          `SELECT name FROM sqlite_schema WHERE type = 'table'
+           AND (name LIKE 'protoqa\\_%' ESCAPE '\\' OR name LIKE 'crowdaq\\_%' ESCAPE '\\'
+             OR name LIKE 'halie\\_%' ESCAPE '\\') ORDER BY name`,
+        )
+        .pluck()
+        .all() as string[]
+      const out: Record<string, unknown[]> = {}
+      for (const table of tables) {
+        const columns = (
+          db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]
+        ).map((c) =>
+          c === 'change_set_id'
+            ? '(SELECT uid FROM change_sets c WHERE c.id = x.change_set_id)'
+            : `x.${c}`,
+        )
+        out[table] = db
+          .prepare(`SELECT ${columns.join(', ')} FROM ${table} x ORDER BY 1, 2, 3`)
+          .raw()
+          .all()
+      }
+      return out
+    })
+  }
+
+  function firstSession(db: Db): { id: number; task: string; externalId: string } {
+    return db
+      .prepare(
+        `SELECT id, task, external_id AS externalId FROM halie_sessions ORDER BY task, external_id LIMIT 1`,
+      )
+      .get() as { id: number; task: string; externalId: string }
+  }
+
+  function sessionRating(path: string, task: string, externalId: string): number | null {
+    return withProject(path, (db) =>
+      db
+        .prepare('SELECT rating FROM halie_sessions WHERE task = ? AND external_id = ?')
+        .pluck()
+        .get(task, externalId),
+    ) as number | null
+  }
+
+  function clusteringOf(db: Db, question: string, reviewer: string, answer: string): void {
+    saveClustering(db, {
+      question,
+      role: 'reviewer',
+      reviewer,
+      draft: { clusters: [{ name: answer, answers: [answer] }], invalid: [], fixes: {} },
+      author: reviewer,
+    })
+  }
+
+  function clusterings(path: string, question: string): unknown[] {
+    return withProject(path, (db) =>
+      currentClusterings(db, questionRow(db, question)?.id ?? -1).map((c) => ({
+        role: c.role,
+        author: c.author,
+        clusters: c.clusters,
+        invalid: c.invalid,
+      })),
+    )
+  }
+
+  it('publishes a project holding ProtoQA, CROWDAQ and HALIE data; a joined replica holds the same tables', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    writeHalieFolder(join(dir, 'halie'), { sessionsPerTask: 2, blocksPerSession: 2 })
+    await importCollections(lead, join(dir, 'halie'))
+    // Work made before publishing travels in the log beside the tables that hold it already.
+    withProject(lead, (db) => {
+      clusteringOf(db, 't1q1', 'ann', 'keys')
+      rateSessions(db, [firstSession(db).id], { value: 1, author: 'ann' })
+      const exam = examRow(db, 'fx_exam')?.settings
+      if (exam) saveExamSettings(db, 'fx_exam', { ...exam, passingGrade: 0.7 }, 'ann')
+    })
+    const before = collectionTables(lead)
+    for (const table of [
+      'protoqa_questions',
+      'protoqa_clusterings',
+      'crowdaq_exams',
+      'crowdaq_task_assignments',
+      'halie_sessions',
+      'halie_rows',
+      'halie_log_events',
+    ])
+      expect(before[table]?.length, table).toBeGreaterThan(0)
+
+    const { db, rev } = await publishAndJoin(dir, lead)
+    const served = await server.admin$('SELECT count(*)::int AS n FROM winnow.halie_sessions', db)
+    expect((served.rows[0] as { n: number }).n).toBe(before.halie_sessions?.length)
+    expect(collectionTables(rev)).toEqual(collectionTables(lead))
+    expect(collectionTables(lead)).toEqual(before)
+  }, 120_000)
+
+  it('carries a ProtoQA clustering, a CROWDAQ edit and a HALIE session rating between replicas', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    writeHalieFolder(join(dir, 'halie'), { sessionsPerTask: 2, blocksPerSession: 2, logs: false })
+    await importCollections(lead, join(dir, 'halie'))
+    const { rev } = await publishAndJoin(dir, lead)
+
+    const session = withProject(lead, (db) => {
+      clusteringOf(db, 't1q1', 'ann', 'phone')
+      const settings = examRow(db, 'fx_exam')?.settings
+      if (!settings) throw new Error('the fixture has no exam fx_exam')
+      saveExamSettings(db, 'fx_exam', { ...settings, passingGrade: 0.9 }, 'ann')
+      const s = firstSession(db)
+      rateSessions(db, [s.id], { value: -1, author: 'ann' })
+      return s
+    })
+    // The reviewer's own clustering travels the other way (the server lets a reviewer push it).
+    withProject(rev, (db) => clusteringOf(db, 't1q1', 'bob', 'wallet'))
+    await ok('team', 'sync', '--db', lead)
+    await ok('team', 'sync', '--db', rev)
+    await ok('team', 'sync', '--db', lead)
+
+    expect(sessionRating(rev, session.task, session.externalId)).toBe(-1)
+    expect(withProject(rev, (db) => examRow(db, 'fx_exam')?.settings.passingGrade)).toBe(0.9)
+    const held = clusterings(lead, 't1q1')
+    expect(held).toContainEqual(expect.objectContaining({ author: 'ann', role: 'reviewer' }))
+    expect(held).toContainEqual(expect.objectContaining({ author: 'bob', role: 'reviewer' }))
+    expect(clusterings(rev, 't1q1')).toEqual(held)
+  }, 120_000)
+
+  it('carries a HALIE import made after publishing to the other replica, rated there by its session', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await importCollections(lead, null)
+    const { db, rev } = await publishAndJoin(dir, lead)
+
+    writeHalieFolder(join(dir, 'halie'), { sessionsPerTask: 2, blocksPerSession: 2 })
+    await ok('halie', 'import', join(dir, 'halie'), '--db', lead)
+    await ok('team', 'sync', '--db', lead)
+    await ok('team', 'sync', '--db', rev)
+    const sessions = await server.admin$('SELECT count(*)::int AS n FROM winnow.halie_sessions', db)
+    expect((sessions.rows[0] as { n: number }).n).toBeGreaterThan(0)
+    expect(collectionTables(rev)).toEqual(collectionTables(lead))
+
+    // The reviewer rates an imported session; the lead's replica names it alike.
+    const session = withProject(rev, (d) => {
+      const s = firstSession(d)
+      rateSessions(d, [s.id], { value: 1, author: 'bob' })
+      return s
+    })
+    await ok('team', 'sync', '--db', rev)
+    await ok('team', 'sync', '--db', lead)
+    expect(sessionRating(lead, session.task, session.externalId)).toBe(1)
+  }, 120_000)
+
+  it('refuses a server at the schema before collections travelled, and pushes nothing', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await importCollections(lead, null)
+    const { db } = await publishAndJoin(dir, lead)
+    withProject(lead, (d) => clusteringOf(d, 't1q1', 'ann', 'keys'))
+    await server.admin$('UPDATE winnow.schema_version SET version = 3', db)
+    const refused = await cli('team', 'sync', '--db', lead, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/has server schema 3; this Winnow needs 4/)
+    expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })
+  }, 120_000)
+
+  it('brings two leads importing HALIE tasks at once to one state, their rows under ids of their own', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await importCollections(lead, null)
+    const { rev: other } = await publishAndJoin(dir, lead, 'lead')
+    // Each folder has workers of its own, new to the team.
+    writeHalieFolder(join(dir, 'halie1'), { sessionsPerTask: 2, blocksPerSession: 2, seed: 1 })
+    writeHalieFolder(join(dir, 'halie2'), { sessionsPerTask: 2, blocksPerSession: 2, seed: 2 })
+    const [first, second] = [...HALIE_TASKS].sort() as [string, string]
+    for (const [task, db, folder] of [
+      [first, lead, 'halie1'],
+      [second, other, 'halie2'],
+    ] as const) {
+      cpSync(join(dir, folder, task), join(dir, task, task), { recursive: true })
+      await ok('halie', 'import', join(dir, task), '--db', db)
+    }
+    await ok('team', 'sync', '--db', lead)
+    await ok('team', 'sync', '--db', other)
+    await ok('team', 'sync', '--db', lead)
+    const tables = collectionTables(lead)
+    expect(new Set(tables.halie_sessions?.map((row) => (row as unknown[])[1]))).toEqual(
+      new Set([first, second]),
+    )
+    expect(collectionTables(other)).toEqual(tables)
+    const workers = (path: string): unknown[] =>
+      withProject(path, (d) => d.prepare('SELECT id, external_id FROM workers ORDER BY id').all())
+    expect(workers(other)).toEqual(workers(lead))
+  }, 120_000)
+})
