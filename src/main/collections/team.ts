@@ -1,4 +1,4 @@
-import type { BulkTable } from '../db/server/bulk'
+import type { BulkTable } from '../db/server/bulkTable'
 import type { EntryRow } from '../db/queries/changes/entries'
 import type { Db } from '../db/types'
 

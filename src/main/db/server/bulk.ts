@@ -3,7 +3,10 @@ import { pipeline } from 'node:stream/promises'
 import { StringDecoder } from 'node:string_decoder'
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
 import { COLLECTION_TABLES } from '../../collections/teams'
+import type { BulkTable, BulkType, BulkValue } from './bulkTable'
 import type { ServerClient } from './connect'
+
+export type { BulkTable, BulkType, BulkValue }
 
 /**
  * The bulk data of a collection travels once, by COPY in PostgreSQL's text format: a lead
@@ -12,13 +15,6 @@ import type { ServerClient } from './connect'
  * annotation or a worker by the same id; the change set that brought a row is named by its
  * global id.
  */
-export type BulkType = 'int' | 'real' | 'text' | 'uid'
-
-export interface BulkTable {
-  name: string
-  columns: readonly { name: string; type: BulkType }[]
-}
-
 const t = (name: string, ...columns: [string, BulkType][]): BulkTable => ({
   name,
   columns: columns.map(([n, type]) => ({ name: n, type })),
@@ -92,8 +88,6 @@ export const BULK_TABLES: readonly BulkTable[] = [
  * `collections/<kind>/team.ts`), parents first.
  */
 export const SHARED_TABLES: readonly BulkTable[] = [...BULK_TABLES, ...COLLECTION_TABLES]
-
-export type BulkValue = string | number | null
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' }
 
