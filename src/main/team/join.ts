@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs'
 import { UserError } from '../../shared/contract/errors'
-import type { Db } from '../db/connection'
+import type { Db, OpenOptions } from '../db/connection'
 import { openProject } from '../db/connection'
 import { createTeamTables, setTeamSeq, writeTeamState } from '../db/queries/team/state'
 import { insertBulkRows, recordJoinedSettings, setAsideForJoin } from '../db/queries/team/bulk'
@@ -36,6 +36,7 @@ export async function joinTeam(
   path: string,
   options: { server: string; name: string },
   progress: TeamProgress = () => undefined,
+  opening: Pick<OpenOptions, 'nativeBinding'> = {},
 ): Promise<JoinResult> {
   const { address, password } = memberAddress(options.server, options.name)
   if (existsSync(path)) {
@@ -61,7 +62,8 @@ export async function joinTeam(
       })
     }
     const number = await serverStep(server, () => takeReplicaNumber(server.client))
-    db = openProject(path, { create: true })
+    // Each page is read about once: mapped, they would count as the join's memory.
+    db = openProject(path, { create: true, memoryMap: false, ...opening })
     const replica = db
     replica
       .transaction(() => {
@@ -83,6 +85,13 @@ export async function joinTeam(
         .immediate(),
     )
     const counts = { submissions: 0, annotations: 0 }
+    // Every row names the change set that brought it, and a project has few: looked up once each.
+    const changeSetIds = new Map<string, number>()
+    const changeSetOf = (uid: string): number => {
+      let id = changeSetIds.get(uid)
+      if (id === undefined) changeSetIds.set(uid, (id = localChangeSet(replica, uid)))
+      return id
+    }
     const setAside = setAsideForJoin(replica)
     for (const table of BULK_TABLES) {
       const step = `Receiving ${table.name.replace('_', ' ')}`
@@ -93,7 +102,7 @@ export async function joinTeam(
           server.client,
           table,
           (rows) => {
-            insertBulkRows(replica, table, rows, (uid) => localChangeSet(replica, uid))
+            insertBulkRows(replica, table, rows, changeSetOf)
             received += rows.length
             progress(step, received, null)
           },
@@ -115,7 +124,7 @@ export async function joinTeam(
     )
     await serverStep(server, () => server.client.query('COMMIT'))
     progress('Working out effective ratings', 0, null)
-    replica.transaction(() => recomputeAll(replica)).immediate()
+    setAside.rewrite(() => recomputeAll(replica))
     setAside.finish()
     replica.transaction(() => setTeamSeq(replica, head)).immediate()
     return { ...counts, changeSets, seq: head }
