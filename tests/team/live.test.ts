@@ -7,6 +7,8 @@ import type { TeamLiveStatus } from '../../src/shared/contract/team'
 import { dispatch } from '../../src/main/api/dispatch'
 import { openProject } from '../../src/main/db/connection'
 import { Session } from '../../src/main/session'
+import { runTask } from '../../src/main/tasks/threadTasks'
+import { UserError } from '../../src/shared/contract/errors'
 import { addTeamMember } from '../../src/main/team/members'
 import type { TeamPasswords } from '../../src/main/team/passwords'
 import { cli } from '../helpers/cli'
@@ -234,6 +236,62 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
     for (const suffix of ['', '-wal', '-shm']) expect(existsSync(path + suffix)).toBe(false)
     expect(b.info()).toBeNull()
   }, 90_000)
+
+  it('joins on the task thread with its progress, and a join cancelled there leaves no project file', async () => {
+    const dir = tempDir()
+    const t = await team(dir)
+    const leadPath = await importedProject(dir, 'lead.winnow', 60)
+    const a = app()
+    a.session.open(leadPath)
+    await a.call('team.share', { server: t.url(t.lead), name: t.lead })
+    const added = await addTeamMember(a.session.project().db, 'liverev6', 'reviewer')
+    t.remember('liverev6', added.password as string)
+    const input = (path: string) => ({ path, server: t.url('liverev6'), name: 'liverev6' })
+
+    // Cancelled before the thread begins: it stops at its first step, after making the file.
+    const cancelledPath = join(dir, 'cancelled.winnow')
+    const controller = new AbortController()
+    controller.abort()
+    const failure = await runTask(
+      'join',
+      input(cancelledPath),
+      { signal: controller.signal, report: () => undefined },
+      'thread',
+    ).then(
+      () => expect.unreachable(),
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(UserError)
+    expect((failure as UserError).info.type).toBe('cancelled')
+    for (const suffix of ['', '-wal', '-shm'])
+      expect(existsSync(cancelledPath + suffix)).toBe(false)
+
+    // Not cancelled: the replica the thread writes holds the lead's annotations and ratings.
+    const path = join(dir, 'joined.winnow')
+    const steps: string[] = []
+    const joined = await runTask(
+      'join',
+      input(path),
+      {
+        signal: new AbortController().signal,
+        report: (r) => {
+          if (r.newStep && r.detail) steps.push(r.detail)
+        },
+      },
+      'thread',
+    )
+    expect(joined.submissions).toBe(60)
+    expect(steps).toContain('Receiving annotations')
+    const ratings = (p: string) => {
+      const db = openProject(p, { readonly: true })
+      try {
+        return db.prepare('SELECT id, rating, rating_source FROM annotations ORDER BY id').all()
+      } finally {
+        db.close()
+      }
+    }
+    expect(ratings(path)).toEqual(ratings(leadPath))
+  }, 120_000)
 
   it('keeps a typed password where the app keeps passwords, never in a file it writes; serve mode takes none', async () => {
     const dir = tempDir()

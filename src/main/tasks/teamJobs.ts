@@ -5,9 +5,10 @@ import { scrubPassword } from '../db/server/connect'
 import { CancelledError } from '../jobs/cancel'
 import type { JobContext } from '../jobs/manager'
 import type { Session } from '../session'
-import { type JoinResult, joinTeam } from '../team/join'
+import type { JoinResult } from '../team/join'
 import { type PublishResult, type TeamProgress, publishProject } from '../team/publish'
 import { memberAddress } from '../team/server'
+import { type TaskThread, runTask } from './threadTasks'
 
 /** A member's way in: the server address (no password) the project keeps, and the password. */
 export interface TeamLogin {
@@ -95,14 +96,15 @@ export async function runShareJob(session: Session, login: TeamLogin, name: stri
 }
 
 /**
- * Joins a team into a new project file as a job with progress and cancel; a join that fails or
- * is cancelled leaves no file. Once made, the app opens it.
+ * Joins a team into a new project file as a job with progress and cancel, on the task thread
+ * (`thread`); a join that fails or is cancelled leaves no file. Once made, the app opens it.
  */
 export function startJoinJob(
   session: Session,
   path: string,
   login: TeamLogin,
   name: string,
+  thread: TaskThread = 'auto',
 ): JobProgress {
   if (existsSync(path)) {
     throw new UserError({
@@ -119,7 +121,8 @@ export function startJoinJob(
     unit: 'rows',
     run: async (job) => {
       try {
-        const joined = await joinTeam(path, { server: login.url, name }, reporter(job))
+        // On the task thread: writing a million rows would hold this one (the window) for a minute.
+        const joined = await runTask('join', { path, server: login.url, name }, job, thread)
         // Cancelled after the last step reported: the file is made, so it goes now.
         if (job.signal.aborted) {
           for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true })

@@ -3,6 +3,7 @@ import type { ResourceLimits } from 'node:worker_threads'
 import type { ParsedReleaseOptions, ReleaseResult } from '../../shared/contract/release'
 import type { OpenOptions } from '../db/connection'
 import type { ImportWork } from '../importers/intoProject'
+import type { JoinResult } from '../team/join'
 import type { ImportProgress } from '../importers/run'
 import type { JobContext, JobReport } from '../jobs/manager'
 import { type TaskHooks, runHere, runOnThread } from '../jobs/runOnThread'
@@ -55,6 +56,31 @@ export const threadTasks = {
     } finally {
       db.close()
     }
+  },
+
+  /**
+   * A member joins a team into a new project file (none is left when it fails or is cancelled):
+   * the collection arrives by COPY and is written on this thread, so the window stays responsive.
+   */
+  async join(
+    input: { path: string; server: string; name: string },
+    hooks: TaskHooks,
+  ): Promise<JoinResult> {
+    const [{ joinTeam }, { CancelledError }] = await Promise.all([
+      import('../team/join'),
+      import('../jobs/cancel'),
+    ])
+    let last = ''
+    return joinTeam(
+      input.path,
+      { server: input.server, name: input.name },
+      (step, done, total) => {
+        if (hooks.cancelled()) throw new CancelledError('Cancelled; no project file was made.')
+        hooks.report({ done, total, detail: step, newStep: step !== last })
+        last = step
+      },
+      opening(hooks),
+    )
   },
 
   /** A long write (`writeTasks`) in one transaction on a connection of its own. */

@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs'
 import { UserError } from '../../shared/contract/errors'
-import type { Db } from '../db/connection'
+import type { Db, OpenOptions } from '../db/connection'
 import { openProject } from '../db/connection'
 import { createTeamTables, setTeamSeq, writeTeamState } from '../db/queries/team/state'
 import { insertBulkRows, recordJoinedSettings, setAsideForJoin } from '../db/queries/team/bulk'
@@ -24,8 +24,14 @@ export interface JoinResult {
 }
 
 const LOG_PAGE = 1000
-/** Rows written in one local transaction while joining. */
-const JOIN_BATCH = 50_000
+/**
+ * Rows written in one local transaction while joining: few enough that the rows parsed for it die
+ * young (large batches outlived V8's young generation and were collected at a full collection's
+ * cost), as commits cost little with the journal in memory and nothing synced.
+ */
+const JOIN_BATCH = 2_000
+/** How often, in rows, a join reports its progress (and checks for a cancel). */
+const PROGRESS_EVERY = 50_000
 
 /**
  * Makes a new local replica of a team's project (`winnow team join`): the log's change sets are
@@ -36,6 +42,7 @@ export async function joinTeam(
   path: string,
   options: { server: string; name: string },
   progress: TeamProgress = () => undefined,
+  opening: Pick<OpenOptions, 'nativeBinding'> = {},
 ): Promise<JoinResult> {
   const { address, password } = memberAddress(options.server, options.name)
   if (existsSync(path)) {
@@ -61,7 +68,8 @@ export async function joinTeam(
       })
     }
     const number = await serverStep(server, () => takeReplicaNumber(server.client))
-    db = openProject(path, { create: true })
+    // Each page is read about once: mapped, they would count as the join's memory.
+    db = openProject(path, { create: true, memoryMap: false, ...opening })
     const replica = db
     replica
       .transaction(() => {
@@ -83,6 +91,13 @@ export async function joinTeam(
         .immediate(),
     )
     const counts = { submissions: 0, annotations: 0 }
+    // Every row names the change set that brought it, and a project has few: looked up once each.
+    const changeSetIds = new Map<string, number>()
+    const changeSetOf = (uid: string): number => {
+      let id = changeSetIds.get(uid)
+      if (id === undefined) changeSetIds.set(uid, (id = localChangeSet(replica, uid)))
+      return id
+    }
     const setAside = setAsideForJoin(replica)
     for (const table of SHARED_TABLES) {
       const step = `Receiving ${table.name.replaceAll('_', ' ')}`
@@ -93,9 +108,12 @@ export async function joinTeam(
           server.client,
           table,
           (rows) => {
-            insertBulkRows(replica, table, rows, (uid) => localChangeSet(replica, uid))
+            insertBulkRows(replica, table, rows, changeSetOf)
+            const before = received
             received += rows.length
-            progress(step, received, null)
+            if (Math.floor(received / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) {
+              progress(step, received, null)
+            }
           },
           JOIN_BATCH,
         ),
@@ -115,7 +133,7 @@ export async function joinTeam(
     )
     await serverStep(server, () => server.client.query('COMMIT'))
     progress('Working out effective ratings', 0, null)
-    replica.transaction(() => recomputeAll(replica)).immediate()
+    setAside.rewrite(() => recomputeAll(replica))
     setAside.finish()
     replica.transaction(() => setTeamSeq(replica, head)).immediate()
     return { ...counts, changeSets, seq: head }

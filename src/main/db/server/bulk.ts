@@ -162,6 +162,7 @@ export async function copyRowsOut(
     ),
   )
   const decoder = new StringDecoder('utf8')
+  const types = table.columns.map((c) => c.type)
   let rest = ''
   let batch: BulkValue[][] = []
   let count = 0
@@ -170,7 +171,12 @@ export async function copyRowsOut(
     rest = lines.pop() ?? ''
     for (const line of lines) {
       const fields = line.split('\t')
-      batch.push(table.columns.map((c, i) => decodeField(fields[i] ?? '\\N', c.type)))
+      // A plain loop into the row the insert binds: no closure and no second array per row.
+      const row: BulkValue[] = new Array<BulkValue>(types.length)
+      for (let i = 0; i < types.length; i++) {
+        row[i] = decodeField(fields[i] ?? '\\N', types[i] as BulkType)
+      }
+      batch.push(row)
       count++
       if (batch.length >= batchSize) {
         write(batch)

@@ -27,11 +27,14 @@ export function localBulkCount(db: Db, table: BulkTable): number {
   return db.prepare(`SELECT count(*) FROM ${table.name}`).pluck().get() as number
 }
 
-/** Writes received rows in one transaction; `changeSetOf` turns a global id into a local one. */
+/**
+ * Writes received rows in one transaction; `changeSetOf` turns a global id into a local one, in
+ * the row itself (the rows are the caller's to give away).
+ */
 export function insertBulkRows(
   db: Db,
   table: BulkTable,
-  rows: readonly BulkValue[][],
+  rows: BulkValue[][],
   changeSetOf: (uid: string) => number,
 ): void {
   const names = table.columns.map((c) => (c.type === 'uid' ? 'change_set_id' : c.name))
@@ -43,9 +46,8 @@ export function insertBulkRows(
   db.transaction(() => {
     for (const row of rows) {
       if (uidAt >= 0) {
-        const values = [...row]
-        values[uidAt] = changeSetOf(String(row[uidAt]))
-        insert.run(values)
+        row[uidAt] = changeSetOf(String(row[uidAt]))
+        insert.run(row)
       } else {
         insert.run(row)
       }
@@ -67,55 +69,81 @@ export function recordJoinedSettings(db: Db): void {
 
 /** What a join sets aside while it writes a new replica, put back in two steps. */
 export interface JoinSetAside {
-  /** After the bulk tables: builds their indexes from the rows written; keys checked, WAL again. */
+  /**
+   * After the bulk tables: builds the indexes the log's change sets look rows up by; keys
+   * checked again.
+   */
   rebuildIndexes(): void
   /**
-   * After the log's change sets and the effective ratings: the annotation summary counted in one
-   * pass, every text waiting to be indexed for search, the triggers put back.
+   * Runs a bulk rewrite of rows the file holds (the effective ratings worked out once) in one
+   * transaction with no journal: the file is new and removed if the join fails, so nothing is
+   * rolled back, and a journal would copy every page the rewrite touches.
+   */
+  rewrite<T>(write: () => T): T
+  /**
+   * After the log's change sets and the effective ratings: the indexes on the rating built from
+   * the rows' final ratings, the annotation summary counted in one pass, every text waiting to
+   * be indexed for search, the triggers put back; then WAL again, whose first checkpoint syncs
+   * the file.
    */
   finish(): void
 }
 
 /**
  * For a join's bulk writes into a new replica: drops the secondary indexes of `annotations` and
- * `submissions` (built once from sorted rows afterwards, as a large import does), the trigger
+ * `submissions` (built once from sorted rows afterwards, as a large import does; those on the
+ * rating only after the ratings are worked out, which would otherwise rewrite them), the trigger
  * that lists new annotations as waiting for ratings (a join's ratings come from the log) and the
  * summary's triggers (a row each in its log otherwise). The rows come from the server whole and
  * in key order, so keys are not checked row by row; the file is new, so the journal is kept in
- * memory and nothing is synced until the end: a join that fails removes the file.
+ * memory (or, for bulk rewrites, not at all) and nothing is synced until the end: a join that
+ * fails removes the file.
  */
 export function setAsideForJoin(db: Db): JoinSetAside {
-  const saved = all<{ type: string; name: string; sql: string }>(
+  const saved = all<{ type: string; name: string; sql: string; rated: number }>(
     db,
-    sql`SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL
-          AND ((type = 'index' AND tbl_name IN ('annotations', 'submissions'))
-            OR (type = 'trigger' AND name IN ${sql.list(['annotations_rating_pending', ...COUNT_TRIGGERS])}))
-        ORDER BY type, name`,
+    sql`SELECT s.type, s.name, s.sql, EXISTS (SELECT 1 FROM pragma_index_info(s.name) c
+            WHERE c.name IN ('rating', 'rating_source')) AS rated
+        FROM sqlite_schema s WHERE s.sql IS NOT NULL
+          AND ((s.type = 'index' AND s.tbl_name IN ('annotations', 'submissions'))
+            OR (s.type = 'trigger' AND s.name IN ${sql.list(['annotations_rating_pending', ...COUNT_TRIGGERS])}))
+        ORDER BY s.type, s.name`,
   )
   for (const s of saved) {
     db.exec(`DROP ${s.type === 'index' ? 'INDEX' : 'TRIGGER'} "${s.name.replace(/"/g, '""')}"`)
+  }
+  const build = (rated: boolean): void =>
+    withPragmas(db, REBUILD_PRAGMAS, () => {
+      for (const s of saved) if (s.type === 'index' && (s.rated === 1) === rated) db.exec(s.sql)
+    })
+  const rewrite = <T>(write: () => T): T => {
+    db.pragma('journal_mode = OFF')
+    try {
+      return db.transaction(write).immediate()
+    } finally {
+      db.pragma('journal_mode = MEMORY')
+    }
   }
   db.pragma('foreign_keys = OFF')
   db.pragma('journal_mode = MEMORY')
   db.pragma('synchronous = OFF')
   return {
     rebuildIndexes() {
-      withPragmas(db, REBUILD_PRAGMAS, () => {
-        for (const s of saved) if (s.type === 'index') db.exec(s.sql)
-      })
+      build(false)
       db.pragma('foreign_keys = ON')
-      // What follows rewrites pages the file holds: an in-memory journal would copy them all.
-      db.pragma('journal_mode = WAL')
-      db.pragma('synchronous = NORMAL')
     },
+    rewrite,
     finish() {
-      db.transaction(() => {
+      rewrite(() => {
+        build(true)
         db.exec(`DELETE FROM rating_pending;
           INSERT OR IGNORE INTO search_backlog (annotation_id) SELECT id FROM annotations;
           INSERT INTO story_search (story_search) VALUES ('rebuild');`)
         db.exec(ANNOTATION_COUNTS_REBUILD)
         for (const s of saved) if (s.type === 'trigger') db.exec(s.sql)
-      }).immediate()
+      })
+      db.pragma('journal_mode = WAL')
+      db.pragma('synchronous = NORMAL')
     },
   }
 }
