@@ -3,6 +3,8 @@ import { sql } from '../../sql'
 import { REBUILD_PRAGMAS } from '../bulk'
 import { COUNT_TRIGGERS } from '../annotationCounts'
 import { ANNOTATION_COUNTS_REBUILD } from '../../migrations/017-annotation-counts'
+import { SUBMISSION_COUNTS_REBUILD } from '../../migrations/018-submission-counts'
+import { SUBMISSION_COUNT_TRIGGER_NAMES } from '../submissionCounts'
 import type { BulkTable, BulkValue } from '../../server/bulk'
 
 /**
@@ -89,7 +91,7 @@ export function setAsideForJoin(db: Db): JoinSetAside {
     db,
     sql`SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL
           AND ((type = 'index' AND tbl_name IN ('annotations', 'submissions'))
-            OR (type = 'trigger' AND name IN ${sql.list(['annotations_rating_pending', ...COUNT_TRIGGERS])}))
+            OR (type = 'trigger' AND name IN ${sql.list(['annotations_rating_pending', ...COUNT_TRIGGERS, ...SUBMISSION_COUNT_TRIGGER_NAMES])}))
         ORDER BY type, name`,
   )
   for (const s of saved) {
@@ -114,6 +116,7 @@ export function setAsideForJoin(db: Db): JoinSetAside {
           INSERT OR IGNORE INTO search_backlog (annotation_id) SELECT id FROM annotations;
           INSERT INTO story_search (story_search) VALUES ('rebuild');`)
         db.exec(ANNOTATION_COUNTS_REBUILD)
+        db.exec(SUBMISSION_COUNTS_REBUILD)
         for (const s of saved) if (s.type === 'trigger') db.exec(s.sql)
       }).immediate()
     },
