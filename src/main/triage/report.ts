@@ -7,7 +7,7 @@ import {
 } from '../../shared/contract/triage'
 import { dayStart, formatDay } from '../../shared/filter'
 import type { Db } from '../db/connection'
-import { rangeShapes, rangeWork } from '../db/queries/submissionCounts'
+import { rangeWorkers, rangeWork } from '../db/queries/submissionCounts'
 import { dayOf, lastSubmittedAt, lastTriagedDay, workerFacts } from '../db/queries/triage'
 import { triageSettings } from './settings'
 
@@ -51,17 +51,6 @@ function shares(counts: number[]): number[] {
 }
 
 const zeros = (): number[] => Array.from({ length: 10 }, () => 0)
-
-/** Adds `n` submissions of the dimensions in `mask` (bit d: dimension d) to their counts. */
-function addMask(counts: number[], mask: number, n: number): void {
-  for (let d = 1; d <= 10; d++) if (mask & (1 << d)) counts[d - 1] = (counts[d - 1] ?? 0) + n
-}
-
-function bitCount(mask: number): number {
-  let bits = 0
-  for (let m = mask; m !== 0; m &= m - 1) bits++
-  return bits
-}
 
 function flagsOf(
   w: Pick<TriageWorker, 'medianWorkSeconds' | 'minimalShare' | 'firstSubmittedAt'>,
@@ -116,31 +105,17 @@ export function triageReport(db: Db, range: { from?: string; to?: string }): Tri
   const start = dayStart(from)
   const until = dayStart(to) + DAY
   const byWorker = new Map<number, WorkerFigures>()
-  const figuresOf = (id: number): WorkerFigures => {
-    let f = byWorker.get(id)
-    if (!f) {
-      f = { submissions: 0, annotations: 0, minimal: 0, counts: zeros(), works: [] }
-      byWorker.set(id, f)
-    }
-    return f
-  }
   const crowd = zeros()
-  for (const shape of rangeShapes(db, start, until)) {
-    const f = figuresOf(shape.workerId)
-    const dimensions = bitCount(shape.mask)
-    f.submissions += shape.n
-    f.annotations += dimensions * shape.n
-    if (dimensions <= MINIMAL_DIMENSIONS) f.minimal += shape.n
-    addMask(f.counts, shape.mask, shape.n)
-    addMask(crowd, shape.mask, shape.n)
+  for (const w of rangeWorkers(db, start, until, MINIMAL_DIMENSIONS)) {
+    byWorker.set(w.workerId, { ...w, works: [] })
+    w.counts.forEach((n, i) => (crowd[i] = (crowd[i] ?? 0) + n))
   }
   // In ascending order of seconds per worker, as the median reads them.
   for (const w of rangeWork(db, start, until))
-    figuresOf(w.workerId).works.push({ value: w.seconds, n: w.n })
+    byWorker.get(w.workerId)?.works.push({ value: w.seconds, n: w.n })
   const facts = workerFacts(db, [...byWorker.keys()])
   const workers: TriageWorker[] = []
   for (const [id, f] of byWorker) {
-    if (f.submissions === 0) continue
     const fact = facts.get(id)
     const figures = {
       workerId: fact?.externalId ?? String(id),

@@ -65,21 +65,45 @@ function dayRange(start: number, until: number) {
   return sql`day >= ${Math.floor(start / 86_400)} AND day < ${Math.ceil(until / 86_400)}`
 }
 
-/** Submissions with annotations in the range by worker and dimensions filled (bit d: dimension d). */
-export function rangeShapes(
-  db: Db,
-  start: number,
-  until: number,
-): { workerId: number; mask: number; n: number }[] {
+const DIMENSIONS = Array.from({ length: 10 }, (_, i) => i + 1)
+/** Whether a mask has dimension d (1 or 0), and how many dimensions it has. */
+const has = (d: number) => sql.raw(`(mask >> ${d} & 1)`)
+const dimensionsOf = sql.raw(DIMENSIONS.map((d) => `(mask >> ${d} & 1)`).join(' + '))
+
+/** A worker's submissions with annotations in a range, summed from the summary. */
+export interface RangeWorker {
+  workerId: number
+  submissions: number
+  annotations: number
+  /** Submissions with at most `minimal` dimensions. */
+  minimal: number
+  /** Submissions with dimension d at index d - 1. */
+  counts: number[]
+}
+
+/**
+ * Per worker, the submissions with annotations in [start, until): summed in SQL from the range's
+ * summary rows (a few per worker and day), so only a row per worker reaches JavaScript.
+ */
+export function rangeWorkers(db: Db, start: number, until: number, minimal: number): RangeWorker[] {
   const range = dayRange(start, until)
-  return all(
+  const columns = sql.join(DIMENSIONS.map((d) => sql`sum(n * ${has(d)}) AS ${sql.raw(`d${d}`)}`))
+  const rows = all<Record<string, number>>(
     db,
-    sql`SELECT worker_id AS workerId, mask, sum(n) AS n FROM (
-          SELECT worker_id, mask, n FROM submission_shapes WHERE ${range} AND worker_id > 0
+    sql`SELECT worker_id AS workerId, sum(n) AS submissions, sum(n * (${dimensionsOf})) AS annotations,
+          sum(CASE WHEN ${dimensionsOf} <= ${minimal} THEN n ELSE 0 END) AS minimal, ${columns}
+        FROM (SELECT worker_id, mask, n FROM submission_shapes WHERE ${range} AND worker_id > 0
           UNION ALL SELECT worker_id, mask, n FROM submission_count_moves
             WHERE ${range} AND worker_id > 0 AND mask <> 0)
-        GROUP BY 1, 2 HAVING sum(n) <> 0`,
+        GROUP BY 1 HAVING sum(n) <> 0`,
   )
+  return rows.map((r) => ({
+    workerId: r.workerId ?? 0,
+    submissions: r.submissions ?? 0,
+    annotations: r.annotations ?? 0,
+    minimal: r.minimal ?? 0,
+    counts: DIMENSIONS.map((d) => r[`d${d}`] ?? 0),
+  }))
 }
 
 /** The same submissions by worker and work seconds (those without an accept time left out). */
