@@ -19,7 +19,6 @@ import { useTempDir } from '../helpers/tmp'
 import { DAY, type SubmissionSpec, day, importSubmissions, newProject } from '../ratings/helpers'
 import { foldSubmissionMoves } from '../../src/main/db/queries/submissionCounts'
 import { submissionsPerDay } from '../../src/main/db/queries/dashboard'
-import { rangeSubmissions } from '../../src/main/db/queries/triage'
 import { median, triageReport } from '../../src/main/triage/report'
 import { MINIMAL_DIMENSIONS } from '../../src/shared/contract/triage'
 import { dayStart, formatDay } from '../../src/shared/filter'
@@ -94,12 +93,15 @@ function submissionRecounts(db: Db) {
   const moves = sql`SELECT day AS d, worker_id AS w, mask, work_seconds AS s, n
     FROM submission_count_moves`
   const none = -9007199254740991
-  const perSubmission = sql`SELECT CASE WHEN s.submitted_at IS NULL THEN ${none}
-      WHEN s.submitted_at >= 0 THEN s.submitted_at / 86400
-      ELSE (s.submitted_at + 1) / 86400 - 1 END AS d,
-    IFNULL(s.worker_id, 0) AS w, IFNULL(s.submitted_at - s.accepted_at, ${none}) AS s,
-    (SELECT sum(1 << a.dimension) FROM annotations a WHERE a.submission_id = s.id) AS mask
-    FROM submissions s`
+  const day = (t: string) =>
+    sql.raw(`CASE WHEN ${t} IS NULL THEN ${none}
+      WHEN ${t} >= 0 THEN ${t} / 86400 ELSE (${t} + 1) / 86400 - 1 END`)
+  // A part of a submission: its annotations of one day and worker.
+  const parts = sql`SELECT ${day('a.submitted_at')} AS d, IFNULL(a.worker_id, 0) AS w,
+      IFNULL(s.submitted_at - s.accepted_at, ${none}) AS s, sum(1 << a.dimension) AS mask
+    FROM annotations a JOIN submissions s ON s.id = a.submission_id
+    GROUP BY a.submission_id, 1, 2`
+  const perSubmission = sql`SELECT ${day('submitted_at')} AS d FROM submissions`
   return {
     shapes: all(
       db,
@@ -110,8 +112,7 @@ function submissionRecounts(db: Db) {
     ),
     plainShapes: all(
       db,
-      sql`SELECT d, w, mask, count(*) AS n FROM (${perSubmission}) WHERE mask IS NOT NULL
-      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      sql`SELECT d, w, mask, count(*) AS n FROM (${parts}) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     ),
     work: all(
       db,
@@ -122,8 +123,7 @@ function submissionRecounts(db: Db) {
     ),
     plainWork: all(
       db,
-      sql`SELECT d, w, s, count(*) AS n FROM (${perSubmission}) WHERE mask IS NOT NULL
-      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      sql`SELECT d, w, s, count(*) AS n FROM (${parts}) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     ),
     days: all(
       db,
@@ -156,7 +156,22 @@ function expectTodayPlain(db: Db, from: string, to: string): void {
   const until = dayStart(to) + DAY
   const byWorker = new Map<number, { n: number; dims: number; minimal: number; works: number[] }>()
   const profiles = new Map<number, number[]>()
-  for (const s of rangeSubmissions(db, start, until)) {
+  // The range's submissions as the report read them before the summaries, a row merged into a
+  // submission counted for its own worker.
+  const submissions = all<{
+    workerId: number
+    dimensions: number
+    mask: number
+    workSeconds: number | null
+  }>(
+    db,
+    sql`SELECT a.worker_id AS workerId, count(*) AS dimensions, sum(1 << a.dimension) AS mask,
+          s.submitted_at - s.accepted_at AS workSeconds
+        FROM annotations a JOIN submissions s ON s.id = a.id >> 4
+        WHERE a.submitted_at >= ${start} AND a.submitted_at < ${until} AND a.worker_id IS NOT NULL
+        GROUP BY a.id >> 4, a.worker_id`,
+  )
+  for (const s of submissions) {
     const w = byWorker.get(s.workerId) ?? { n: 0, dims: 0, minimal: 0, works: [] }
     w.n++
     w.dims += s.dimensions
@@ -236,7 +251,10 @@ interface ImportSpec {
   workSeconds: number | null
 }
 
-/** A merged row has its submission's worker and times, as the files of one assignment do. */
+/**
+ * A merged row has its submission's times; its worker may differ (a row of another worker under
+ * the same key): its annotations then count for their own worker.
+ */
 function submissionSpec(spec: ImportSpec): SubmissionSpec {
   const at = spec.merge === undefined ? spec.at : START + spec.merge * DAY + 7200
   const acceptedAt = at === null || spec.workSeconds === null ? null : at - spec.workSeconds
@@ -245,7 +263,6 @@ function submissionSpec(spec: ImportSpec): SubmissionSpec {
     : {
         ...spec,
         key: `merged-${spec.merge}`,
-        worker: WORKERS[spec.merge % WORKERS.length] ?? null,
         at,
         acceptedAt,
       }

@@ -1,4 +1,4 @@
-import type { Migration } from '../types'
+import type { Db, Migration } from '../types'
 
 /**
  * Summaries of submissions for the Today page and the dashboard's submissions per day, so they
@@ -30,10 +30,14 @@ const work = (row: string) => `IFNULL(${row}.submitted_at - ${row}.accepted_at, 
 const key = (row: string) => `${day(row)}, IFNULL(${row}.worker_id, 0)`
 
 const MOVES = 'INSERT INTO submission_count_moves (day, worker_id, mask, work_seconds, n)'
-/** The mask of the submission's other annotations (NULL when it has none). */
+/**
+ * The mask of the other annotations of `row`'s part of its submission (the same day and worker;
+ * NULL when it has none).
+ */
 const others = (row: string) =>
-  `(SELECT sum(1 << dimension) AS mask FROM annotations
-     WHERE id BETWEEN ${row}.submission_id * 16 AND ${row}.submission_id * 16 + 15 AND id <> ${row}.id) m`
+  `(SELECT sum(1 << o.dimension) AS mask FROM annotations o
+     WHERE o.id BETWEEN ${row}.submission_id * 16 AND ${row}.submission_id * 16 + 15
+       AND o.id <> ${row}.id AND o.worker_id IS ${row}.worker_id AND ${day('o')} = ${day(row)}) m`
 
 export const SUBMISSION_COUNT_TRIGGERS = `
   CREATE TRIGGER submission_counts_insert AFTER INSERT ON submissions BEGIN
@@ -44,45 +48,90 @@ export const SUBMISSION_COUNT_TRIGGERS = `
   END;
   CREATE TRIGGER submission_shapes_insert AFTER INSERT ON annotations BEGIN
     ${MOVES}
-      SELECT ${key('s')}, m.mask, ${work('s')}, -1 FROM submissions s, ${others('new')}
+      SELECT ${key('new')}, m.mask, ${work('s')}, -1 FROM submissions s, ${others('new')}
         WHERE s.id = new.submission_id AND m.mask IS NOT NULL
       UNION ALL
-      SELECT ${key('s')}, IFNULL(m.mask, 0) | (1 << new.dimension), ${work('s')}, 1
+      SELECT ${key('new')}, IFNULL(m.mask, 0) | (1 << new.dimension), ${work('s')}, 1
         FROM submissions s, ${others('new')} WHERE s.id = new.submission_id;
   END;
   CREATE TRIGGER submission_shapes_delete AFTER DELETE ON annotations BEGIN
     ${MOVES}
-      SELECT ${key('s')}, IFNULL(m.mask, 0) | (1 << old.dimension), ${work('s')}, -1
+      SELECT ${key('old')}, IFNULL(m.mask, 0) | (1 << old.dimension), ${work('s')}, -1
         FROM submissions s, ${others('old')} WHERE s.id = old.submission_id
       UNION ALL
-      SELECT ${key('s')}, m.mask, ${work('s')}, 1 FROM submissions s, ${others('old')}
+      SELECT ${key('old')}, m.mask, ${work('s')}, 1 FROM submissions s, ${others('old')}
         WHERE s.id = old.submission_id AND m.mask IS NOT NULL;
   END;`
 
+/** Rows per chunk of the rebuild: each chunk's parts are grouped (sorted) on their own. */
+const CHUNK = 65_536
+
 /**
- * Every submission counted afresh (the migration, and bulk writes after dropping the triggers):
- * each submission's mask is read by a seek of its annotations' id range.
+ * The first key of `table` at least `from` places after `key` (exclusive of `key`), or null.
+ * Chunks of annotations end on a submission's boundary (ids 16 apart), so no part spans two.
  */
-export const SUBMISSION_COUNTS_REBUILD = `
-  DELETE FROM submission_count_moves;
-  DELETE FROM submission_shapes;
-  DELETE FROM submission_work;
-  DELETE FROM submission_days;
-  CREATE TEMP TABLE submission_masks_rebuilt (day INTEGER, worker_id INTEGER, mask INTEGER,
-    work_seconds INTEGER);
-  INSERT INTO temp.submission_masks_rebuilt
-    SELECT ${key('s')}, (SELECT sum(1 << a.dimension) FROM annotations a
-        WHERE a.id BETWEEN s.id * 16 AND s.id * 16 + 15), ${work('s')}
-    FROM submissions s;
-  INSERT INTO submission_days (day, n)
-    SELECT day, count(*) FROM temp.submission_masks_rebuilt GROUP BY 1;
-  INSERT INTO submission_shapes (day, worker_id, mask, n)
-    SELECT day, worker_id, mask, count(*) FROM temp.submission_masks_rebuilt
-    WHERE mask IS NOT NULL GROUP BY 1, 2, 3;
-  INSERT INTO submission_work (day, worker_id, work_seconds, n)
-    SELECT day, worker_id, work_seconds, count(*) FROM temp.submission_masks_rebuilt
-    WHERE mask IS NOT NULL GROUP BY 1, 2, 3;
-  DROP TABLE temp.submission_masks_rebuilt;`
+function chunkEnd(db: Db, table: 'annotations' | 'submissions', from: number): number | null {
+  const next = db
+    .prepare(`SELECT id FROM ${table} WHERE id >= ? ORDER BY id LIMIT 1 OFFSET ${CHUNK}`)
+    .pluck()
+    .get(from) as number | undefined
+  if (next === undefined) return null
+  return table === 'annotations' ? Math.floor(next / 16) * 16 : next
+}
+
+/** Runs `statements` with each chunk [from, until) of `table`'s keys, in order. */
+function inChunks(db: Db, table: 'annotations' | 'submissions', statements: string[]): void {
+  const prepared = statements.map((text) => db.prepare(text))
+  let from = -Number.MAX_SAFE_INTEGER
+  for (;;) {
+    const until = chunkEnd(db, table, from)
+    for (const statement of prepared)
+      statement.run(
+        ...(statement.source.includes('?') ? [from, until ?? Number.MAX_SAFE_INTEGER] : []),
+      )
+    if (until === null) return
+    from = until
+  }
+}
+
+const upsert = 'ON CONFLICT DO UPDATE SET n = n + excluded.n'
+
+/**
+ * Every submission counted afresh (the migration, and bulk writes after dropping the triggers).
+ * A part of a submission is its annotations of one day and worker (annotations hold copies of the
+ * submission's, which a row merged into it may not share). Counted a chunk of ids at a time, each
+ * grouped on its own and added to the summaries, so the sort holds one chunk, not the project.
+ */
+export function rebuildSubmissionCounts(db: Db): void {
+  db.exec(`
+    DELETE FROM submission_count_moves;
+    DELETE FROM submission_shapes;
+    DELETE FROM submission_work;
+    DELETE FROM submission_days;
+    DROP TABLE IF EXISTS temp.submission_parts;
+    CREATE TEMP TABLE submission_parts (day INTEGER, worker_id INTEGER, mask INTEGER,
+      work_seconds INTEGER);`)
+  inChunks(db, 'annotations', [
+    `INSERT INTO temp.submission_parts
+       SELECT p.day, p.worker_id, p.mask, ${work('s')} FROM (
+         SELECT a.id >> 4 AS submission_id, ${day('a')} AS day,
+           IFNULL(a.worker_id, 0) AS worker_id, sum(1 << a.dimension) AS mask
+         FROM annotations a WHERE a.id >= ? AND a.id < ? GROUP BY 1, 2, 3) p
+       JOIN submissions s ON s.id = p.submission_id`,
+    `INSERT INTO submission_shapes (day, worker_id, mask, n)
+       SELECT day, worker_id, mask, count(*) FROM temp.submission_parts GROUP BY 1, 2, 3 ${upsert}`,
+    `INSERT INTO submission_work (day, worker_id, work_seconds, n)
+       SELECT day, worker_id, work_seconds, count(*) FROM temp.submission_parts GROUP BY 1, 2, 3
+       ${upsert}`,
+    'DELETE FROM temp.submission_parts',
+  ])
+  db.exec('DROP TABLE temp.submission_parts')
+  inChunks(db, 'submissions', [
+    `INSERT INTO submission_days (day, n)
+       SELECT ${day('s')}, count(*) FROM submissions s WHERE s.id >= ? AND s.id < ? GROUP BY 1
+       ${upsert}`,
+  ])
+}
 
 const migration: Migration = {
   version: 18,
@@ -114,9 +163,9 @@ const migration: Migration = {
         work_seconds INTEGER NOT NULL,
         n INTEGER NOT NULL
       ) STRICT;
-      ${SUBMISSION_COUNTS_REBUILD}
-      ${SUBMISSION_COUNT_TRIGGERS}
     `)
+    rebuildSubmissionCounts(db)
+    db.exec(SUBMISSION_COUNT_TRIGGERS)
   },
 }
 

@@ -3,7 +3,7 @@
  * (migration 018): kept exact by triggers that log moves, folded in at every change set, rebuilt
  * in one pass after a bulk write that dropped them (decisions.md, "Today from a summary").
  */
-import { SUBMISSION_COUNTS_REBUILD } from '../migrations/018-submission-counts'
+import { rebuildSubmissionCounts } from '../migrations/018-submission-counts'
 import type { Db } from '../connection'
 import { all, pluck } from '../connection'
 import { sql } from '../sql'
@@ -55,7 +55,7 @@ export function withSubmissionCountsRebuiltAfter<T>(db: Db, write: () => T): T {
   if (triggers.length === 0) return write()
   for (const name of SUBMISSION_COUNT_TRIGGER_NAMES) db.exec(`DROP TRIGGER IF EXISTS ${name}`)
   const result = write()
-  db.exec(SUBMISSION_COUNTS_REBUILD)
+  rebuildSubmissionCounts(db)
   for (const trigger of triggers) db.exec(trigger.sql)
   return result
 }

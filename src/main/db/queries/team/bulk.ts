@@ -3,7 +3,7 @@ import { sql } from '../../sql'
 import { REBUILD_PRAGMAS } from '../bulk'
 import { COUNT_TRIGGERS } from '../annotationCounts'
 import { ANNOTATION_COUNTS_REBUILD } from '../../migrations/017-annotation-counts'
-import { SUBMISSION_COUNTS_REBUILD } from '../../migrations/018-submission-counts'
+import { rebuildSubmissionCounts } from '../../migrations/018-submission-counts'
 import { SUBMISSION_COUNT_TRIGGER_NAMES } from '../submissionCounts'
 import type { BulkTable, BulkValue } from '../../server/bulk'
 
@@ -116,7 +116,7 @@ export function setAsideForJoin(db: Db): JoinSetAside {
           INSERT OR IGNORE INTO search_backlog (annotation_id) SELECT id FROM annotations;
           INSERT INTO story_search (story_search) VALUES ('rebuild');`)
         db.exec(ANNOTATION_COUNTS_REBUILD)
-        db.exec(SUBMISSION_COUNTS_REBUILD)
+        rebuildSubmissionCounts(db)
         for (const s of saved) if (s.type === 'trigger') db.exec(s.sql)
       }).immediate()
     },
