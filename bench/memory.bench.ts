@@ -3,7 +3,8 @@
 // GLUCOSE cleanup policy's dry run and apply, and a full recomputation of the effective ratings.
 // Each runs as the user runs it (the built CLI; the recomputation, which has no command, under
 // tsx) in a process of its own, and its peak RSS is read by `/usr/bin/time`. The reference, in the
-// same run, is the same process doing almost nothing: `winnow stats` on the project, tsx's loader alone.
+// same run, is the same process doing almost nothing: `winnow stats` on the project, tsx's loader
+// alone.
 // Writes its figures into docs/benchmarks.md ("Peak memory of large jobs").
 //   npx tsx bench/memory.bench.ts [--quick] [--scale 1m|10m] [--only NAME,…] [--cli FILE]
 //   (or: npm run bench -- memory)
