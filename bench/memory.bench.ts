@@ -1,9 +1,10 @@
 // Peak memory of the large jobs on a million annotations (ten million with `--scale 10m`): the
-// import of a release CSV, a release in each format, every row of a query as TSV, the GLUCOSE
-// cleanup policy's dry run and apply, and a full recomputation of the effective ratings. Each runs
-// as the user runs it (the built CLI; the recomputation, which has no command, under tsx) in a
-// process of its own, and its peak RSS is read by `/usr/bin/time`. The reference, in the same run,
-// is the same process doing almost nothing: `winnow stats` on the project, tsx's loader alone.
+// import of a release CSV, a release in each format, every row of a query as TSV and as JSON, the
+// GLUCOSE cleanup policy's dry run and apply, and a full recomputation of the effective ratings.
+// Each runs as the user runs it (the built CLI; the recomputation, which has no command, under
+// tsx) in a process of its own, and its peak RSS is read by `/usr/bin/time`. The reference, in the
+// same run, is the same process doing almost nothing: `winnow stats` on the project, tsx's loader
+// alone.
 // Writes its figures into docs/benchmarks.md ("Peak memory of large jobs").
 //   npx tsx bench/memory.bench.ts [--quick] [--scale 1m|10m] [--only NAME,…] [--cli FILE]
 //   (or: npm run bench -- memory)
@@ -121,6 +122,11 @@ const jobs: Job[] = [
     name: 'query --tsv, every row',
     prepare: () =>
       winnow(['query', '--db', base, '--tsv', '--limit', String(annotations), '--sort', 'id']),
+  },
+  {
+    name: 'query --json, every row',
+    prepare: () =>
+      winnow(['query', '--db', base, '--json', '--limit', String(annotations), '--sort', 'id']),
   },
   {
     name: 'policy run --dry-run (the GLUCOSE cleanup)',

@@ -29,6 +29,10 @@ export interface SubmissionSpec {
   key?: string
   /** Import flags of each annotation (bits). */
   flags?: number
+  /** The first of the consecutive dimensions filled (1 unless given). */
+  firstDimension?: number
+  /** Epoch seconds of the accept time, or null (the default) for none. */
+  acceptedAt?: number | null
 }
 
 let serial = 0
@@ -46,14 +50,14 @@ function submission(spec: SubmissionSpec): ImportedSubmission {
     sentences: [{ index: 0, text: 'A.' }],
     sentenceIndex: 0,
     submittedAt: spec.at,
-    acceptedAt: null,
+    acceptedAt: spec.acceptedAt ?? null,
     fileRating: spec.fileRating ?? null,
     declaredFilled: dims,
     line: n,
     flags: 0,
     raw: null,
     annotations: Array.from({ length: dims }, (_, i) => ({
-      dimension: i + 1,
+      dimension: i + (spec.firstDimension ?? 1),
       specificNL: `s${n}.${i}`,
       specificStructured: null,
       generalNL: `g${n}.${i}`,

@@ -16,12 +16,17 @@ import type { AnnotationFilter } from '../../src/shared/filter'
 import { ANNOTATION_FLAG_NAMES } from '../../src/shared/glucose/flags'
 import { policyText } from '../policies/helpers'
 import { useTempDir } from '../helpers/tmp'
-import { DAY, day, importSubmissions, newProject } from '../ratings/helpers'
+import { DAY, type SubmissionSpec, day, importSubmissions, newProject } from '../ratings/helpers'
+import { foldSubmissionMoves } from '../../src/main/db/queries/submissionCounts'
+import { submissionsPerDay } from '../../src/main/db/queries/dashboard'
+import { median, triageReport } from '../../src/main/triage/report'
+import { MINIMAL_DIMENSIONS } from '../../src/shared/contract/triage'
+import { dayStart, formatDay } from '../../src/shared/filter'
 
 /**
- * The summary of annotations (annotation_counts, annotation_day_counts) that totals are read from
- * stays equal to a plain recount after every kind of write, and the totals read from it equal the
- * rows a filter selects.
+ * The summary of annotations (annotation_counts, annotation_day_counts) that totals are read from,
+ * and the summaries of submissions the Today page and the dashboard read, stay equal to a plain
+ * recount after every kind of write, and the totals and reports read from them equal the rows.
  */
 
 const who = { author: 'test' }
@@ -80,11 +85,137 @@ function recounts(db: Db) {
   }
 }
 
+/**
+ * The summaries of submissions (submission_shapes, submission_work, submission_days) with their
+ * moves not yet folded in, beside the same counts grouped from submissions and their annotations.
+ */
+function submissionRecounts(db: Db) {
+  const moves = sql`SELECT day AS d, worker_id AS w, mask, work_seconds AS s, n
+    FROM submission_count_moves`
+  const none = -9007199254740991
+  const day = (t: string) =>
+    sql.raw(`CASE WHEN ${t} IS NULL THEN ${none}
+      WHEN ${t} >= 0 THEN ${t} / 86400 ELSE (${t} + 1) / 86400 - 1 END`)
+  // A part of a submission: its annotations of one day and worker.
+  const parts = sql`SELECT ${day('a.submitted_at')} AS d, IFNULL(a.worker_id, 0) AS w,
+      IFNULL(s.submitted_at - s.accepted_at, ${none}) AS s, sum(1 << a.dimension) AS mask
+    FROM annotations a JOIN submissions s ON s.id = a.submission_id
+    GROUP BY a.submission_id, 1, 2`
+  const perSubmission = sql`SELECT ${day('submitted_at')} AS d FROM submissions`
+  return {
+    shapes: all(
+      db,
+      sql`SELECT d, w, mask, sum(n) AS n FROM (
+        SELECT day AS d, worker_id AS w, mask, n FROM submission_shapes
+        UNION ALL SELECT d, w, mask, n FROM (${moves}) WHERE mask <> 0)
+      GROUP BY 1, 2, 3 HAVING sum(n) <> 0 ORDER BY 1, 2, 3`,
+    ),
+    plainShapes: all(
+      db,
+      sql`SELECT d, w, mask, count(*) AS n FROM (${parts}) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    ),
+    work: all(
+      db,
+      sql`SELECT d, w, s, sum(n) AS n FROM (
+        SELECT day AS d, worker_id AS w, work_seconds AS s, n FROM submission_work
+        UNION ALL SELECT d, w, s, n FROM (${moves}) WHERE mask <> 0)
+      GROUP BY 1, 2, 3 HAVING sum(n) <> 0 ORDER BY 1, 2, 3`,
+    ),
+    plainWork: all(
+      db,
+      sql`SELECT d, w, s, count(*) AS n FROM (${parts}) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    ),
+    days: all(
+      db,
+      sql`SELECT d, sum(n) AS n FROM (SELECT day AS d, n FROM submission_days
+        UNION ALL SELECT d, n FROM (${moves}) WHERE mask = 0)
+      GROUP BY 1 HAVING sum(n) <> 0 ORDER BY 1`,
+    ),
+    plainDays: all(db, sql`SELECT d, count(*) AS n FROM (${perSubmission}) GROUP BY 1 ORDER BY 1`),
+    moves: pluck<number>(db, sql`SELECT count(*) FROM submission_count_moves`) ?? 0,
+  }
+}
+
 function expectSummaryExact(db: Db): void {
   const r = recounts(db)
   expect(r.byWorker).toEqual(r.plainByWorker)
   expect(r.byDay).toEqual(r.plainByDay)
   expect(r.byWorkerDimension).toEqual(r.plainByWorkerDimension)
+  const s = submissionRecounts(db)
+  expect(s.shapes).toEqual(s.plainShapes)
+  expect(s.work).toEqual(s.plainWork)
+  expect(s.days).toEqual(s.plainDays)
+}
+
+/**
+ * The Today report's figures per worker, as they were computed from the range's annotations
+ * before the summaries, beside the report's own.
+ */
+function expectTodayPlain(db: Db, from: string, to: string): void {
+  const start = dayStart(from)
+  const until = dayStart(to) + DAY
+  const byWorker = new Map<number, { n: number; dims: number; minimal: number; works: number[] }>()
+  const profiles = new Map<number, number[]>()
+  // The range's submissions as the report read them before the summaries, a row merged into a
+  // submission counted for its own worker.
+  const submissions = all<{
+    workerId: number
+    dimensions: number
+    mask: number
+    workSeconds: number | null
+  }>(
+    db,
+    sql`SELECT a.worker_id AS workerId, count(*) AS dimensions, sum(1 << a.dimension) AS mask,
+          s.submitted_at - s.accepted_at AS workSeconds
+        FROM annotations a JOIN submissions s ON s.id = a.id >> 4
+        WHERE a.submitted_at >= ${start} AND a.submitted_at < ${until} AND a.worker_id IS NOT NULL
+        GROUP BY a.id >> 4, a.worker_id`,
+  )
+  for (const s of submissions) {
+    const w = byWorker.get(s.workerId) ?? { n: 0, dims: 0, minimal: 0, works: [] }
+    w.n++
+    w.dims += s.dimensions
+    if (s.dimensions <= MINIMAL_DIMENSIONS) w.minimal++
+    if (s.workSeconds !== null) w.works.push(s.workSeconds)
+    byWorker.set(s.workerId, w)
+    const p = profiles.get(s.workerId) ?? Array.from({ length: 10 }, () => 0)
+    for (let d = 1; d <= 10; d++) if (s.mask & (1 << d)) p[d - 1] = (p[d - 1] ?? 0) + 1
+    profiles.set(s.workerId, p)
+  }
+  const names = new Map(
+    all<{ id: number; name: string }>(db, sql`SELECT id, external_id AS name FROM workers`).map(
+      (w) => [w.id, w.name],
+    ),
+  )
+  const plain = [...byWorker].map(([id, w]) => {
+    const profile = profiles.get(id) ?? []
+    const total = profile.reduce((a, b) => a + b, 0)
+    return {
+      workerId: names.get(id),
+      submissions: w.n,
+      avgDimensions: w.dims / w.n,
+      medianWorkSeconds: median(w.works),
+      minimalShare: w.minimal / w.n,
+      dimensionProfile: profile.map((n) => n / total),
+    }
+  })
+  const report = triageReport(db, { from, to }).workers.map((w) => ({
+    workerId: w.workerId,
+    submissions: w.submissions,
+    avgDimensions: w.avgDimensions,
+    medianWorkSeconds: w.medianWorkSeconds,
+    minimalShare: w.minimalShare,
+    dimensionProfile: w.dimensionProfile,
+  }))
+  const byName = (a: { workerId?: string }, b: { workerId?: string }) =>
+    (a.workerId ?? '').localeCompare(b.workerId ?? '')
+  expect(report.sort(byName)).toEqual(plain.sort(byName))
+  const perDay = all<{ day: number; submissions: number }>(
+    db,
+    sql`SELECT (submitted_at / 86400) * 86400 AS day, count(*) AS submissions FROM submissions
+        WHERE submitted_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
+  )
+  expect(submissionsPerDay(db)).toEqual(perDay)
 }
 
 /** The rows a filter selects, counted from the rows themselves. */
@@ -110,8 +241,35 @@ const filterArb: fc.Arbitrary<AnnotationFilter> = fc.record(
   { requiredKeys: [] },
 )
 
+interface ImportSpec {
+  worker: string | null
+  at: number | null
+  flags: number
+  merge?: number
+  firstDimension: number
+  dimensions: number
+  workSeconds: number | null
+}
+
+/**
+ * A merged row has its submission's times; its worker may differ (a row of another worker under
+ * the same key): its annotations then count for their own worker.
+ */
+function submissionSpec(spec: ImportSpec): SubmissionSpec {
+  const at = spec.merge === undefined ? spec.at : START + spec.merge * DAY + 7200
+  const acceptedAt = at === null || spec.workSeconds === null ? null : at - spec.workSeconds
+  return spec.merge === undefined
+    ? { ...spec, acceptedAt }
+    : {
+        ...spec,
+        key: `merged-${spec.merge}`,
+        at,
+        acceptedAt,
+      }
+}
+
 type Step =
-  | { kind: 'import'; specs: Array<{ worker: string | null; at: number | null; flags: number }> }
+  | { kind: 'import'; specs: ImportSpec[] }
   | { kind: 'rateWorker'; worker: number; value: number; from: number }
   | { kind: 'rateItems'; pick: number[]; value: number | null }
   | { kind: 'policy'; dimension: number; value: number }
@@ -129,6 +287,11 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
           { nil: null, freq: 6 },
         ),
         flags: fc.constantFrom(0, 0, 1, 2, 5),
+        // A row of an earlier submission, as per-dimension files add dimensions to it.
+        merge: fc.option(fc.nat(3), { nil: undefined, freq: 3 }),
+        firstDimension: fc.integer({ min: 1, max: 3 }),
+        dimensions: fc.integer({ min: 1, max: 3 }),
+        workSeconds: fc.option(fc.nat(900), { nil: null, freq: 4 }),
       }),
       { minLength: 1, maxLength: 12 },
     ),
@@ -156,7 +319,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 async function apply(db: Db, step: Step, run: number): Promise<void> {
   switch (step.kind) {
     case 'import':
-      importSubmissions(db, step.specs)
+      importSubmissions(db, step.specs.map(submissionSpec))
       return
     case 'rateWorker': {
       const worker = pluck<number>(
@@ -210,6 +373,8 @@ describe('the summary of annotations', () => {
     // 4,000 submissions (about 19,000 annotations) into an empty project: a bulk write.
     writeSynthetic(db, { submissions: 4000, seed: 7 })
     expectSummaryExact(db)
+    const days = submissionsPerDay(db)
+    expectTodayPlain(db, formatDay(days[0]?.day ?? 0), formatDay(days.at(-1)?.day ?? 0))
     fc.assert(
       fc.property(filterArb, (filter) => {
         expect(countAnnotations(db, filter)).toBe(plainCount(db, filter))
@@ -237,12 +402,15 @@ describe('the summary of annotations', () => {
             await apply(db, step, run++)
             expectSummaryExact(db)
             expect(countAnnotations(db, filter)).toBe(plainCount(db, filter))
+            expectTodayPlain(db, filter.from ?? '2019-08-30', filter.to ?? '2019-09-13')
             moments.push(Date.now())
             await new Promise((resolve) => setTimeout(resolve, 2))
           }
           // Folded in, the log is empty and the summaries alone are exact.
           db.transaction(() => foldCountMoves(db))()
           expect(recounts(db).moves).toBe(0)
+          db.transaction(() => foldSubmissionMoves(db))()
+          expect(submissionRecounts(db).moves).toBe(0)
           expectSummaryExact(db)
           // A past view counts its own ratings, not the summary's (the latest moment is the present).
           const rated = (filter.ratings ?? [2]).filter((r): r is number => r !== 'unrated')

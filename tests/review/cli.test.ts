@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { openProject } from '../../src/main/db/connection'
+import { openProject, pluck, pluckAll } from '../../src/main/db/connection'
+import { sql } from '../../src/main/db/sql'
 import { runCli } from '../../src/main/cli/index'
 import { writeSynthetic } from '../../src/main/importers/synthetic'
 import { cli } from '../helpers/cli'
@@ -146,6 +147,38 @@ describe('winnow query', () => {
     )
     const whole = await cli(...args)
     expect(chunks.join('')).toBe(whole.stdout)
+  })
+
+  it('writes a long --json page by page, the document it printed whole before', async () => {
+    const path = `${tempDir()}/long.winnow`
+    const db = openProject(path, { create: true })
+    writeSynthetic(db, { submissions: 500, seed: 7 })
+    const total = pluck<number>(db, sql`SELECT count(*) FROM annotations`)
+    const ids = pluckAll<number>(db, sql`SELECT id FROM annotations ORDER BY id`)
+    db.close()
+    const args = ['query', '--db', path, '--json', '--limit', '100000', '--sort', 'id']
+    const chunks: string[] = []
+    const code = await runCli(args, {
+      stdout: (t) => chunks.push(t),
+      stderr: (t) => chunks.push(`stderr: ${t}`),
+      interactive: false,
+    })
+    expect(code).toBe(0)
+    // Pages of a thousand rows go out one by one, not as one text at the end.
+    expect(chunks.length).toBeGreaterThan(3)
+    const text = chunks.join('')
+    const doc = JSON.parse(text) as Out
+    // The same text as the document printed whole (`JSON.stringify` of it and a newline).
+    expect(text).toBe(`${JSON.stringify(doc)}\n`)
+    expect(doc.total).toBe(total)
+    expect(doc.rows.map((r) => r.annotationId)).toEqual(ids)
+    const tsv = (await cli(...args.filter((a) => a !== '--json'), '--tsv')).stdout.split('\n')
+    expect(doc.rows.map((r) => String(r.specificNL))).toEqual(
+      tsv.slice(1, -1).map((l) => l.split('\t')[tsv[0]?.split('\t').indexOf('specificNL') ?? -1]),
+    )
+    // A page of none writes the empty document.
+    const none = await cli('query', '--db', path, '--json', '--worker', 'nobody')
+    expect(none.stdout).toBe('{"total":0,"rows":[]}\n')
   })
 
   it('exits 2 on usage errors', async () => {

@@ -282,6 +282,15 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
                FROM annotations GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
             )
             .all(),
+          // The summary of submissions by day, counted at the end of the join as well.
+          submissionMoves: db.prepare('SELECT count(*) FROM submission_count_moves').pluck().get(),
+          days: db.prepare('SELECT day, n FROM submission_days ORDER BY day').all(),
+          plainDays: db
+            .prepare(
+              `SELECT submitted_at / 86400 AS day, count(*) AS n FROM submissions
+               WHERE submitted_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
+            )
+            .all(),
           journal: db.pragma('journal_mode', { simple: true }),
           brokenKeys: db.pragma('foreign_key_check'),
           // Every index agrees with its table: those on the rating are built after the ratings.
@@ -295,6 +304,9 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(joined.moves).toBe(0)
     expect(joined.counts).toEqual(joined.plain)
     expect(joined.counts.length).toBeGreaterThan(0)
+    expect(joined.submissionMoves).toBe(0)
+    expect(joined.days).toEqual(joined.plainDays)
+    expect(joined.days.length).toBeGreaterThan(0)
     expect(joined.journal).toBe('wal')
     expect(joined.brokenKeys).toEqual([])
     expect(joined.integrity).toBe('ok')

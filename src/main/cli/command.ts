@@ -34,6 +34,8 @@ export interface CommandOutput {
   text: string
   /** 1 when the command ran but part of what it did failed (printed in the output). */
   exitCode?: 0 | 1
+  /** The command wrote its --json document itself, page by page (a long listing): print nothing. */
+  jsonWritten?: boolean
 }
 
 /** A usage error (exit code 2). */

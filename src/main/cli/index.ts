@@ -81,6 +81,7 @@ async function execute(
 ): Promise<number> {
   try {
     const output = await command.run(values, positionals, io)
+    if (values.json && output.jsonWritten) return output.exitCode ?? 0
     io.stdout(
       values.json
         ? JSON.stringify(output.json) + '\n'

@@ -7,14 +7,8 @@ import {
 } from '../../shared/contract/triage'
 import { dayStart, formatDay } from '../../shared/filter'
 import type { Db } from '../db/connection'
-import {
-  type RangeSubmission,
-  dayOf,
-  lastSubmittedAt,
-  lastTriagedDay,
-  rangeSubmissions,
-  workerFacts,
-} from '../db/queries/triage'
+import { rangeWorkers, rangeWork } from '../db/queries/submissionCounts'
+import { dayOf, lastSubmittedAt, lastTriagedDay, workerFacts } from '../db/queries/triage'
 import { triageSettings } from './settings'
 
 const DAY = 86_400
@@ -56,9 +50,7 @@ function shares(counts: number[]): number[] {
   return counts.map((n) => (total === 0 ? 0 : n / total))
 }
 
-function addMask(counts: number[], mask: number): void {
-  for (let d = 1; d <= 10; d++) if (mask & (1 << d)) counts[d - 1] = (counts[d - 1] ?? 0) + 1
-}
+const zeros = (): number[] => Array.from({ length: 10 }, () => 0)
 
 function flagsOf(
   w: Pick<TriageWorker, 'medianWorkSeconds' | 'minimalShare' | 'firstSubmittedAt'>,
@@ -75,43 +67,63 @@ function flagsOf(
 }
 
 /**
+ * The median of values given as (value, count) in ascending order of value, without expanding
+ * them (a worker's work times over a range come summed from the summary).
+ */
+export function medianOfCounts(sorted: readonly { value: number; n: number }[]): number | null {
+  const total = sorted.reduce((sum, v) => sum + v.n, 0)
+  if (total === 0) return null
+  // The values at positions (total - 1) >> 1 and total >> 1 (0-based): one value when total is odd.
+  const at = (position: number): number => {
+    let seen = 0
+    for (const v of sorted) {
+      seen += v.n
+      if (position < seen) return v.value
+    }
+    throw new Error('position beyond the counts')
+  }
+  return (at((total - 1) >> 1) + at(total >> 1)) / 2
+}
+
+interface WorkerFigures {
+  submissions: number
+  annotations: number
+  minimal: number
+  counts: number[]
+  works: { value: number; n: number }[]
+}
+
+/**
  * Per worker with submissions in the range (a submission's day is its submission date): new
  * submissions, dimensions per submission, median work time, share of minimal submissions and
- * the dimension profile beside the crowd's, with flags for rushing and new workers.
+ * the dimension profile beside the crowd's, with flags for rushing and new workers. Read from
+ * the summaries of submissions (migration 018), not from the range's annotations.
  */
 export function triageReport(db: Db, range: { from?: string; to?: string }): TriageReport {
   const { from, to } = resolveRange(db, range)
   const settings = triageSettings(db)
-  const subs = rangeSubmissions(db, dayStart(from), dayStart(to) + DAY)
-  const byWorker = new Map<number, RangeSubmission[]>()
-  const crowd = Array.from({ length: 10 }, () => 0)
-  for (const s of subs) {
-    const list = byWorker.get(s.workerId)
-    if (list) list.push(s)
-    else byWorker.set(s.workerId, [s])
-    addMask(crowd, s.mask)
+  const start = dayStart(from)
+  const until = dayStart(to) + DAY
+  const byWorker = new Map<number, WorkerFigures>()
+  const crowd = zeros()
+  for (const w of rangeWorkers(db, start, until, MINIMAL_DIMENSIONS)) {
+    byWorker.set(w.workerId, { ...w, works: [] })
+    w.counts.forEach((n, i) => (crowd[i] = (crowd[i] ?? 0) + n))
   }
+  // In ascending order of seconds per worker, as the median reads them.
+  for (const w of rangeWork(db, start, until))
+    byWorker.get(w.workerId)?.works.push({ value: w.seconds, n: w.n })
   const facts = workerFacts(db, [...byWorker.keys()])
   const workers: TriageWorker[] = []
-  for (const [id, list] of byWorker) {
-    const counts = Array.from({ length: 10 }, () => 0)
-    let annotations = 0
-    let minimal = 0
-    const works: number[] = []
-    for (const s of list) {
-      addMask(counts, s.mask)
-      annotations += s.dimensions
-      if (s.dimensions <= MINIMAL_DIMENSIONS) minimal++
-      if (s.workSeconds !== null) works.push(s.workSeconds)
-    }
+  for (const [id, f] of byWorker) {
     const fact = facts.get(id)
     const figures = {
       workerId: fact?.externalId ?? String(id),
-      submissions: list.length,
-      avgDimensions: annotations / list.length,
-      medianWorkSeconds: median(works),
-      minimalShare: minimal / list.length,
-      dimensionProfile: shares(counts),
+      submissions: f.submissions,
+      avgDimensions: f.annotations / f.submissions,
+      medianWorkSeconds: medianOfCounts(f.works),
+      minimalShare: f.minimal / f.submissions,
+      dimensionProfile: shares(f.counts),
       firstSubmittedAt: fact?.first ?? null,
     }
     workers.push({ ...figures, flags: flagsOf(figures, to, settings) })

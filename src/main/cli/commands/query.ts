@@ -24,7 +24,6 @@ import {
   stringList,
 } from '../command'
 import { parseAsOfOption } from './rate'
-import { append } from '../../../shared/lists'
 
 import { formatCount, plural } from '../../../shared/text'
 
@@ -172,21 +171,23 @@ export const queryCommand: Command = {
         offset,
         past,
       })
-      // Text and TSV are written page by page as they are read, so every row of a large project
-      // goes out in bounded memory; only --json holds the rows, for its one document.
+      // Every form is written page by page as it is read, so every row of a large project goes
+      // out in bounded memory; --json as the one document it always was, its rows a page at a time.
       const json = values.json === true
-      const rows: ReviewRow[] = []
       let shown = 0
       let pending = ''
       const take = (page: readonly ReviewRow[]): void => {
-        shown += page.length
-        if (json) append(rows, page)
-        else if (page.length > 0) {
+        if (json) {
+          const rows = page.map((r) => JSON.stringify(cliRow(r))).join(',')
+          if (rows !== '') io.stdout(shown === 0 ? rows : `,${rows}`)
+        } else if (page.length > 0) {
           if (pending !== '') io.stdout(pending)
           pending = moreRowsToTsv(page)
         }
+        shown += page.length
       }
-      if (!json) pending = rowsToTsv([])
+      if (json) io.stdout(`{"total":${JSON.stringify(first.total)},"rows":[`)
+      else pending = rowsToTsv([])
       if (limit > 0) take(first.rows)
       let after: ReviewCursor | null = first.next
       while (shown < limit && after) {
@@ -200,11 +201,15 @@ export const queryCommand: Command = {
         take(page.rows)
         after = page.next
       }
+      if (json) {
+        io.stdout(']}\n')
+        return { json: null, text: '', jsonWritten: true }
+      }
       const text =
         values.tsv === true
           ? pending
           : `${pending}${formatCount(shown)} of ${plural(first.total, 'annotation')}`
-      return { json: { total: first.total, rows: rows.map(cliRow) }, text }
+      return { json: null, text }
     } finally {
       db.close()
     }

@@ -1,6 +1,7 @@
 import { type Db, type TemporaryPragmas, all, pluck, withPragmas } from '../connection'
 import { sql } from '../sql'
 import { withCountsRebuiltAfter } from './annotationCounts'
+import { withSubmissionCountsRebuiltAfter } from './submissionCounts'
 
 /**
  * How indexes are rebuilt: SQLite sorts an index's entries in runs the size of the page cache,
@@ -48,7 +49,8 @@ export function withIndexesRebuiltAfter<T>(
   for (const index of indexes) db.exec(`DROP INDEX "${index.name.replace(/"/g, '""')}"`)
   // Into an empty project the writes only append, and a page once full is not read again: a large
   // cache would only hold dirty pages that the rebuild's small one then has to write out first.
-  const counted = () => withCountsRebuiltAfter(db, write)
+  const counted = () =>
+    withCountsRebuiltAfter(db, () => withSubmissionCountsRebuiltAfter(db, write))
   const result =
     existing === 0
       ? withPragmas(db, { cache_size: REBUILD_PRAGMAS.cache_size }, counted)

@@ -8,18 +8,14 @@ import type { Db } from '../connection'
 import { all, pluck } from '../connection'
 import { sql } from '../sql'
 import { SUMMARY_NO_DAY, ratingOf, summaryRelation } from './annotationCounts'
+import { submissionDays } from './submissionCounts'
 
 export const byRatingDesc = (a: { rating: number | null }, b: { rating: number | null }) =>
   (b.rating ?? -Infinity) - (a.rating ?? -Infinity)
 
-/** Submissions per day (UTC), from the worker index (it holds every submission's time). */
+/** Submissions per day (UTC), from their summary by day (migration 018). */
 export function submissionsPerDay(db: Db): DaySubmissions[] {
-  return all<DaySubmissions>(
-    db,
-    sql`SELECT (submitted_at / 86400) * 86400 AS day, count(*) AS submissions
-        FROM submissions INDEXED BY submissions_worker
-        WHERE submitted_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
-  )
+  return submissionDays(db)
 }
 
 /** Annotations per dimension overall and per effective rating (the GLUCOSE report's figures). */

@@ -50,7 +50,14 @@ export interface SubmissionWriterOptions {
    * lacks says nothing. Otherwise a row holds all of its submission's filled dimensions.
    */
   partialRows?: boolean
+  /**
+   * How many submissions the writer keeps by key (default 65,536); past that it writes out what
+   * it holds and forgets them, and finds an older one again in the project by its key.
+   */
+  remember?: number
 }
+
+const REMEMBERED_SUBMISSIONS = 65_536
 
 /** Annotation ids are derived: a submission's annotations are one id range. */
 export function annotationId(submissionId: number, dimension: number): number {
@@ -91,6 +98,8 @@ export class SubmissionWriter {
   /** Cells that disagree with what the project holds; nothing should be committed when any. */
   readonly conflicts: CellConflict[] = []
   conflictCount = 0
+  /** Whether submissions written by this writer were forgotten (found in the project since). */
+  private forgotten = false
   /** Submissions that gained annotations after their first row (per-dimension files). */
   private readonly merged = new Set<number>()
   private readonly recountFlags: Statement
@@ -266,6 +275,23 @@ export class SubmissionWriter {
     this.writtenRows?.add(target.id, added, workerId, submission.submittedAt, submission.fileRating)
   }
 
+  /** How many submissions the writer holds by key now. */
+  get remembered(): number {
+    return this.submissions.size
+  }
+
+  /**
+   * Keeps the submissions held by key bounded (a key and its entry cost ~150 bytes: 300 MB for the
+   * two million submissions of ten million annotations): once full, the rows go out and the keys
+   * are looked up in the project instead.
+   */
+  private bound(): void {
+    if (this.submissions.size < (this.options.remember ?? REMEMBERED_SUBMISSIONS)) return
+    for (const batch of Object.values(this.batches)) batch.flush()
+    this.submissions.clear()
+    this.forgotten = true
+  }
+
   /** Writes what is still buffered; the writer can be used again afterwards. */
   finish(): void {
     for (const batch of Object.values(this.batches)) batch.flush()
@@ -346,9 +372,11 @@ export class SubmissionWriter {
   ): { id: number; dimensions: number; matched?: true } {
     const seen = this.submissions.get(submission.sourceKey)
     if (seen) return seen
-    const existing = this.projectWasEmpty
-      ? undefined
-      : (this.find.submission.get(submission.sourceKey) as number | undefined)
+    this.bound()
+    const existing =
+      this.projectWasEmpty && !this.forgotten
+        ? undefined
+        : (this.find.submission.get(submission.sourceKey) as number | undefined)
     if (existing !== undefined) {
       const entry = { id: existing, dimensions: this.dimensionsOf(existing) }
       this.submissions.set(submission.sourceKey, entry)

@@ -3,6 +3,7 @@ import type { Db } from '../../connection'
 import { get, run } from '../../connection'
 import { sql } from '../../sql'
 import { foldCountMoves } from '../annotationCounts'
+import { foldSubmissionMoves } from '../submissionCounts'
 
 export interface NewChangeSet {
   kind: ChangeSetKind
@@ -21,6 +22,7 @@ export interface NewChangeSet {
 export function createChangeSet(db: Db, change: NewChangeSet): { id: number; at: number } {
   // Every write is a change set: the summary's log then holds at most the last one's moves.
   foldCountMoves(db)
+  foldSubmissionMoves(db)
   const last = get<{ at: number }>(db, sql`SELECT max(created_at) AS at FROM change_sets`)?.at ?? 0
   const at = Math.max(change.at ?? Date.now(), last + 1)
   const result = run(

@@ -3,6 +3,8 @@ import { sql } from '../../sql'
 import { REBUILD_PRAGMAS } from '../bulk'
 import { COUNT_TRIGGERS } from '../annotationCounts'
 import { ANNOTATION_COUNTS_REBUILD } from '../../migrations/017-annotation-counts'
+import { rebuildSubmissionCounts } from '../../migrations/018-submission-counts'
+import { SUBMISSION_COUNT_TRIGGER_NAMES } from '../submissionCounts'
 import type { BulkTable, BulkValue } from '../../server/bulk'
 
 /**
@@ -106,7 +108,7 @@ export function setAsideForJoin(db: Db): JoinSetAside {
             WHERE c.name IN ('rating', 'rating_source')) AS rated
         FROM sqlite_schema s WHERE s.sql IS NOT NULL
           AND ((s.type = 'index' AND s.tbl_name IN ('annotations', 'submissions'))
-            OR (s.type = 'trigger' AND s.name IN ${sql.list(['annotations_rating_pending', ...COUNT_TRIGGERS])}))
+            OR (s.type = 'trigger' AND s.name IN ${sql.list(['annotations_rating_pending', ...COUNT_TRIGGERS, ...SUBMISSION_COUNT_TRIGGER_NAMES])}))
         ORDER BY s.type, s.name`,
   )
   for (const s of saved) {
@@ -140,6 +142,7 @@ export function setAsideForJoin(db: Db): JoinSetAside {
           INSERT OR IGNORE INTO search_backlog (annotation_id) SELECT id FROM annotations;
           INSERT INTO story_search (story_search) VALUES ('rebuild');`)
         db.exec(ANNOTATION_COUNTS_REBUILD)
+        rebuildSubmissionCounts(db)
         for (const s of saved) if (s.type === 'trigger') db.exec(s.sql)
       })
       db.pragma('journal_mode = WAL')
