@@ -4,11 +4,13 @@ import type { Db } from '../db/connection'
 import { addToSelection, fillSelection } from '../db/queries/ratings/apply'
 import { bandOf, replicaNumber, setReplicaNumber } from '../db/queries/team/ids'
 import {
+  grownSubmissions,
   importRows,
   importedAnnotations,
   insertImportRows,
   otherFormats,
   outsideBand,
+  setGrownFlags,
 } from '../db/queries/team/imports'
 import type { BulkValue } from '../db/server/bulk'
 import {
@@ -42,7 +44,14 @@ import { type LogEntry, type PulledEntry, appendToLog, readLog } from '../db/ser
 import { memberRole } from '../db/server/members'
 import { checkServerSchema } from '../db/server/schema'
 import { applyLoneWorkerRating, refreshSelection } from '../ratings/effective'
-import { applyChangeSetBody, checkEnvelope, encodeChangeSet, revertedChangeSet } from './codecs'
+import {
+  applyChangeSetBody,
+  checkEnvelope,
+  encodeChangeSet,
+  grownAnnotations,
+  revertedChangeSet,
+  withGrown,
+} from './codecs'
 import { replaceClaims } from '../db/queries/team/claims'
 import { allClaims } from '../db/server/claims'
 import { applyEntryHere } from './entryCodec'
@@ -218,7 +227,10 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
     author: change.author,
     createdAt: change.createdAt,
     description: change.description,
-    payload: { ...encodeChangeSet(db, change), bulk: true },
+    payload: withGrown(
+      { ...encodeChangeSet(db, change), bulk: true },
+      grownSubmissions(db, change.id),
+    ),
   }
   const placed = await inServerTransaction(server, async () => {
     await checkServerSchema(server.client, server.address.url)
@@ -242,9 +254,13 @@ async function fetchBulkData(
 ): Promise<Map<string, Map<string, BulkValue[][]>>> {
   const rows = new Map<string, Map<string, BulkValue[][]>>()
   for (const entry of page) {
-    if (!checkEnvelope(entry.payload).bulk || changeSetOfUid(db, entry.uid) !== undefined) continue
+    const envelope = checkEnvelope(entry.payload)
+    if (!envelope.bulk || changeSetOfUid(db, entry.uid) !== undefined) continue
     try {
-      rows.set(entry.uid, await fetchImportRows(server.client, entry.uid))
+      rows.set(
+        entry.uid,
+        await fetchImportRows(server.client, entry.uid, grownAnnotations(envelope)),
+      )
     } catch (error) {
       throw serverError(server, error)
     }
@@ -364,6 +380,8 @@ export function applyBody(db: Db, id: number, entry: PulledEntry): void {
   )
   if (envelope.effects)
     recordEffects(db, id, envelope.effects.changed, envelope.effects.transitions)
+  // Their annotations arrived with the bulk rows (or the join's); their flags count them now.
+  if (envelope.grown) setGrownFlags(db, envelope.grown)
 }
 
 /** Brings this replica's copy of the claims up to the server's. */

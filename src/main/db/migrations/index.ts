@@ -13,6 +13,7 @@ import m010 from './010-triage'
 import m012 from './012-policies'
 import m015 from './015-change-entries'
 import m017 from './017-annotation-counts'
+import m018 from './018-added-annotations'
 
 /** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
 export const APPLICATION_ID = 0x574e4e57
@@ -35,6 +36,7 @@ export const migrations: readonly Migration[] = inSequence([
   m012,
   m015,
   m017,
+  m018,
   ...collectionSchemas.flatMap((c) => c.migrations),
 ])
 

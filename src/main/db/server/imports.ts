@@ -14,10 +14,16 @@ const SHARED = new Set(['workers', 'stories', 'sentences'])
 
 const UID = /^[0-9a-f]{32}$/
 
-/** The rows of `table` the change set `uid` brought, as a WHERE clause on the server. */
-function rowsOf(table: string, uid: string): string {
+/**
+ * The rows of `table` the change set `uid` brought, as a WHERE clause on the server: its own
+ * submissions' and the annotations `added` to submissions of earlier change sets.
+ */
+function rowsOf(table: string, uid: string, added: readonly number[]): string {
   if (!UID.test(uid)) throw new Error(`not a change set id: ${uid}`)
+  if (!added.every(Number.isSafeInteger)) throw new Error('not annotation ids')
   const submissions = `SELECT id FROM winnow.submissions WHERE change_set_uid = '${uid}'`
+  const also = (column: string): string =>
+    added.length === 0 ? '' : ` OR ${column} = ANY('{${added.join(',')}}'::bigint[])`
   switch (table) {
     case 'workers':
       return `id IN (SELECT worker_id FROM winnow.submissions WHERE change_set_uid = '${uid}')`
@@ -26,11 +32,11 @@ function rowsOf(table: string, uid: string): string {
     case 'sentences':
       return `story_id IN (SELECT story_id FROM winnow.submissions WHERE change_set_uid = '${uid}')`
     case 'annotations':
-      return `submission_id IN (${submissions})`
+      return `submission_id IN (${submissions})${also('id')}`
     case 'annotation_texts':
       return `annotation_id IN (SELECT a.id FROM winnow.annotations a
         JOIN winnow.submissions s ON a.id BETWEEN s.id * 16 AND s.id * 16 + 15
-        WHERE s.change_set_uid = '${uid}')`
+        WHERE s.change_set_uid = '${uid}')${also('annotation_id')}`
     default:
       return `change_set_uid = '${uid}'`
   }
@@ -72,11 +78,18 @@ export async function takeReplicaNumber(client: ServerClient): Promise<number> {
 export async function fetchImportRows(
   client: ServerClient,
   uid: string,
+  added: readonly number[] = [],
 ): Promise<Map<string, BulkValue[][]>> {
   const rows = new Map<string, BulkValue[][]>()
   for (const table of IMPORT_TABLES) {
     const taken: BulkValue[][] = []
-    await copyRowsOut(client, table, (batch) => append(taken, batch), 5000, rowsOf(table.name, uid))
+    await copyRowsOut(
+      client,
+      table,
+      (batch) => append(taken, batch),
+      5000,
+      rowsOf(table.name, uid, added),
+    )
     rows.set(table.name, taken)
   }
   return rows

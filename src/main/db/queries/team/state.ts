@@ -352,13 +352,14 @@ export function insertPulledChangeSet(
   )
 }
 
-/** Whether a change set brought bulk rows (an import's submissions or files). */
+/** Whether a change set brought bulk rows (an import's submissions, files or added annotations). */
 export function broughtBulkData(db: Db, changeSetId: number): boolean {
   return (
     pluck<number>(
       db,
       sql`SELECT EXISTS (SELECT 1 FROM submissions WHERE change_set_id = ${changeSetId})
-          OR EXISTS (SELECT 1 FROM source_files WHERE change_set_id = ${changeSetId})`,
+          OR EXISTS (SELECT 1 FROM source_files WHERE change_set_id = ${changeSetId})
+          OR EXISTS (SELECT 1 FROM added_annotations WHERE change_set_id = ${changeSetId})`,
     ) === 1
   )
 }
