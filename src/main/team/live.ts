@@ -12,6 +12,7 @@ import { listenForPushes } from '../db/server/log'
 import { LIVE_APPLICATION, announcePresence, membersWorking } from '../db/server/presence'
 import { type TeamServer, closeServer } from './server'
 import { pull, requireTeam, syncWith } from './sync'
+import { teamStep } from './steps'
 
 /** What the live link needs from whoever has the project open (the app's session). */
 export interface LiveHooks {
@@ -118,7 +119,10 @@ export class TeamLive {
       }
       client.on('error', () => this.lost(server))
       client.on('end', () => this.lost(server))
-      await listenForPushes(client, () => this.schedule(0))
+      await listenForPushes(client, () => {
+        teamStep(this.db.name, 'heard')
+        this.schedule(0)
+      })
       this.server = server
       this.retryMs = RETRY_FIRST_MS
       this.update({ connection: 'online', lastContact: Date.now() })

@@ -64,6 +64,7 @@ import {
   serverError,
 } from './server'
 import { parseServerUrl } from '../db/server/connect'
+import { teamStep } from './steps'
 
 /**
  * Push and pull. The server's log orders every change set: each gets a place (`seq`) and a time
@@ -113,6 +114,7 @@ export async function syncTeam(db: Db): Promise<SyncResult> {
 
 /** One sync over an open connection: the member's role, then push, then pull. */
 export async function syncWith(db: Db, server: TeamServer, member: string): Promise<SyncResult> {
+  teamStep(db.name, 'exchange')
   let role: Awaited<ReturnType<typeof memberRole>>
   try {
     await checkServerSchema(server.client, server.address.url)
@@ -138,7 +140,10 @@ export async function syncWith(db: Db, server: TeamServer, member: string): Prom
     })
     db.transaction(() => setReplicaNumber(db, number)).immediate()
   }
+  teamStep(db.name, 'push-start')
   const pushed = role === 'viewer' ? 0 : await push(db, server)
+  if (pushed > 0) teamStep(db.name, 'pushed')
+  teamStep(db.name, 'pull-start')
   const { pulled, seq } = await pull(db, server)
   await refreshClaims(db, server)
   return { pushed, pulled, seq }
@@ -280,7 +285,9 @@ export async function pull(db: Db, server: TeamServer): Promise<{ pulled: number
       throw serverError(server, error)
     }
     if (page.length === 0) return { pulled, seq: after }
+    teamStep(db.name, 'read')
     pulled += applyPulled(db, page, await fetchBulkData(db, server, page))
+    teamStep(db.name, 'applied')
   }
 }
 
