@@ -11,7 +11,7 @@ import {
 import { listenForPushes } from '../db/server/log'
 import { LIVE_APPLICATION, announcePresence, membersWorking } from '../db/server/presence'
 import { type TeamServer, closeServer } from './server'
-import { pull, requireTeam, syncWith } from './sync'
+import { PushRefused, pull, requireTeam, syncWith } from './sync'
 import { teamStep } from './steps'
 
 /** What the live link needs from whoever has the project open (the app's session). */
@@ -66,6 +66,7 @@ export class TeamLive {
       lastContact: null,
       others: [],
       problem: null,
+      refused: null,
     }
     this.presenceTimer = setInterval(() => void this.lookAround(), PRESENCE_MS)
     this.presenceTimer.unref()
@@ -194,7 +195,7 @@ export class TeamLive {
     // Offline: the reconnection pushes and pulls when it succeeds.
     if (!server || this.stopped) return
     try {
-      const { pulled, problem } = await this.hooks.inTurn(() =>
+      const { pulled, problem, refused } = await this.hooks.inTurn(() =>
         this.onClient(() => this.pushAndPull(server)),
       )
       if (this.stopped || !this.db.open) return
@@ -203,6 +204,7 @@ export class TeamLive {
         lastContact: Date.now(),
         pending: pendingCount(this.db),
         problem,
+        refused,
       })
       if (pulled > 0) this.hooks.pulled()
     } catch (error) {
@@ -217,16 +219,20 @@ export class TeamLive {
    */
   private async pushAndPull(
     server: TeamServer,
-  ): Promise<{ pulled: number; problem: string | null }> {
-    if (this.stopped || !this.db.open) return { pulled: 0, problem: null }
+  ): Promise<Pick<TeamLiveStatus, 'problem' | 'refused'> & { pulled: number }> {
+    if (this.stopped || !this.db.open) return { pulled: 0, problem: null, refused: null }
     try {
       const { pulled } = await syncWith(this.db, server, this.team.member)
-      return { pulled, problem: null }
+      return { pulled, problem: null, refused: null }
     } catch (error) {
       if (isConnectionError(error) || !(error instanceof UserError)) throw error
       if (error.info.code === 'not-a-member') throw error
       const { pulled } = await pull(this.db, server)
-      return { pulled, problem: error.message }
+      const refused =
+        error instanceof PushRefused
+          ? { changeSetId: error.changeSet.id, description: error.changeSet.description }
+          : null
+      return { pulled, problem: error.message, refused }
     }
   }
 

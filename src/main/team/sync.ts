@@ -1,4 +1,4 @@
-import { UserError } from '../../shared/contract/errors'
+import { type ApiErrorInfo, UserError } from '../../shared/contract/errors'
 import { append } from '../../shared/lists'
 import type { Db } from '../db/connection'
 import { addToSelection, fillSelection } from '../db/queries/ratings/apply'
@@ -40,7 +40,13 @@ import {
   setTeamSeq,
   teamState,
 } from '../db/queries/team/state'
-import { type LogEntry, type PulledEntry, appendToLog, readLog } from '../db/server/log'
+import {
+  type LogEntry,
+  type Placed,
+  type PulledEntry,
+  appendToLog,
+  readLog,
+} from '../db/server/log'
 import { memberRole } from '../db/server/members'
 import { checkServerSchema } from '../db/server/schema'
 import { applyLoneWorkerRating, refreshSelection } from '../ratings/effective'
@@ -76,6 +82,20 @@ export interface SyncResult {
   pushed: number
   pulled: number
   seq: number
+}
+
+/**
+ * A change set the push cannot place: the server refused it (the member's role may not make it)
+ * or this Winnow does not send it; it and what came after it wait unpushed until it is taken
+ * back (`team.withdraw`).
+ */
+export class PushRefused extends UserError {
+  constructor(
+    readonly changeSet: { id: number; description: string },
+    refusal: UserError,
+  ) {
+    super(refusal.info)
+  }
 }
 
 /** Change sets pushed in one server transaction at most. */
@@ -178,22 +198,52 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
         description: c.description,
         payload: encodeChangeSet(db, c),
       }))
-    const placed = await inServerTransaction(server, async () => {
+    pushed += await pushEntries(db, server, entries)
+  }
+}
+
+/**
+ * Appends change sets to the log in one server transaction and records their places. When the
+ * server refuses the batch, they go one at a time, so those before the refused one are placed
+ * and the refusal names it.
+ */
+async function pushEntries(
+  db: Db,
+  server: TeamServer,
+  entries: readonly (LogEntry & { id: number })[],
+): Promise<number> {
+  let placed: Placed[]
+  try {
+    placed = await inServerTransaction(server, async () => {
       await checkServerSchema(server.client, server.address.url)
       return await appendToLog(server.client, entries)
     })
-    if (placed.length !== entries.length)
-      throw new Error('the log did not place every change set pushed')
-    // The places are recorded (and the times taken) when the pull brings them back in order.
-    const byUid = new Map(placed.map((p) => [p.uid, p]))
-    db.transaction(() => {
-      for (const e of entries) {
-        const p = byUid.get(e.uid)
-        if (p) placeChangeSet(db, e.id, p)
-      }
-    }).immediate()
-    pushed += entries.length
+  } catch (error) {
+    if (!(error instanceof UserError) || error.info.code !== 'not-allowed') throw error
+    const [only] = entries
+    if (entries.length === 1 && only) {
+      const message = `The team's server refused change set ${only.id} (${only.description}): ${error.message.replace(/^The team's server refused: /, '')} It and what came after it wait unpushed; revert it here to let the rest go.`
+      throw new PushRefused(only, new UserError({ ...error.info, message }))
+    }
+    let pushed = 0
+    for (const entry of entries) pushed += await pushEntries(db, server, [entry])
+    return pushed
   }
+  if (placed.length !== entries.length)
+    throw new Error('the log did not place every change set pushed')
+  // The places are recorded (and the times taken) when the pull brings them back in order.
+  const byUid = new Map(placed.map((p) => [p.uid, p]))
+  db.transaction(() => {
+    for (const e of entries) {
+      const p = byUid.get(e.uid)
+      if (p) placeChangeSet(db, e.id, p)
+    }
+  }).immediate()
+  return entries.length
+}
+
+function refused(change: PendingChangeSet, info: ApiErrorInfo): PushRefused {
+  return new PushRefused(change, new UserError(info))
 }
 
 /**
@@ -204,7 +254,7 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
 async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet): Promise<void> {
   const number = replicaNumber(db)
   if (number === null || outsideBand(db, change.id, bandOf(number))) {
-    throw new UserError({
+    throw refused(change, {
       type: 'conflict',
       code: 'import-not-shared',
       message: `Change set ${change.id} (${change.description}) imported data into this replica before the server gave it a band of ids (an older Winnow made it), so its rows would not name the same things on other replicas; it and what came after it wait unpushed. Import it again into a newly joined replica.`,
@@ -212,7 +262,7 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
   }
   const others = otherFormats(db, change.id)
   if (others.length > 0) {
-    throw new UserError({
+    throw refused(change, {
       type: 'conflict',
       code: 'collection-not-shared',
       message: `Change set ${change.id} (${change.description}) imported ${others.join(' and ')} data, which team mode does not share yet (GLUCOSE only); it and what came after it wait unpushed.`,
@@ -220,7 +270,7 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
   }
   // The server refuses another role's rows too (grants of its migration 3); this says why.
   if (requireTeam(db).role !== 'lead') {
-    throw new UserError({
+    throw refused(change, {
       type: 'conflict',
       code: 'import-not-allowed',
       message: `Change set ${change.id} (${change.description}) imported data into this replica; only a lead's imports are shared, so it and what came after it wait unpushed.`,

@@ -95,14 +95,19 @@ export interface PendingChangeSet {
  */
 const LOCAL_KINDS = ['protoqa']
 
-/** A change set `c` that travels: not of a local kind, nor a revert (at any depth) of one. */
+/**
+ * A change set `c` that travels: not of a local kind, nor withdrawn (refused by the server and
+ * taken back), nor a revert (at any depth) of either.
+ */
 const travels = sql`c.kind NOT IN ${sql.list(LOCAL_KINDS)}
+  AND c.id NOT IN (SELECT change_set_id FROM team_withdrawn)
   AND NOT (c.kind = 'revert' AND EXISTS (
     WITH RECURSIVE up(id, kind, reverts) AS (
       SELECT r.id, r.kind, r.reverts FROM change_sets r WHERE r.id = c.reverts
       UNION ALL SELECT p.id, p.kind, p.reverts FROM change_sets p JOIN up ON p.id = up.reverts
         WHERE up.kind = 'revert')
-    SELECT 1 FROM up WHERE up.kind IN ${sql.list(LOCAL_KINDS)}))`
+    SELECT 1 FROM up WHERE up.kind IN ${sql.list(LOCAL_KINDS)}
+      OR up.id IN (SELECT change_set_id FROM team_withdrawn)))`
 
 /** Change sets not yet placed in the log, oldest first (from after local id `after`). */
 export function pendingChangeSets(
@@ -126,6 +131,23 @@ export function pendingCount(db: Db): number {
           WHERE t.seq IS NULL AND ${travels}`,
     ) ?? 0
   )
+}
+
+/** Whether change set `id` waits to be pushed (not placed, and one that travels). */
+export function isPending(db: Db, id: number): boolean {
+  return (
+    pluck<number>(
+      db,
+      sql`SELECT count(*) FROM change_sets c LEFT JOIN team_change_sets t ON t.change_set_id = c.id
+          WHERE c.id = ${id} AND t.seq IS NULL AND ${travels}`,
+    ) === 1
+  )
+}
+
+/** Keeps a refused change set (and its reverts) on this replica, or lets it travel again. */
+export function setWithdrawn(db: Db, id: number, reason: string | null): void {
+  if (reason === null) run(db, sql`DELETE FROM team_withdrawn WHERE change_set_id = ${id}`)
+  else run(db, sql`INSERT INTO team_withdrawn (change_set_id, reason) VALUES (${id}, ${reason})`)
 }
 
 export function uidOf(db: Db, changeSetId: number): string | undefined {
