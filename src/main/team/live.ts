@@ -49,6 +49,8 @@ export class TeamLive {
   /** The connection's queries, one flow at a time (node-postgres does not interleave them). */
   private clientTurn: Promise<unknown> = Promise.resolve()
   private again = false
+  /** When the server's schema and the member's role were last checked on this connection. */
+  private checkedAt = 0
   private state: TeamLiveStatus
   private readonly team: TeamState
 
@@ -99,6 +101,11 @@ export class TeamLive {
     if (server) await closeServer(server)
   }
 
+  /** Whether an exchange is due or under way (the app's checkpoint of its file waits). */
+  busy(): boolean {
+    return this.syncTimer !== null || this.running !== null
+  }
+
   /** Resolves when no exchange is due or under way (tests and benchmarks wait on it). */
   async settled(): Promise<void> {
     while (this.syncTimer !== null || this.running !== null) {
@@ -125,6 +132,7 @@ export class TeamLive {
         this.schedule(0)
       })
       this.server = server
+      this.checkedAt = 0
       this.retryMs = RETRY_FIRST_MS
       this.update({ connection: 'online', lastContact: Date.now() })
       this.schedule(0)
@@ -195,7 +203,7 @@ export class TeamLive {
     // Offline: the reconnection pushes and pulls when it succeeds.
     if (!server || this.stopped) return
     try {
-      const { pulled, problem, refused } = await this.hooks.inTurn(() =>
+      const { problem, refused } = await this.hooks.inTurn(() =>
         this.onClient(() => this.pushAndPull(server)),
       )
       if (this.stopped || !this.db.open) return
@@ -206,7 +214,6 @@ export class TeamLive {
         problem,
         refused,
       })
-      if (pulled > 0) this.hooks.pulled()
     } catch (error) {
       if (isConnectionError(error)) this.lost(server)
       else if (!this.stopped) this.update({ problem: this.describe(error, this.hooks.password) })
@@ -219,20 +226,29 @@ export class TeamLive {
    */
   private async pushAndPull(
     server: TeamServer,
-  ): Promise<Pick<TeamLiveStatus, 'problem' | 'refused'> & { pulled: number }> {
-    if (this.stopped || !this.db.open) return { pulled: 0, problem: null, refused: null }
+  ): Promise<Pick<TeamLiveStatus, 'problem' | 'refused'>> {
+    if (this.stopped || !this.db.open) return { problem: null, refused: null }
+    // The page reads again as soon as others' work is applied, not after the claims' refresh.
+    const told = (pulled: number): void => {
+      if (pulled > 0 && !this.stopped && this.db.open) this.hooks.pulled()
+    }
     try {
-      const { pulled } = await syncWith(this.db, server, this.team.member)
-      return { pulled, problem: null, refused: null }
+      // The schema and the role are asked again every few seconds, not on every push heard of.
+      const checked = Date.now() - this.checkedAt < PRESENCE_MS
+      const startedAt = Date.now()
+      await syncWith(this.db, server, this.team.member, { checked, pulled: told })
+      if (!checked) this.checkedAt = startedAt
+      return { problem: null, refused: null }
     } catch (error) {
       if (isConnectionError(error) || !(error instanceof UserError)) throw error
       if (error.info.code === 'not-a-member') throw error
-      const { pulled } = await pull(this.db, server)
+      this.checkedAt = 0
+      told((await pull(this.db, server)).pulled)
       const refused =
         error instanceof PushRefused
           ? { changeSetId: error.changeSet.id, description: error.changeSet.description }
           : null
-      return { pulled, problem: error.message, refused }
+      return { problem: error.message, refused }
     }
   }
 

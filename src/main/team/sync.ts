@@ -98,6 +98,9 @@ export class PushRefused extends UserError {
   }
 }
 
+/** Kinds of change set that may bring bulk rows. */
+const BULK_KINDS = new Set(['import', 'mturk'])
+
 /** Change sets pushed in one server transaction at most. */
 const PUSH_BATCH = 200
 /** Log entries applied in one local transaction at most. */
@@ -132,9 +135,39 @@ export async function syncTeam(db: Db): Promise<SyncResult> {
   }
 }
 
+/** How a sync over an open connection goes beyond push and pull. */
+export interface SyncOptions {
+  /**
+   * The server's schema and the member's role were checked on this connection a moment ago (the
+   * app's live link checks them every few seconds, not on every push it hears of): the role this
+   * replica holds stands. A push still checks the schema in its own transaction.
+   */
+  checked?: boolean
+  /** Told as soon as what others pushed is applied, before the claims are brought up to date. */
+  pulled?: (pulled: number) => void
+}
+
 /** One sync over an open connection: the member's role, then push, then pull. */
-export async function syncWith(db: Db, server: TeamServer, member: string): Promise<SyncResult> {
+export async function syncWith(
+  db: Db,
+  server: TeamServer,
+  member: string,
+  options: SyncOptions = {},
+): Promise<SyncResult> {
   teamStep(db.name, 'exchange')
+  const role = options.checked ? requireTeam(db).role : await checkMember(db, server, member)
+  teamStep(db.name, 'push-start')
+  const pushed = role === 'viewer' ? 0 : await push(db, server)
+  if (pushed > 0) teamStep(db.name, 'pushed')
+  teamStep(db.name, 'pull-start')
+  const { pulled, seq } = await pull(db, server)
+  options.pulled?.(pulled)
+  await refreshClaims(db, server)
+  return { pushed, pulled, seq }
+}
+
+/** The server's schema is one this Winnow knows and the member still a member: its role. */
+async function checkMember(db: Db, server: TeamServer, member: string): Promise<TeamState['role']> {
   let role: Awaited<ReturnType<typeof memberRole>>
   try {
     await checkServerSchema(server.client, server.address.url)
@@ -152,7 +185,7 @@ export async function syncWith(db: Db, server: TeamServer, member: string): Prom
       message: `${member} is not a member of the team at ${server.address.url}; a lead adds members with winnow team member add.`,
     })
   }
-  db.transaction(() => setTeamRole(db, role)).immediate()
+  if (role !== requireTeam(db).role) db.transaction(() => setTeamRole(db, role)).immediate()
   // A replica joined before bands of ids existed takes one now, before it imports anything.
   if (replicaNumber(db) === null) {
     const number = await takeReplicaNumber(server.client).catch((error: unknown) => {
@@ -160,13 +193,7 @@ export async function syncWith(db: Db, server: TeamServer, member: string): Prom
     })
     db.transaction(() => setReplicaNumber(db, number)).immediate()
   }
-  teamStep(db.name, 'push-start')
-  const pushed = role === 'viewer' ? 0 : await push(db, server)
-  if (pushed > 0) teamStep(db.name, 'pushed')
-  teamStep(db.name, 'pull-start')
-  const { pulled, seq } = await pull(db, server)
-  await refreshClaims(db, server)
-  return { pushed, pulled, seq }
+  return role
 }
 
 /**
@@ -179,8 +206,9 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
   for (;;) {
     const pending = pendingChangeSets(db, PUSH_BATCH)
     if (pending.length === 0) return pushed
-    // An import goes alone, its rows with it; what came before it goes first.
-    const at = pending.findIndex((c) => broughtBulkData(db, c.id))
+    // An import goes alone, its rows with it; what came before it goes first. Only imports and
+    // MTurk pulls bring rows (asking a rating would scan the submissions for nothing).
+    const at = pending.findIndex((c) => BULK_KINDS.has(c.kind) && broughtBulkData(db, c.id))
     const first = pending[0]
     if (at === 0 && first) {
       await pushImport(db, server, first)
@@ -338,6 +366,8 @@ export async function pull(db: Db, server: TeamServer): Promise<{ pulled: number
     teamStep(db.name, 'read')
     pulled += applyPulled(db, page, await fetchBulkData(db, server, page))
     teamStep(db.name, 'applied')
+    // A page not full was the log's end when it was read; a later push is heard of again.
+    if (page.length < PULL_PAGE) return { pulled, seq: requireTeam(db).seq }
   }
 }
 
