@@ -11,7 +11,7 @@ import {
 import { listenForPushes } from '../db/server/log'
 import { LIVE_APPLICATION, announcePresence, membersWorking } from '../db/server/presence'
 import { type TeamServer, closeServer } from './server'
-import { PushRefused, pull, requireTeam, syncWith } from './sync'
+import { PushRefused, askMember, pull, requireTeam, syncWith } from './sync'
 import { teamStep } from './steps'
 
 /** What the live link needs from whoever has the project open (the app's session). */
@@ -28,8 +28,13 @@ export interface LiveHooks {
 
 const RETRY_FIRST_MS = 500
 const RETRY_MAX_MS = 5_000
-/** How often who else is working is asked, and pending work written by others (the CLI) noticed. */
+/**
+ * How often who else is working is asked, pending work written by others (the CLI) noticed, and
+ * the server's schema and the member's role checked.
+ */
 const PRESENCE_MS = 5_000
+/** An exchange within this long of the last check of schema and role does not ask again. */
+const CHECKED_MS = 2 * PRESENCE_MS + 1_000
 
 /**
  * A team project open in the app: one connection that LISTENs for others' pushes and pulls
@@ -234,7 +239,7 @@ export class TeamLive {
     }
     try {
       // The schema and the role are asked again every few seconds, not on every push heard of.
-      const checked = Date.now() - this.checkedAt < PRESENCE_MS
+      const checked = Date.now() - this.checkedAt < CHECKED_MS
       const startedAt = Date.now()
       await syncWith(this.db, server, this.team.member, { checked, pulled: told })
       if (!checked) this.checkedAt = startedAt
@@ -265,7 +270,26 @@ export class TeamLive {
       if (!this.stopped) this.update({ others, lastContact: Date.now() })
     } catch (error) {
       if (isConnectionError(error)) this.lost(server)
+      return
     }
+    // Checked here, between exchanges, so a push made meanwhile goes without asking first.
+    const checkedAt = Date.now()
+    try {
+      const role = await this.onClient(() => askMember(server, this.team.member))
+      if (this.stopped || !this.db.open) return
+      if (role !== null && role === requireTeam(this.db).role) {
+        this.checkedAt = checkedAt
+        return
+      }
+    } catch (error) {
+      if (isConnectionError(error)) {
+        this.lost(server)
+        return
+      }
+    }
+    // A role changed (or a check failed): the next exchange checks in full and says why.
+    this.checkedAt = 0
+    this.schedule(0)
   }
 
   private onClient<R>(work: () => Promise<R>): Promise<R> {

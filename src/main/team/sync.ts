@@ -166,18 +166,25 @@ export async function syncWith(
   return { pushed, pulled, seq }
 }
 
-/** The server's schema is one this Winnow knows and the member still a member: its role. */
-async function checkMember(db: Db, server: TeamServer, member: string): Promise<TeamState['role']> {
-  let role: Awaited<ReturnType<typeof memberRole>>
+/** The server's schema is one this Winnow knows: the member's role there, null when none. */
+export async function askMember(
+  server: TeamServer,
+  member: string,
+): Promise<TeamState['role'] | null> {
   try {
     await checkServerSchema(server.client, server.address.url)
-    role = await memberRole(server.client, member)
+    return await memberRole(server.client, member)
   } catch (error) {
     const refused = serverError(server, error)
     // A removed member's role keeps its login but loses every grant of the team.
-    if (refused instanceof UserError && refused.info.code === 'not-allowed') role = null
-    else throw refused
+    if (refused instanceof UserError && refused.info.code === 'not-allowed') return null
+    throw refused
   }
+}
+
+/** The server's schema is one this Winnow knows and the member still a member: its role. */
+async function checkMember(db: Db, server: TeamServer, member: string): Promise<TeamState['role']> {
+  const role = await askMember(server, member)
   if (role === null) {
     throw new UserError({
       type: 'conflict',
