@@ -168,5 +168,8 @@ export async function withdrawRefused(
     db.transaction(() => setWithdrawn(db, changeSetId, null)).immediate()
     throw error
   }
-  session.teamLive()?.changedHere()
+  const live = session.teamLive()
+  live?.changedHere()
+  // The status answered is the one after the push it lets go, not one an event has overtaken.
+  await live?.settled()
 }
