@@ -23,6 +23,7 @@ import { dataDir } from './lib/data'
 import { quantile, table } from './lib/measure'
 import { ensureProject } from './lib/project'
 import { largest, smallest } from '../src/shared/lists'
+import { type TeamStep, listenToTeamSteps } from '../src/main/team/steps'
 
 const quick = process.argv.includes('--quick')
 const SUBMISSIONS = quick ? 21_300 : 213_000
@@ -146,6 +147,9 @@ try {
   const teamMs: number[] = []
   const writeMs: number[] = []
   const changed: number[] = []
+  // Each step of the team figure, per run: when the two apps reached it, from the rating call.
+  const steps: { project: string; step: TeamStep; at: number }[] = []
+  const breakdown: Record<string, number[]> = {}
   for (let i = 0; i < REPEATS; i++) {
     const rating = i % 2 === 0 ? -2 : 3
     const args = { workerId: change.workerId, rating, from: change.from }
@@ -153,17 +157,49 @@ try {
     await call(local, 'ratings.rateWorker', args)
     await call(local, 'review.query', seen)
     localMs.push(ms(start))
+    // The apps share this thread: the local app's checkpoint of its write is done here, outside
+    // the team figure, not by its timer in the middle of it (each app is a process of its own).
+    local.project().db.pragma('wal_checkpoint(PASSIVE)')
 
-    const arrived = new Promise<void>((resolve) => (pulled = resolve))
+    const arrived = new Promise<number>((resolve) => (pulled = () => resolve(ms(start))))
+    steps.length = 0
     start = process.hrtime.bigint()
+    listenToTeamSteps((project, step) => steps.push({ project, step, at: ms(start) }))
     const result = (await call(a, 'ratings.rateWorker', args)) as RatingResult
     writeMs.push(ms(start))
-    await arrived
+    const told = await arrived
     await call(b, 'review.query', seen)
     teamMs.push(ms(start))
+    listenToTeamSteps(null)
+    const first = (project: string, step: TeamStep, after = 0): number =>
+      steps.find((s) => s.project === project && s.step === step && s.at >= after)?.at ?? NaN
+    const ownExchange = first(leadPath, 'exchange')
+    const pushStart = first(leadPath, 'push-start', ownExchange)
+    const pushed = first(leadPath, 'pushed')
+    // NOTIFY may reach the other app before the push's commit answers the first.
+    const heard = first(replicaPath, 'heard', pushStart)
+    const exchange = first(replicaPath, 'exchange', heard)
+    const pullStart = first(replicaPath, 'pull-start', exchange)
+    const read = first(replicaPath, 'read', pullStart)
+    const applied = first(replicaPath, 'applied', read)
+    const spans: [string, number][] = [
+      ['the write in the first app, until it answered', writeMs[i] ?? NaN],
+      ['until its exchange began (its turn)', ownExchange - (writeMs[i] ?? NaN)],
+      ['its checks (server schema, role), until the push began', pushStart - ownExchange],
+      ['the push, until the server committed', pushed - pushStart],
+      ['until the other app heard NOTIFY (from the commit)', heard - pushed],
+      ['until the other app’s exchange began (its turn)', exchange - heard],
+      ['its checks and its own push, until the pull began', pullStart - exchange],
+      ['reading the log page', read - pullStart],
+      ['applying it (one transaction)', applied - read],
+      ['until the page was told', told - applied],
+      ['the grid’s query of the worker', (teamMs[i] ?? NaN) - told],
+    ]
+    for (const [name, span] of spans) (breakdown[name] ??= []).push(span)
     changed.push(result.changed)
     await b.teamLive()?.settled()
     await a.teamLive()?.settled()
+    for (const s of [a, b]) s.project().db.pragma('wal_checkpoint(PASSIVE)')
   }
   const same =
     JSON.stringify(
@@ -240,6 +276,14 @@ try {
       (quantile(replicaQ, 0.5) / quantile(localQ, 0.5)).toFixed(2),
     ],
   ]
+  const stepRows = [
+    ['step of the team figure', 'median ms', 'slowest ms'],
+    ...Object.entries(breakdown).map(([name, spans]) => [
+      name,
+      f(median(spans)),
+      f(largest(spans)),
+    ]),
+  ]
   const report = `## Team mode, live
 
 ${joined.annotations.toLocaleString('en-US')} annotations (${quick ? '`--quick`' : 'the million-annotation project'}),
@@ -254,6 +298,11 @@ reference is the same rating and query on the local project. The replica's ratin
 worker ${same ? 'equal' : 'DIFFER FROM'} the local project's after the runs.
 
 ${table(rows)}
+
+Where the team figure's time goes, step by step (the apps tell each step as they reach it; the
+steps of one run add up to its figure):
+
+${table(stepRows)}
 `
   console.log(report)
   await writeSection(report)

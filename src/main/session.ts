@@ -114,7 +114,9 @@ export class Session {
   private checkpointWhenIdle(db: Db): void {
     db.pragma('wal_autocheckpoint = 0')
     this.checkpoints = setInterval(() => {
-      if (db.open && !db.inTransaction) db.pragma('wal_checkpoint(PASSIVE)')
+      // A team exchange due or under way goes first: the checkpoint of a large write would hold
+      // the thread the push waits for.
+      if (db.open && !db.inTransaction && !this.live?.busy()) db.pragma('wal_checkpoint(PASSIVE)')
     }, CHECKPOINT_INTERVAL_MS)
     this.checkpoints.unref()
   }

@@ -10,7 +10,8 @@ import { expect, serve, stop, test } from './fixtures'
  * Team mode in Chromium: two serve-mode apps on two replicas of one team, against a real
  * PostgreSQL server started here. The lead shares from File ▸ Share with a team…, the reviewer
  * joins from File ▸ Join a team…, a rating made in one page shows in the other, and while the
- * server is stopped the status bar says offline with the work waiting, until both converge.
+ * server is stopped the status bar says offline with the work waiting, until both converge; a
+ * change set the server refuses is reverted here from the status bar.
  */
 test.skip(noPostgres !== null, `team mode needs PostgreSQL: ${noPostgres ?? ''}`)
 
@@ -121,6 +122,18 @@ test('two members: a rating in one page shows in the other; offline work waits a
     } finally {
       await server.start().catch(() => undefined)
     }
+
+    // A policy run on the reviewer's replica (from the command line beside the app) is refused by
+    // the server: the status bar says so and offers to revert it here, after which it is synced.
+    winnow('policy', 'run', 'policies/glucose-cleanup.ts', '--db', join(workDir, 'e2erev.winnow'))
+    await expect(pageB.getByTestId('team-problem')).toContainText('refused change set', {
+      timeout: 20_000,
+    })
+    await expect(pageB.getByTestId('team-status')).toHaveAttribute('data-pending', '1')
+    await pageB.getByTestId('team-withdraw').click()
+    await expect(pageB.getByTestId('team-sync')).toHaveText('Synced', { timeout: 20_000 })
+    await expect(pageB.getByTestId('team-problem')).toHaveCount(0)
+    await expect(pageB.getByTestId('team-withdraw')).toHaveCount(0)
   } finally {
     await pageB.close()
     await stop(a.child)

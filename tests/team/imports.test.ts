@@ -1,14 +1,15 @@
 import { spawn } from 'node:child_process'
-import { appendFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
 import { cli } from '../helpers/cli'
-import { releaseCsv } from '../helpers/glucose'
+import { dimensionCsvs, releaseCsv } from '../helpers/glucose'
 import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
 import { useTempDir } from '../helpers/tmp'
-import { seedDemo } from '../../standin/index'
+import { htmlFormAnswerXml, seedDemo } from '../../standin/index'
+import { assignmentIdFor, mturkWorkerId } from '../../src/main/synth/workers'
 import { CREDENTIALS, useStandin } from '../mturk/standin-helpers'
 
 /**
@@ -233,6 +234,49 @@ describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () =
     expect(await serverCount(t.db, 'submissions')).toBe(34)
   }, 120_000)
 
+  it('carries the dimensions a later file adds to submissions imported earlier to every replica', async () => {
+    const dir = tempDir()
+    const t = await team(dir, [['rev5', 'reviewer']])
+    const rev = t.replicas.rev5 as string
+    const files = join(dir, 'dims')
+    mkdirSync(files)
+    const dims = dimensionCsvs(files, 12, 31).files.map((f) => f.path)
+    await ok('import', dims[0] as string, '--year', '2019', '--db', t.lead)
+    for (const path of [t.lead, rev]) await ok('team', 'sync', '--db', path)
+    const before = bulk(t.lead).annotations?.length ?? 0
+
+    // The other nine files complete the dimensions of the first file's submissions.
+    await ok('import', ...dims.slice(1), '--year', '2019', '--db', t.lead)
+    const lead = openProject(t.lead, { readonly: true })
+    const grown = lead
+      .prepare(
+        `SELECT count(*) FROM annotations a JOIN submissions s ON s.id = a.submission_id
+         JOIN source_files f ON f.id = s.source_file_id WHERE f.name = 'dim_1.csv' AND a.dimension > 1`,
+      )
+      .pluck()
+      .get() as number
+    lead.close()
+    expect(grown).toBeGreaterThan(0)
+    expect(await ok('team', 'sync', '--db', t.lead)).toMatchObject({ pushed: 1 })
+    expect(await ok('team', 'sync', '--db', rev)).toMatchObject({ pulled: 1 })
+    const leadRows = bulk(t.lead)
+    expect(leadRows.annotations?.length).toBeGreaterThan(before)
+    expect(await serverCount(t.db, 'annotations')).toBe(leadRows.annotations?.length)
+    expect(await serverCount(t.db, 'annotation_texts')).toBe(leadRows.texts?.length)
+    expect(bulk(rev)).toEqual(leadRows)
+    expect(await ok('stats', '--db', rev)).toEqual(await ok('stats', '--db', t.lead))
+
+    // A member joining afterwards gets them from the server's tables, flags as the lead has them.
+    const added = await ok('team', 'member', 'add', 'late5', '--role', 'reviewer', '--db', t.lead)
+    appendFileSync(
+      process.env.PGPASSFILE as string,
+      `127.0.0.1:${server.port}:${t.db}:late5:${added.password as string}\n`,
+    )
+    const late = join(dir, 'late5.winnow')
+    await ok('team', 'join', '--server', server.url(t.db, 'late5'), '--db', late, '--name', 'late5')
+    expect(bulk(late)).toEqual(leadRows)
+  }, 120_000)
+
   it("carries a lead's MTurk pull after publishing to every replica", async () => {
     const dir = tempDir()
     const t = await team(dir, [['rev4', 'reviewer']])
@@ -250,6 +294,57 @@ describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () =
     const leadRows = bulk(t.lead)
     expect(leadRows.submissions).toHaveLength(22)
     expect(bulk(rev)).toEqual(leadRows)
+  }, 90_000)
+
+  it('carries the dimensions an MTurk pull adds to a submission a file brought to every replica', async () => {
+    const dir = tempDir()
+    const t = await team(dir, [['rev7', 'reviewer']])
+    const rev = t.replicas.rev7 as string
+    const files = join(dir, 'dims')
+    mkdirSync(files)
+    const { generated } = dimensionCsvs(files, 12, 53)
+    await ok('import', join(files, 'dim_1.csv'), '--year', '2019', '--db', t.lead)
+    for (const path of [t.lead, rev]) await ok('team', 'sync', '--db', path)
+
+    // The same assignment answered on MTurk with all its dimensions: the pull completes it.
+    const s = generated.find(
+      (g) => g.annotations.length > 1 && g.annotations.some((a) => a.dimension === 1),
+    ) as (typeof generated)[number]
+    const fields: Record<string, string> = {
+      story_id: s.storyExternalId,
+      story: s.storyText,
+      selected_sentence_index: String(s.sentenceIndex),
+      selected_sentence: s.sentences.find((x) => x.index === s.sentenceIndex)?.text ?? '',
+    }
+    for (const a of s.annotations) {
+      fields[`${a.dimension}_specificNL`] = a.specificNL
+      fields[`${a.dimension}_generalNL`] = a.generalNL
+      if (a.specificStructured) fields[`${a.dimension}_specificStructured`] = a.specificStructured
+      if (a.generalStructured) fields[`${a.dimension}_generalStructured`] = a.generalStructured
+    }
+    const { standin: mturk } = await standin()
+    const hit = mturk.state.addHIT({ Title: 'GLUCOSE story', MaxAssignments: 1 })
+    mturk.state.addAssignment({
+      HITId: hit.HITId,
+      AssignmentId: s.assignmentId ?? assignmentIdFor(s.sourceKey),
+      WorkerId: mturkWorkerId(s.workerExternalId as string),
+      Answer: htmlFormAnswerXml(fields),
+    })
+    process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId
+    process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey
+    delete process.env.AWS_PROFILE
+    const before = bulk(t.lead)
+    await ok('pull', '--all', '--db', t.lead, '--endpoint', mturk.url)
+    const leadRows = bulk(t.lead)
+    expect(leadRows.submissions).toHaveLength(before.submissions?.length ?? 0)
+    expect(leadRows.annotations?.length).toBe(
+      (before.annotations?.length ?? 0) + s.annotations.length - 1,
+    )
+
+    expect(await ok('team', 'sync', '--db', t.lead)).toMatchObject({ pushed: 1 })
+    expect(await ok('team', 'sync', '--db', rev)).toMatchObject({ pulled: 1 })
+    expect(await serverCount(t.db, 'annotations')).toBe(leadRows.annotations?.length)
+    expect(bulk(rev)).toEqual(bulk(t.lead))
   }, 90_000)
 
   it('holds back a ProtoQA import after publishing, whose rows do not travel, with a message', async () => {

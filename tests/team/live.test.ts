@@ -339,6 +339,54 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
       )
     }
   }, 90_000)
+
+  it('offers to revert here a change set the server refused, after which the pending work behind it pushes', async () => {
+    const dir = tempDir()
+    const { t, a, b, leadPath, replicaPath } = await twoMembers(dir, 'liverev6')
+    const annotation = firstAnnotation(leadPath)
+    const defaults = (await b.call('triage.settings')) as { rushSeconds: number }
+
+    // A reviewer may not change the project's settings: the server refuses the change set, and
+    // the rating made after it waits behind it.
+    await b.call('triage.saveSettings', { ...defaults, rushSeconds: defaults.rushSeconds + 7 })
+    await b.call('ratings.rateItems', { annotationIds: [annotation], rating: -2 })
+    await expect.poll(() => b.status()?.refused, { timeout: 15_000 }).not.toBeNull()
+    const refused = b.status()?.refused as { changeSetId: number; description: string }
+    expect(refused.description).toMatch(/^Flag thresholds/)
+    expect(b.status()?.problem).toMatch(
+      new RegExp(`refused change set ${refused.changeSetId} \\(Flag thresholds`),
+    )
+    expect(b.status()?.pending).toBe(2)
+    expect(ratingOf(leadPath, annotation)).not.toBe(-2)
+
+    // Only the refused change set is taken back this way.
+    await expect(b.call('team.withdraw', { changeSetId: refused.changeSetId + 1 })).rejects.toThrow(
+      /not-refused/,
+    )
+    expect(b.status()?.pending).toBe(2)
+
+    await b.call('team.withdraw', { changeSetId: refused.changeSetId })
+    await expect.poll(() => ratingOf(leadPath, annotation), { timeout: 15_000 }).toBe(-2)
+    await expect.poll(() => b.status()?.pending, { timeout: 15_000 }).toBe(0)
+    expect(b.status()).toMatchObject({ problem: null, refused: null })
+    expect(((await b.call('triage.settings')) as { rushSeconds: number }).rushSeconds).toBe(
+      defaults.rushSeconds,
+    )
+    expect(ratingOf(replicaPath, annotation)).toBe(-2)
+    // Neither the refused change set nor its revert went to the server; the rating did.
+    const logged = await server.admin$(
+      `SELECT kind FROM winnow.change_sets WHERE member = 'liverev6' ORDER BY seq`,
+      t.db,
+    )
+    expect(logged.rows).toEqual([{ kind: 'manual' }])
+    // History here keeps both, the revert naming what it took back.
+    const history = (await b.call('ratings.history', {})) as {
+      changeSets: { id: number; kind: string; reverts?: number | null }[]
+    }
+    expect(history.changeSets.find((c) => c.id === refused.changeSetId)).toBeDefined()
+    expect(history.changeSets.some((c) => c.kind === 'revert')).toBe(true)
+    expect(a.status()?.problem).toBeNull()
+  }, 90_000)
 })
 
 describe('sharing and joining from the app: arguments', () => {

@@ -1,6 +1,7 @@
 import type { teamCalls } from '../../shared/contract/team'
 import { UserError } from '../../shared/contract/errors'
-import { runShareJob, startJoinJob, teamLogin } from '../tasks/teamJobs'
+import { runShareJob, startJoinJob, teamLogin, withdrawRefused } from '../tasks/teamJobs'
+import { localAuthor } from '../ratings/author'
 import type { Handlers } from './handlers'
 import { fullPath, requireDialogs, withExtension } from './project'
 
@@ -25,6 +26,10 @@ export const teamHandlers: Handlers<keyof typeof teamCalls> = {
   'team.join': ({ server, name, path, password }, { session }) => {
     const file = withExtension(fullPath(path))
     return startJoinJob(session, file, teamLogin(session, { server, name, password }), name)
+  },
+  'team.withdraw': async ({ changeSetId }, { session }) => {
+    await withdrawRefused(session, changeSetId, localAuthor())
+    return session.teamStatus()
   },
   'team.pickJoinPath': async (_args, context) => await requireDialogs(context).createProject(),
 }

@@ -9,6 +9,8 @@ import type { JoinResult } from '../team/join'
 import { type PublishResult, type TeamProgress, publishProject } from '../team/publish'
 import { memberAddress } from '../team/server'
 import { type TaskThread, runTask } from './threadTasks'
+import { isPending, setWithdrawn } from '../db/queries/team/state'
+import { revertAsNeeded } from './ratingJobs'
 
 /** A member's way in: the server address (no password) the project keeps, and the password. */
 export interface TeamLogin {
@@ -139,4 +141,38 @@ export function startJoinJob(
       `Joined: ${r.submissions.toLocaleString('en-US')} submissions, ${r.changeSets.toLocaleString('en-US')} change sets`,
     cancel: { label: 'Cancel', hint: 'Nothing is kept: the new project file is removed' },
   })
+}
+
+/**
+ * Reverts, here only, the change set the team's server refused: it is marked withdrawn first, so
+ * neither it nor its revert is ever pushed, then reverted through the usual revert (a job when it
+ * is large); the pending work after it pushes at once. A revert that fails leaves it as it was.
+ */
+export async function withdrawRefused(
+  session: Session,
+  changeSetId: number,
+  author: string,
+): Promise<void> {
+  const { db } = session.project()
+  const status = session.teamStatus()
+  if (status?.refused?.changeSetId !== changeSetId || !isPending(db, changeSetId)) {
+    throw new UserError({
+      type: 'conflict',
+      code: 'not-refused',
+      message: `Change set ${changeSetId} is not one the team's server refused; revert it from History instead.`,
+      field: 'changeSetId',
+    })
+  }
+  const reason = status.problem ?? 'refused by the team’s server'
+  db.transaction(() => setWithdrawn(db, changeSetId, reason)).immediate()
+  try {
+    await revertAsNeeded(session, changeSetId, author)
+  } catch (error) {
+    db.transaction(() => setWithdrawn(db, changeSetId, null)).immediate()
+    throw error
+  }
+  const live = session.teamLive()
+  live?.changedHere()
+  // The status answered is the one after the push it lets go, not one an event has overtaken.
+  await live?.settled()
 }

@@ -17,6 +17,7 @@ import {
 } from '../db/queries/team/state'
 import { type EntriesPayload, applyEntries, encodeEntries } from './entryCodec'
 import { collectionCodecs } from '../collections/teams'
+import type { GrownSubmission } from '../db/queries/team/imports'
 
 /**
  * How each kind of change set travels in the log: `encode` reads what a local change set wrote
@@ -87,10 +88,13 @@ const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
 }
 
 /**
- * The payload format this Winnow writes; an entry of a later format is refused, not misread.
+ * The payload format this Winnow reads; an entry of a later format is refused, not misread.
  * Format 2: a change set may have brought bulk data, which the server holds beside the log.
+ * Format 3: it may have added annotations to submissions of earlier change sets (`grown`); an
+ * envelope is written at 3 only then, so an older Winnow refuses it rather than miss those rows.
  */
-export const PAYLOAD_FORMAT = 2
+export const PAYLOAD_FORMAT = 3
+const PLAIN_FORMAT = 2
 
 export interface Envelope {
   format: number
@@ -101,6 +105,8 @@ export interface Envelope {
   body: unknown
   /** Its rows are in the server's bulk tables, under its global id (an import after publishing). */
   bulk?: true
+  /** Submissions of earlier change sets it added annotations to (their rows travel with its own). */
+  grown?: GrownSubmission[]
 }
 
 function codecFor(kind: string): ChangeSetCodec<unknown> {
@@ -121,7 +127,7 @@ export function encodeChangeSet(
 ): Envelope {
   const reverts = change.reverts === null ? null : (uidOf(db, change.reverts) ?? null)
   return {
-    format: PAYLOAD_FORMAT,
+    format: PLAIN_FORMAT,
     reverts,
     effects: ratingEffectsOf(db, change.id),
     body: codecFor(change.kind).encode(db, change.id),
@@ -135,6 +141,20 @@ export function revertedChangeSet(db: Db, envelope: Envelope): number | null {
   if (id === undefined)
     throw new Error(`a revert of change set ${envelope.reverts}, which this replica lacks`)
   return id
+}
+
+/** An import's envelope with the submissions it grew, at the format that carries them. */
+export function withGrown(envelope: Envelope, grown: GrownSubmission[]): Envelope {
+  return grown.length === 0 ? envelope : { ...envelope, format: PAYLOAD_FORMAT, grown }
+}
+
+/** The annotations an envelope's grown submissions gained, by id. */
+export function grownAnnotations(envelope: Envelope): number[] {
+  const ids: number[] = []
+  for (const g of envelope.grown ?? []) {
+    for (let d = 1; d <= 10; d++) if (g.dimensions & (1 << d)) ids.push(g.id * 16 + d)
+  }
+  return ids
 }
 
 export function checkEnvelope(payload: unknown): Envelope {

@@ -11,7 +11,8 @@ import {
 import { listenForPushes } from '../db/server/log'
 import { LIVE_APPLICATION, announcePresence, membersWorking } from '../db/server/presence'
 import { type TeamServer, closeServer } from './server'
-import { pull, requireTeam, syncWith } from './sync'
+import { PushRefused, askMember, pull, requireTeam, syncWith } from './sync'
+import { teamStep } from './steps'
 
 /** What the live link needs from whoever has the project open (the app's session). */
 export interface LiveHooks {
@@ -27,8 +28,13 @@ export interface LiveHooks {
 
 const RETRY_FIRST_MS = 500
 const RETRY_MAX_MS = 5_000
-/** How often who else is working is asked, and pending work written by others (the CLI) noticed. */
+/**
+ * How often who else is working is asked, pending work written by others (the CLI) noticed, and
+ * the server's schema and the member's role checked.
+ */
 const PRESENCE_MS = 5_000
+/** An exchange within this long of the last check of schema and role does not ask again. */
+const CHECKED_MS = 2 * PRESENCE_MS + 1_000
 
 /**
  * A team project open in the app: one connection that LISTENs for others' pushes and pulls
@@ -48,6 +54,8 @@ export class TeamLive {
   /** The connection's queries, one flow at a time (node-postgres does not interleave them). */
   private clientTurn: Promise<unknown> = Promise.resolve()
   private again = false
+  /** When the server's schema and the member's role were last checked on this connection. */
+  private checkedAt = 0
   private state: TeamLiveStatus
   private readonly team: TeamState
 
@@ -65,6 +73,7 @@ export class TeamLive {
       lastContact: null,
       others: [],
       problem: null,
+      refused: null,
     }
     this.presenceTimer = setInterval(() => void this.lookAround(), PRESENCE_MS)
     this.presenceTimer.unref()
@@ -97,6 +106,11 @@ export class TeamLive {
     if (server) await closeServer(server)
   }
 
+  /** Whether an exchange is due or under way (the app's checkpoint of its file waits). */
+  busy(): boolean {
+    return this.syncTimer !== null || this.running !== null
+  }
+
   /** Resolves when no exchange is due or under way (tests and benchmarks wait on it). */
   async settled(): Promise<void> {
     while (this.syncTimer !== null || this.running !== null) {
@@ -118,8 +132,12 @@ export class TeamLive {
       }
       client.on('error', () => this.lost(server))
       client.on('end', () => this.lost(server))
-      await listenForPushes(client, () => this.schedule(0))
+      await listenForPushes(client, () => {
+        teamStep(this.db.name, 'heard')
+        this.schedule(0)
+      })
       this.server = server
+      this.checkedAt = 0
       this.retryMs = RETRY_FIRST_MS
       this.update({ connection: 'online', lastContact: Date.now() })
       this.schedule(0)
@@ -190,7 +208,7 @@ export class TeamLive {
     // Offline: the reconnection pushes and pulls when it succeeds.
     if (!server || this.stopped) return
     try {
-      const { pulled, problem } = await this.hooks.inTurn(() =>
+      const { problem, refused } = await this.hooks.inTurn(() =>
         this.onClient(() => this.pushAndPull(server)),
       )
       if (this.stopped || !this.db.open) return
@@ -199,8 +217,8 @@ export class TeamLive {
         lastContact: Date.now(),
         pending: pendingCount(this.db),
         problem,
+        refused,
       })
-      if (pulled > 0) this.hooks.pulled()
     } catch (error) {
       if (isConnectionError(error)) this.lost(server)
       else if (!this.stopped) this.update({ problem: this.describe(error, this.hooks.password) })
@@ -213,16 +231,29 @@ export class TeamLive {
    */
   private async pushAndPull(
     server: TeamServer,
-  ): Promise<{ pulled: number; problem: string | null }> {
-    if (this.stopped || !this.db.open) return { pulled: 0, problem: null }
+  ): Promise<Pick<TeamLiveStatus, 'problem' | 'refused'>> {
+    if (this.stopped || !this.db.open) return { problem: null, refused: null }
+    // The page reads again as soon as others' work is applied, not after the claims' refresh.
+    const told = (pulled: number): void => {
+      if (pulled > 0 && !this.stopped && this.db.open) this.hooks.pulled()
+    }
     try {
-      const { pulled } = await syncWith(this.db, server, this.team.member)
-      return { pulled, problem: null }
+      // The schema and the role are asked again every few seconds, not on every push heard of.
+      const checked = Date.now() - this.checkedAt < CHECKED_MS
+      const startedAt = Date.now()
+      await syncWith(this.db, server, this.team.member, { checked, pulled: told })
+      if (!checked) this.checkedAt = startedAt
+      return { problem: null, refused: null }
     } catch (error) {
       if (isConnectionError(error) || !(error instanceof UserError)) throw error
       if (error.info.code === 'not-a-member') throw error
-      const { pulled } = await pull(this.db, server)
-      return { pulled, problem: error.message }
+      this.checkedAt = 0
+      told((await pull(this.db, server)).pulled)
+      const refused =
+        error instanceof PushRefused
+          ? { changeSetId: error.changeSet.id, description: error.changeSet.description }
+          : null
+      return { problem: error.message, refused }
     }
   }
 
@@ -239,7 +270,26 @@ export class TeamLive {
       if (!this.stopped) this.update({ others, lastContact: Date.now() })
     } catch (error) {
       if (isConnectionError(error)) this.lost(server)
+      return
     }
+    // Checked here, between exchanges, so a push made meanwhile goes without asking first.
+    const checkedAt = Date.now()
+    try {
+      const role = await this.onClient(() => askMember(server, this.team.member))
+      if (this.stopped || !this.db.open) return
+      if (role !== null && role === requireTeam(this.db).role) {
+        this.checkedAt = checkedAt
+        return
+      }
+    } catch (error) {
+      if (isConnectionError(error)) {
+        this.lost(server)
+        return
+      }
+    }
+    // A role changed (or a check failed): the next exchange checks in full and says why.
+    this.checkedAt = 0
+    this.schedule(0)
   }
 
   private onClient<R>(work: () => Promise<R>): Promise<R> {

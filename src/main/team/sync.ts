@@ -1,14 +1,16 @@
-import { UserError } from '../../shared/contract/errors'
+import { type ApiErrorInfo, UserError } from '../../shared/contract/errors'
 import { append } from '../../shared/lists'
 import type { Db } from '../db/connection'
 import { addToSelection, fillSelection } from '../db/queries/ratings/apply'
 import { bandOf, replicaNumber, setReplicaNumber } from '../db/queries/team/ids'
 import {
+  grownSubmissions,
   importRows,
   importedAnnotations,
   insertImportRows,
   otherFormats,
   outsideBand,
+  setGrownFlags,
 } from '../db/queries/team/imports'
 import type { BulkValue } from '../db/server/bulk'
 import {
@@ -38,11 +40,24 @@ import {
   setTeamSeq,
   teamState,
 } from '../db/queries/team/state'
-import { type LogEntry, type PulledEntry, appendToLog, readLog } from '../db/server/log'
+import {
+  type LogEntry,
+  type Placed,
+  type PulledEntry,
+  appendToLog,
+  readLog,
+} from '../db/server/log'
 import { memberRole } from '../db/server/members'
 import { checkServerSchema } from '../db/server/schema'
 import { applyLoneWorkerRating, refreshSelection } from '../ratings/effective'
-import { applyChangeSetBody, checkEnvelope, encodeChangeSet, revertedChangeSet } from './codecs'
+import {
+  applyChangeSetBody,
+  checkEnvelope,
+  encodeChangeSet,
+  grownAnnotations,
+  revertedChangeSet,
+  withGrown,
+} from './codecs'
 import { replaceClaims } from '../db/queries/team/claims'
 import { allClaims } from '../db/server/claims'
 import { applyEntryHere } from './entryCodec'
@@ -55,6 +70,7 @@ import {
   serverError,
 } from './server'
 import { parseServerUrl } from '../db/server/connect'
+import { teamStep } from './steps'
 
 /**
  * Push and pull. The server's log orders every change set: each gets a place (`seq`) and a time
@@ -67,6 +83,23 @@ export interface SyncResult {
   pulled: number
   seq: number
 }
+
+/**
+ * A change set the push cannot place: the server refused it (the member's role may not make it)
+ * or this Winnow does not send it; it and what came after it wait unpushed until it is taken
+ * back (`team.withdraw`).
+ */
+export class PushRefused extends UserError {
+  constructor(
+    readonly changeSet: { id: number; description: string },
+    refusal: UserError,
+  ) {
+    super(refusal.info)
+  }
+}
+
+/** Kinds of change set that may bring bulk rows. */
+const BULK_KINDS = new Set(['import', 'mturk'])
 
 /** Change sets pushed in one server transaction at most. */
 const PUSH_BATCH = 200
@@ -102,18 +135,56 @@ export async function syncTeam(db: Db): Promise<SyncResult> {
   }
 }
 
+/** How a sync over an open connection goes beyond push and pull. */
+export interface SyncOptions {
+  /**
+   * The server's schema and the member's role were checked on this connection a moment ago (the
+   * app's live link checks them every few seconds, not on every push it hears of): the role this
+   * replica holds stands. A push still checks the schema in its own transaction.
+   */
+  checked?: boolean
+  /** Told as soon as what others pushed is applied, before the claims are brought up to date. */
+  pulled?: (pulled: number) => void
+}
+
 /** One sync over an open connection: the member's role, then push, then pull. */
-export async function syncWith(db: Db, server: TeamServer, member: string): Promise<SyncResult> {
-  let role: Awaited<ReturnType<typeof memberRole>>
+export async function syncWith(
+  db: Db,
+  server: TeamServer,
+  member: string,
+  options: SyncOptions = {},
+): Promise<SyncResult> {
+  teamStep(db.name, 'exchange')
+  const role = options.checked ? requireTeam(db).role : await checkMember(db, server, member)
+  teamStep(db.name, 'push-start')
+  const pushed = role === 'viewer' ? 0 : await push(db, server)
+  if (pushed > 0) teamStep(db.name, 'pushed')
+  teamStep(db.name, 'pull-start')
+  const { pulled, seq } = await pull(db, server)
+  options.pulled?.(pulled)
+  await refreshClaims(db, server)
+  return { pushed, pulled, seq }
+}
+
+/** The server's schema is one this Winnow knows: the member's role there, null when none. */
+export async function askMember(
+  server: TeamServer,
+  member: string,
+): Promise<TeamState['role'] | null> {
   try {
     await checkServerSchema(server.client, server.address.url)
-    role = await memberRole(server.client, member)
+    return await memberRole(server.client, member)
   } catch (error) {
     const refused = serverError(server, error)
     // A removed member's role keeps its login but loses every grant of the team.
-    if (refused instanceof UserError && refused.info.code === 'not-allowed') role = null
-    else throw refused
+    if (refused instanceof UserError && refused.info.code === 'not-allowed') return null
+    throw refused
   }
+}
+
+/** The server's schema is one this Winnow knows and the member still a member: its role. */
+async function checkMember(db: Db, server: TeamServer, member: string): Promise<TeamState['role']> {
+  const role = await askMember(server, member)
   if (role === null) {
     throw new UserError({
       type: 'conflict',
@@ -121,7 +192,7 @@ export async function syncWith(db: Db, server: TeamServer, member: string): Prom
       message: `${member} is not a member of the team at ${server.address.url}; a lead adds members with winnow team member add.`,
     })
   }
-  db.transaction(() => setTeamRole(db, role)).immediate()
+  if (role !== requireTeam(db).role) db.transaction(() => setTeamRole(db, role)).immediate()
   // A replica joined before bands of ids existed takes one now, before it imports anything.
   if (replicaNumber(db) === null) {
     const number = await takeReplicaNumber(server.client).catch((error: unknown) => {
@@ -129,10 +200,7 @@ export async function syncWith(db: Db, server: TeamServer, member: string): Prom
     })
     db.transaction(() => setReplicaNumber(db, number)).immediate()
   }
-  const pushed = role === 'viewer' ? 0 : await push(db, server)
-  const { pulled, seq } = await pull(db, server)
-  await refreshClaims(db, server)
-  return { pushed, pulled, seq }
+  return role
 }
 
 /**
@@ -145,8 +213,9 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
   for (;;) {
     const pending = pendingChangeSets(db, PUSH_BATCH)
     if (pending.length === 0) return pushed
-    // An import goes alone, its rows with it; what came before it goes first.
-    const at = pending.findIndex((c) => broughtBulkData(db, c.id))
+    // An import goes alone, its rows with it; what came before it goes first. Only imports and
+    // MTurk pulls bring rows (asking a rating would scan the submissions for nothing).
+    const at = pending.findIndex((c) => BULK_KINDS.has(c.kind) && broughtBulkData(db, c.id))
     const first = pending[0]
     if (at === 0 && first) {
       await pushImport(db, server, first)
@@ -164,22 +233,52 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
         description: c.description,
         payload: encodeChangeSet(db, c),
       }))
-    const placed = await inServerTransaction(server, async () => {
+    pushed += await pushEntries(db, server, entries)
+  }
+}
+
+/**
+ * Appends change sets to the log in one server transaction and records their places. When the
+ * server refuses the batch, they go one at a time, so those before the refused one are placed
+ * and the refusal names it.
+ */
+async function pushEntries(
+  db: Db,
+  server: TeamServer,
+  entries: readonly (LogEntry & { id: number })[],
+): Promise<number> {
+  let placed: Placed[]
+  try {
+    placed = await inServerTransaction(server, async () => {
       await checkServerSchema(server.client, server.address.url)
       return await appendToLog(server.client, entries)
     })
-    if (placed.length !== entries.length)
-      throw new Error('the log did not place every change set pushed')
-    // The places are recorded (and the times taken) when the pull brings them back in order.
-    const byUid = new Map(placed.map((p) => [p.uid, p]))
-    db.transaction(() => {
-      for (const e of entries) {
-        const p = byUid.get(e.uid)
-        if (p) placeChangeSet(db, e.id, p)
-      }
-    }).immediate()
-    pushed += entries.length
+  } catch (error) {
+    if (!(error instanceof UserError) || error.info.code !== 'not-allowed') throw error
+    const [only] = entries
+    if (entries.length === 1 && only) {
+      const message = `The team's server refused change set ${only.id} (${only.description}): ${error.message.replace(/^The team's server refused: /, '')} It and what came after it wait unpushed; revert it here to let the rest go.`
+      throw new PushRefused(only, new UserError({ ...error.info, message }))
+    }
+    let pushed = 0
+    for (const entry of entries) pushed += await pushEntries(db, server, [entry])
+    return pushed
   }
+  if (placed.length !== entries.length)
+    throw new Error('the log did not place every change set pushed')
+  // The places are recorded (and the times taken) when the pull brings them back in order.
+  const byUid = new Map(placed.map((p) => [p.uid, p]))
+  db.transaction(() => {
+    for (const e of entries) {
+      const p = byUid.get(e.uid)
+      if (p) placeChangeSet(db, e.id, p)
+    }
+  }).immediate()
+  return entries.length
+}
+
+function refused(change: PendingChangeSet, info: ApiErrorInfo): PushRefused {
+  return new PushRefused(change, new UserError(info))
 }
 
 /**
@@ -190,7 +289,7 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
 async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet): Promise<void> {
   const number = replicaNumber(db)
   if (number === null || outsideBand(db, change.id, bandOf(number))) {
-    throw new UserError({
+    throw refused(change, {
       type: 'conflict',
       code: 'import-not-shared',
       message: `Change set ${change.id} (${change.description}) imported data into this replica before the server gave it a band of ids (an older Winnow made it), so its rows would not name the same things on other replicas; it and what came after it wait unpushed. Import it again into a newly joined replica.`,
@@ -198,7 +297,7 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
   }
   const others = otherFormats(db, change.id)
   if (others.length > 0) {
-    throw new UserError({
+    throw refused(change, {
       type: 'conflict',
       code: 'collection-not-shared',
       message: `Change set ${change.id} (${change.description}) imported ${others.join(' and ')} data, which team mode does not share yet after publishing (GLUCOSE's and HALIE's imports travel); it and what came after it wait unpushed.`,
@@ -206,7 +305,7 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
   }
   // The server refuses another role's rows too (grants of its migration 3); this says why.
   if (requireTeam(db).role !== 'lead') {
-    throw new UserError({
+    throw refused(change, {
       type: 'conflict',
       code: 'import-not-allowed',
       message: `Change set ${change.id} (${change.description}) imported data into this replica; only a lead's imports are shared, so it and what came after it wait unpushed.`,
@@ -218,7 +317,10 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
     author: change.author,
     createdAt: change.createdAt,
     description: change.description,
-    payload: { ...encodeChangeSet(db, change), bulk: true },
+    payload: withGrown(
+      { ...encodeChangeSet(db, change), bulk: true },
+      grownSubmissions(db, change.id),
+    ),
   }
   const placed = await inServerTransaction(server, async () => {
     await checkServerSchema(server.client, server.address.url)
@@ -242,9 +344,13 @@ async function fetchBulkData(
 ): Promise<Map<string, Map<string, BulkValue[][]>>> {
   const rows = new Map<string, Map<string, BulkValue[][]>>()
   for (const entry of page) {
-    if (!checkEnvelope(entry.payload).bulk || changeSetOfUid(db, entry.uid) !== undefined) continue
+    const envelope = checkEnvelope(entry.payload)
+    if (!envelope.bulk || changeSetOfUid(db, entry.uid) !== undefined) continue
     try {
-      rows.set(entry.uid, await fetchImportRows(server.client, entry.uid))
+      rows.set(
+        entry.uid,
+        await fetchImportRows(server.client, entry.uid, grownAnnotations(envelope)),
+      )
     } catch (error) {
       throw serverError(server, error)
     }
@@ -264,7 +370,11 @@ export async function pull(db: Db, server: TeamServer): Promise<{ pulled: number
       throw serverError(server, error)
     }
     if (page.length === 0) return { pulled, seq: after }
+    teamStep(db.name, 'read')
     pulled += applyPulled(db, page, await fetchBulkData(db, server, page))
+    teamStep(db.name, 'applied')
+    // A page not full was the log's end when it was read; a later push is heard of again.
+    if (page.length < PULL_PAGE) return { pulled, seq: requireTeam(db).seq }
   }
 }
 
@@ -364,6 +474,8 @@ export function applyBody(db: Db, id: number, entry: PulledEntry): void {
   )
   if (envelope.effects)
     recordEffects(db, id, envelope.effects.changed, envelope.effects.transitions)
+  // Their annotations arrived with the bulk rows (or the join's); their flags count them now.
+  if (envelope.grown) setGrownFlags(db, envelope.grown)
 }
 
 /** Brings this replica's copy of the claims up to the server's. */

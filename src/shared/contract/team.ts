@@ -18,6 +18,11 @@ export interface TeamLiveStatus {
   others: string[]
   /** Why pending work does not go (a push the server refused), in a sentence; null when none. */
   problem: string | null
+  /**
+   * The change set the server refused, which holds back what came after it; reverting it here
+   * (`team.withdraw`) keeps it and its revert on this replica and lets the rest go. Null when none.
+   */
+  refused: { changeSetId: number; description: string } | null
 }
 
 const serverUrl = z.string().trim().min(1, 'give the server address').max(2048)
@@ -40,6 +45,13 @@ export const teamCalls = {
   'team.join': call(
     z.object({ server: serverUrl, name: memberName, path: z.string().min(1).max(4096), password }),
   ).returns<JobProgress>(),
+  /**
+   * Reverts the change set the server refused, here only: it and its revert never go to the
+   * server, and the pending work after it pushes. Answers the status after.
+   */
+  'team.withdraw': call(
+    z.object({ changeSetId: z.number().int().positive() }),
+  ).returns<TeamLiveStatus | null>(),
   /** Electron only: a native Save dialog for the new replica's file. Null when cancelled. */
   'team.pickJoinPath': call(z.object({})).returns<string | null>(),
 }

@@ -14,6 +14,8 @@ import m012 from './012-policies'
 import m015 from './015-change-entries'
 import m017 from './017-annotation-counts'
 import m018 from './018-submission-counts'
+import m019 from './019-added-annotations'
+import m020 from './020-withdrawn-change-sets'
 
 /** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
 export const APPLICATION_ID = 0x574e4e57
@@ -37,6 +39,8 @@ export const migrations: readonly Migration[] = inSequence([
   m015,
   m017,
   m018,
+  m019,
+  m020,
   ...collectionSchemas.flatMap((c) => c.migrations),
 ])
 

@@ -64,6 +64,17 @@ export function annotationId(submissionId: number, dimension: number): number {
   return submissionId * 16 + dimension
 }
 
+/**
+ * The submission a row goes into, with the dimensions it holds; `matched` when the key is another
+ * layout's for a submission stored under its own key, `earlier` when the project held it before.
+ */
+interface SubmissionTarget {
+  id: number
+  dimensions: number
+  matched?: true
+  earlier?: true
+}
+
 /** Told of every written row that added annotations (an import's rating reconstruction). */
 export interface WrittenRows {
   /** `dimensions`: a bit (1 << d) per annotation the row added to submission `submissionId`. */
@@ -91,10 +102,7 @@ export class SubmissionWriter {
    * Submissions this writer has seen, by source key, with the dimensions they hold; `matched`
    * when the key is another layout's for a submission stored under its own key.
    */
-  private readonly submissions = new Map<
-    string,
-    { id: number; dimensions: number; matched?: true }
-  >()
+  private readonly submissions = new Map<string, SubmissionTarget>()
   /** Cells that disagree with what the project holds; nothing should be committed when any. */
   readonly conflicts: CellConflict[] = []
   conflictCount = 0
@@ -102,6 +110,8 @@ export class SubmissionWriter {
   private forgotten = false
   /** Submissions that gained annotations after their first row (per-dimension files). */
   private readonly merged = new Set<number>()
+  /** Annotations added to submissions the project held before this writer (`added_annotations`). */
+  private readonly addedToEarlier: number[] = []
   private readonly recountFlags: Statement
   private readonly projectWasEmpty: boolean
   private nextSubmissionId: number
@@ -247,6 +257,7 @@ export class SubmissionWriter {
       target.dimensions |= bit
       added |= bit
       const id = annotationId(target.id, a.dimension)
+      if (target.earlier) this.addedToEarlier.push(id)
       this.batches.annotations.add(
         id,
         target.id,
@@ -306,6 +317,10 @@ export class SubmissionWriter {
     if (this.merged.size > 0) {
       this.recountFlags.run(JSON.stringify([...this.merged]))
       this.merged.clear()
+    }
+    if (this.addedToEarlier.length > 0) {
+      recordAddedAnnotations(this.db, this.addedToEarlier, this.changeSetId)
+      this.addedToEarlier.length = 0
     }
   }
 
@@ -369,7 +384,7 @@ export class SubmissionWriter {
     submission: StoredSubmission,
     workerId: number | null,
     storyId: number | null,
-  ): { id: number; dimensions: number; matched?: true } {
+  ): SubmissionTarget {
     const seen = this.submissions.get(submission.sourceKey)
     if (seen) return seen
     this.bound()
@@ -378,13 +393,22 @@ export class SubmissionWriter {
         ? undefined
         : (this.find.submission.get(submission.sourceKey) as number | undefined)
     if (existing !== undefined) {
-      const entry = { id: existing, dimensions: this.dimensionsOf(existing) }
+      const entry = {
+        id: existing,
+        dimensions: this.dimensionsOf(existing),
+        earlier: true as const,
+      }
       this.submissions.set(submission.sourceKey, entry)
       return entry
     }
     const same = this.projectWasEmpty ? undefined : this.sameWork(submission, workerId, storyId)
     if (same !== undefined) {
-      const entry = { id: same, dimensions: this.dimensionsOf(same), matched: true as const }
+      const entry = {
+        id: same,
+        dimensions: this.dimensionsOf(same),
+        matched: true as const,
+        earlier: true as const,
+      }
       this.submissions.set(submission.sourceKey, entry)
       if (submission.assignmentId !== null) this.giveAssignment.run(submission.assignmentId, same)
       return entry
@@ -470,6 +494,23 @@ export class SubmissionWriter {
     }
     return id
   }
+}
+
+/**
+ * Records `ids` as annotations change set `changeSetId` added, those of submissions another change
+ * set wrote (an import's own files merge into its own submissions).
+ */
+export function recordAddedAnnotations(
+  db: Db,
+  ids: readonly (number | string | null)[],
+  changeSetId: number,
+): void {
+  run(
+    db,
+    sql`INSERT OR IGNORE INTO added_annotations (annotation_id, change_set_id)
+        SELECT j.value, ${changeSetId} FROM json_each(${JSON.stringify(ids)}) j
+        WHERE (SELECT s.change_set_id FROM submissions s WHERE s.id = j.value >> 4) != ${changeSetId}`,
+  )
 }
 
 export interface NewSourceFile {

@@ -50,13 +50,19 @@ export function collectionWorkersOf(own: (column: string) => string, prefix: str
   )
 }
 
-/** The rows of `table` the change set `uid` brought, as a WHERE clause on the server. */
-function rowsOf(table: string, uid: string): string {
+/**
+ * The rows of `table` the change set `uid` brought, as a WHERE clause on the server: its own
+ * rows, and the annotations `added` to submissions of earlier change sets.
+ */
+function rowsOf(table: string, uid: string, added: readonly number[]): string {
   if (!UID.test(uid)) throw new Error(`not a change set id: ${uid}`)
+  if (!added.every(Number.isSafeInteger)) throw new Error('not annotation ids')
   const own = (column: string): string => `${column} = '${uid}'`
   const collection = collectionRowsOf(table, own, 'winnow.')
   if (collection !== null) return collection
   const submissions = `SELECT id FROM winnow.submissions WHERE change_set_uid = '${uid}'`
+  const also = (column: string): string =>
+    added.length === 0 ? '' : ` OR ${column} = ANY('{${added.join(',')}}'::bigint[])`
   switch (table) {
     case 'workers':
       return [
@@ -68,11 +74,11 @@ function rowsOf(table: string, uid: string): string {
     case 'sentences':
       return `story_id IN (SELECT story_id FROM winnow.submissions WHERE change_set_uid = '${uid}')`
     case 'annotations':
-      return `submission_id IN (${submissions})`
+      return `submission_id IN (${submissions})${also('id')}`
     case 'annotation_texts':
       return `annotation_id IN (SELECT a.id FROM winnow.annotations a
         JOIN winnow.submissions s ON a.id BETWEEN s.id * 16 AND s.id * 16 + 15
-        WHERE s.change_set_uid = '${uid}')`
+        WHERE s.change_set_uid = '${uid}')${also('annotation_id')}`
     default:
       return `change_set_uid = '${uid}'`
   }
@@ -114,11 +120,18 @@ export async function takeReplicaNumber(client: ServerClient): Promise<number> {
 export async function fetchImportRows(
   client: ServerClient,
   uid: string,
+  added: readonly number[] = [],
 ): Promise<Map<string, BulkValue[][]>> {
   const rows = new Map<string, BulkValue[][]>()
   for (const table of IMPORT_TABLES) {
     const taken: BulkValue[][] = []
-    await copyRowsOut(client, table, (batch) => append(taken, batch), 5000, rowsOf(table.name, uid))
+    await copyRowsOut(
+      client,
+      table,
+      (batch) => append(taken, batch),
+      5000,
+      rowsOf(table.name, uid, added),
+    )
     rows.set(table.name, taken)
   }
   return rows

@@ -5,6 +5,7 @@ import type { BulkTable, BulkValue } from '../../server/bulk'
 import { collectionRowsOf, collectionWorkersOf } from '../../server/imports'
 import { SHARED_IMPORT_FORMATS } from '../../../collections/teams'
 import { localColumn } from './bulk'
+import { recordAddedAnnotations } from '../submissions'
 import type { Band } from './ids'
 
 /**
@@ -18,6 +19,7 @@ function rowsOf(table: string, changeSetId: number): string {
   const collection = collectionRowsOf(table, own, '')
   if (collection !== null) return collection
   const submissions = `SELECT id FROM submissions WHERE change_set_id = ${id}`
+  const added = `SELECT annotation_id FROM added_annotations WHERE change_set_id = ${id}`
   switch (table) {
     case 'workers':
       return [
@@ -29,11 +31,11 @@ function rowsOf(table: string, changeSetId: number): string {
     case 'sentences':
       return `story_id IN (SELECT story_id FROM submissions WHERE change_set_id = ${id})`
     case 'annotations':
-      return `submission_id IN (${submissions})`
+      return `(submission_id IN (${submissions}) OR id IN (${added}))`
     case 'annotation_texts':
-      return `annotation_id IN (SELECT a.id FROM annotations a
+      return `(annotation_id IN (SELECT a.id FROM annotations a
         JOIN submissions s ON a.id BETWEEN s.id * 16 AND s.id * 16 + 15
-        WHERE s.change_set_id = ${id})`
+        WHERE s.change_set_id = ${id}) OR annotation_id IN (${added}))`
     default:
       return `change_set_id = ${id}`
   }
@@ -105,14 +107,52 @@ export function insertImportRows(
       }
     }
   }
+  // Pulled annotations of submissions an earlier change set wrote: this one added them (the
+  // first column is the annotation's id).
+  const pulled = (rows.get('annotations') ?? []).map((row) => row[0] ?? null)
+  if (pulled.length > 0) recordAddedAnnotations(db, pulled, changeSetId)
   const annotations = importedAnnotations([changeSetId])
   run(db, sql`DELETE FROM rating_pending WHERE annotation_id IN (${annotations})`)
   run(db, sql`INSERT OR IGNORE INTO search_backlog (annotation_id) ${annotations}`)
 }
 
-/** The annotations the given change sets imported (column `id`). */
+/**
+ * The submissions a change set added annotations to that an earlier one wrote, each with the
+ * dimensions it added (a bit `1 << d` each) and the submission's flags after it.
+ */
+export interface GrownSubmission {
+  id: number
+  dimensions: number
+  flags: number
+}
+
+export function grownSubmissions(db: Db, changeSetId: number): GrownSubmission[] {
+  const rows = db
+    .prepare(
+      `SELECT s.id AS id, group_concat(x.annotation_id - s.id * 16) AS dims, s.flags AS flags
+       FROM added_annotations x JOIN submissions s ON s.id = x.annotation_id >> 4
+       WHERE x.change_set_id = ? GROUP BY s.id ORDER BY s.id`,
+    )
+    .all(changeSetId) as { id: number; dims: string; flags: number }[]
+  return rows.map((r) => ({
+    id: r.id,
+    dimensions: r.dims.split(',').reduce((bits, d) => bits | (1 << Number(d)), 0),
+    flags: r.flags,
+  }))
+}
+
+/** Sets the flags a change set left on submissions it added annotations to (pulled, joined). */
+export function setGrownFlags(db: Db, grown: readonly GrownSubmission[]): void {
+  const update = db.prepare('UPDATE submissions SET flags = ? WHERE id = ?')
+  for (const g of grown) update.run(g.flags, g.id)
+}
+
+/** The annotations the given change sets imported (column `id`), added ones included. */
 export function importedAnnotations(changeSetIds: readonly number[]): SqlFragment {
+  const ids = JSON.stringify(changeSetIds)
   return sql`SELECT a.id FROM submissions s
     JOIN annotations a ON a.id BETWEEN s.id * 16 AND s.id * 16 + 15
-    WHERE s.change_set_id IN (SELECT value FROM json_each(${JSON.stringify(changeSetIds)}))`
+    WHERE s.change_set_id IN (SELECT value FROM json_each(${ids}))
+    UNION SELECT annotation_id FROM added_annotations
+    WHERE change_set_id IN (SELECT value FROM json_each(${ids}))`
 }

@@ -89,6 +89,18 @@ export interface PendingChangeSet {
   uid: string
 }
 
+/**
+ * A change set `c` that travels: not withdrawn (refused by the server and taken back), nor a
+ * revert (at any depth) of one.
+ */
+const travels = sql`c.id NOT IN (SELECT change_set_id FROM team_withdrawn)
+  AND NOT (c.kind = 'revert' AND EXISTS (
+    WITH RECURSIVE up(id, kind, reverts) AS (
+      SELECT r.id, r.kind, r.reverts FROM change_sets r WHERE r.id = c.reverts
+      UNION ALL SELECT p.id, p.kind, p.reverts FROM change_sets p JOIN up ON p.id = up.reverts
+        WHERE up.kind = 'revert')
+    SELECT 1 FROM up WHERE up.id IN (SELECT change_set_id FROM team_withdrawn)))`
+
 /** Change sets not yet placed in the log, oldest first (from after local id `after`). */
 export function pendingChangeSets(
   db: Db,
@@ -99,7 +111,7 @@ export function pendingChangeSets(
     db,
     sql`SELECT c.id, c.kind, c.author, c.created_at AS createdAt, c.description, c.reverts, c.uid
         FROM change_sets c LEFT JOIN team_change_sets t ON t.change_set_id = c.id
-        WHERE t.seq IS NULL AND c.id > ${after} ORDER BY c.id LIMIT ${limit}`,
+        WHERE t.seq IS NULL AND c.id > ${after} AND ${travels} ORDER BY c.id LIMIT ${limit}`,
   )
 }
 
@@ -108,9 +120,26 @@ export function pendingCount(db: Db): number {
     pluck<number>(
       db,
       sql`SELECT count(*) FROM change_sets c LEFT JOIN team_change_sets t ON t.change_set_id = c.id
-          WHERE t.seq IS NULL`,
+          WHERE t.seq IS NULL AND ${travels}`,
     ) ?? 0
   )
+}
+
+/** Whether change set `id` waits to be pushed (not placed, and one that travels). */
+export function isPending(db: Db, id: number): boolean {
+  return (
+    pluck<number>(
+      db,
+      sql`SELECT count(*) FROM change_sets c LEFT JOIN team_change_sets t ON t.change_set_id = c.id
+          WHERE c.id = ${id} AND t.seq IS NULL AND ${travels}`,
+    ) === 1
+  )
+}
+
+/** Keeps a refused change set (and its reverts) on this replica, or lets it travel again. */
+export function setWithdrawn(db: Db, id: number, reason: string | null): void {
+  if (reason === null) run(db, sql`DELETE FROM team_withdrawn WHERE change_set_id = ${id}`)
+  else run(db, sql`INSERT INTO team_withdrawn (change_set_id, reason) VALUES (${id}, ${reason})`)
 }
 
 export function uidOf(db: Db, changeSetId: number): string | undefined {
@@ -337,13 +366,14 @@ export function insertPulledChangeSet(
   )
 }
 
-/** Whether a change set brought bulk rows (an import's submissions or files). */
+/** Whether a change set brought bulk rows (an import's submissions, files or added annotations). */
 export function broughtBulkData(db: Db, changeSetId: number): boolean {
   return (
     pluck<number>(
       db,
       sql`SELECT EXISTS (SELECT 1 FROM submissions WHERE change_set_id = ${changeSetId})
-          OR EXISTS (SELECT 1 FROM source_files WHERE change_set_id = ${changeSetId})`,
+          OR EXISTS (SELECT 1 FROM source_files WHERE change_set_id = ${changeSetId})
+          OR EXISTS (SELECT 1 FROM added_annotations WHERE change_set_id = ${changeSetId})`,
     ) === 1
   )
 }

@@ -1,4 +1,7 @@
+import { useState } from 'react'
 import type { TeamLiveStatus } from '../../../../shared/contract/team'
+import { api } from '../../api'
+import { toErrorInfo } from '../../lib/errors'
 import { plural } from '../../lib/format'
 import { useStore } from '../../lib/store'
 import { teamStatus } from './teamState'
@@ -10,7 +13,20 @@ import './team.css'
  */
 export function TeamStatusView() {
   const status = useStore(teamStatus)
+  const [withdrawing, setWithdrawing] = useState(false)
+  const [failed, setFailed] = useState<string | null>(null)
   if (!status) return null
+  const refused = status.refused
+  // The refused change set is reverted here only, so the work behind it can go.
+  const withdraw = (changeSetId: number): void => {
+    setWithdrawing(true)
+    setFailed(null)
+    api.team
+      .withdraw({ changeSetId })
+      .then((next) => teamStatus.set(next))
+      .catch((error: unknown) => setFailed(toErrorInfo(error).message))
+      .finally(() => setWithdrawing(false))
+  }
   const others = status.others.length > 0 ? `also working: ${status.others.join(', ')}` : null
   return (
     <span
@@ -27,6 +43,26 @@ export function TeamStatusView() {
         <span className="team-problem" data-testid="team-problem" title={status.problem}>
           {' · push held: '}
           {status.problem}
+        </span>
+      )}
+      {refused && (
+        <>
+          {' '}
+          <button
+            type="button"
+            className="team-withdraw"
+            data-testid="team-withdraw"
+            disabled={withdrawing}
+            title={`Revert change set ${refused.changeSetId} (${refused.description}) on this replica only; it never goes to the server, and the work after it pushes`}
+            onClick={() => withdraw(refused.changeSetId)}
+          >
+            Revert it here
+          </button>
+        </>
+      )}
+      {failed && (
+        <span className="team-problem" data-testid="team-withdraw-failed">
+          {` · ${failed}`}
         </span>
       )}
       {others && <span data-testid="team-others">{` · ${others}`}</span>}
