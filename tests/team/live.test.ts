@@ -131,9 +131,12 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
       name: reviewer,
       path: replicaPath,
     })) as JobProgress
-    await expect
-      .poll(() => b.session.jobs.get(job.id)?.state, { timeout: 30_000 })
-      .toBe('succeeded')
+    // A failed join names its error in the failure, not only its state.
+    const outcome = (): string | undefined => {
+      const done = b.session.jobs.get(job.id)
+      return done?.state === 'failed' ? `failed: ${done.error?.message}` : done?.state
+    }
+    await expect.poll(outcome, { timeout: 30_000 }).toBe('succeeded')
     // The app opened the new replica, live.
     expect(b.session.info()?.path).toBe(replicaPath)
     await expect.poll(() => a.status()?.connection, { timeout: 15_000 }).toBe('online')
@@ -342,7 +345,7 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
 
   it('offers to revert here a change set the server refused, after which the pending work behind it pushes', async () => {
     const dir = tempDir()
-    const { t, a, b, leadPath, replicaPath } = await twoMembers(dir, 'liverev6')
+    const { t, a, b, leadPath, replicaPath } = await twoMembers(dir, 'liverev7')
     const annotation = firstAnnotation(leadPath)
     const defaults = (await b.call('triage.settings')) as { rushSeconds: number }
 
@@ -375,7 +378,7 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
     expect(ratingOf(replicaPath, annotation)).toBe(-2)
     // Neither the refused change set nor its revert went to the server; the rating did.
     const logged = await server.admin$(
-      `SELECT kind FROM winnow.change_sets WHERE member = 'liverev6' ORDER BY seq`,
+      `SELECT kind FROM winnow.change_sets WHERE member = 'liverev7' ORDER BY seq`,
       t.db,
     )
     expect(logged.rows).toEqual([{ kind: 'manual' }])
