@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useLayoutEffect, useRef, useState } from 'react'
 import type { AuditDetail, AuditVerdict } from '../../../../shared/contract/audits'
 import { filterChips, isEmptyFilter } from '../../../../shared/filter'
 import { dimensionInfo } from '../../../../shared/glucose/dimensions'
@@ -51,7 +51,8 @@ export function AuditView({ detail, onJudge, onDrawMore }: AuditViewProps) {
   }
   const actions = useLatest({ judge, index, count: items.length })
 
-  useEffect(() => {
+  // Before the view is painted, so a key pressed as soon as the audit shows is not lost.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isTypingTarget(e.target) || undoKey(e) || isPrimaryModifier(e) || e.altKey) return
       // A dialog (rating the worker) has the keys; Enter on a button is that button's.

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { LogEvent } from '../../../../shared/halie/logEvents'
 import { parseLogLine } from '../../../../shared/halie/logEvents'
 import type { SessionDetail } from '../../../../shared/halie/sessions'
@@ -71,7 +71,7 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
   const sessionId = detail?.row.id
   // Digits rate the session, as in the review grid (the page's other keys are the replay's);
   // typing in a field, and a dialog open over the page, are left alone.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (sessionId === undefined || ratingWorker) return
     const onKey = (e: KeyboardEvent): void => {
       const target = e.target as HTMLElement | null

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { StoryContext } from '../../../../shared/contract/review'
 import type { TriageMark, TriageQueue } from '../../../../shared/contract/triage'
 import { api } from '../../api'
@@ -186,7 +186,8 @@ export function TriageQueueView({ queue, onChange, onLeave }: QueueViewProps) {
     onLeave,
     count: filled.length,
   })
-  useEffect(() => {
+  // Before the queue is painted, so a key pressed as soon as an item shows is not lost.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isTypingTarget(e.target)) {
         // Esc gives the keys back to the queue (the text is kept: feedback saves on leaving).
