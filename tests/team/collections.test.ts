@@ -240,6 +240,64 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     expect(sessionRating(lead, session.task, session.externalId)).toBe(1)
   }, 120_000)
 
+  it('carries ProtoQA and CROWDAQ imports made after publishing to the other replica', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await ok('protoqa', 'import', fixture('protoqa/questions.jsonl'), '--db', lead)
+    const { db, rev } = await publishAndJoin(dir, lead)
+
+    await ok('protoqa', 'import', fixture('protoqa/answers.csv'), '--db', lead)
+    await ok('protoqa', 'import', fixture('protoqa/predictions.json'), '--db', lead)
+    for (const file of ['exam.json', 'exam_assignments.json', 'task.json', 'task_assignments.json'])
+      await ok('crowdaq', 'import', fixture(`crowdaq/${file}`), '--db', lead)
+    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 6 })
+    await ok('team', 'sync', '--db', rev)
+    const served = await server.admin$(
+      `SELECT (SELECT count(*) FROM winnow.protoqa_responses)::int AS responses,
+              (SELECT count(*) FROM winnow.crowdaq_exam_attempts)::int AS attempts`,
+      db,
+    )
+    const counts = served.rows[0] as { responses: number; attempts: number }
+    expect(counts.responses).toBeGreaterThan(0)
+    expect(counts.attempts).toBeGreaterThan(0)
+    const tables = collectionTables(lead)
+    for (const table of ['protoqa_responses', 'protoqa_predictions', 'crowdaq_exam_attempts'])
+      expect(tables[table]?.length, table).toBeGreaterThan(0)
+    expect(collectionTables(rev)).toEqual(tables)
+    expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 0 })
+  }, 120_000)
+
+  it('brings two leads importing ProtoQA and CROWDAQ files at once to one state', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await ok('protoqa', 'import', fixture('protoqa/predictions.json'), '--db', lead)
+    const { rev: other } = await publishAndJoin(dir, lead, 'lead')
+    for (const file of [
+      'protoqa/questions.jsonl',
+      'crowdaq/exam.json',
+      'crowdaq/exam_assignments.json',
+    ])
+      await ok(file.split('/')[0] ?? '', 'import', fixture(file), '--db', lead)
+    for (const file of [
+      'protoqa/answers.csv',
+      'crowdaq/task.json',
+      'crowdaq/task_assignments.json',
+    ])
+      await ok(file.split('/')[0] ?? '', 'import', fixture(file), '--db', other)
+    await ok('team', 'sync', '--db', lead)
+    await ok('team', 'sync', '--db', other)
+    await ok('team', 'sync', '--db', lead)
+    const tables = collectionTables(lead)
+    for (const table of ['protoqa_questions', 'protoqa_responses', 'crowdaq_task_assignments'])
+      expect(tables[table]?.length, table).toBeGreaterThan(0)
+    expect(collectionTables(other)).toEqual(tables)
+    const workers = (path: string): unknown[] =>
+      withProject(path, (d) => d.prepare('SELECT id, external_id FROM workers ORDER BY id').all())
+    expect(workers(other)).toEqual(workers(lead))
+    for (const path of [lead, other])
+      expect(await ok('team', 'status', '--db', path)).toMatchObject({ pending: 0 })
+  }, 120_000)
+
   it('refuses a server at the schema before collections travelled, and pushes nothing', async () => {
     const dir = tempDir()
     const lead = join(dir, 'lead.winnow')

@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/connection'
 import { all, pluck, run } from '../../../db/connection'
 import { sql } from '../../../db/sql'
+import { nextBandId } from '../../../db/queries/team/ids'
 import type {
   ClusteringDraft,
   ClusteringRole,
@@ -27,8 +28,8 @@ export function addClustering(db: Db, c: NewClustering): number {
   const id = Number(
     run(
       db,
-      sql`INSERT INTO protoqa_clusterings (question_id, role, author, decided_by, recorded_at, change_set_id)
-          VALUES (${c.questionId}, ${c.role}, ${c.author}, ${c.decidedBy}, ${c.at}, ${c.changeSetId})`,
+      sql`INSERT INTO protoqa_clusterings (id, question_id, role, author, decided_by, recorded_at, change_set_id)
+          VALUES (${nextBandId(db, 'protoqa_clusterings')}, ${c.questionId}, ${c.role}, ${c.author}, ${c.decidedBy}, ${c.at}, ${c.changeSetId})`,
     ).lastInsertRowid,
   )
   const member = (answer: string, cluster: number | null, order: number): void => {
@@ -214,8 +215,8 @@ export function insertSharedClustering(db: Db, changeSetId: number, c: SharedClu
   const id = Number(
     run(
       db,
-      sql`INSERT INTO protoqa_clusterings (question_id, role, author, decided_by, recorded_at, change_set_id)
-          VALUES (${questionId}, ${c.role}, ${c.author}, ${c.decidedBy}, ${c.recordedAt}, ${changeSetId})`,
+      sql`INSERT INTO protoqa_clusterings (id, question_id, role, author, decided_by, recorded_at, change_set_id)
+          VALUES (${nextBandId(db, 'protoqa_clusterings')}, ${questionId}, ${c.role}, ${c.author}, ${c.decidedBy}, ${c.recordedAt}, ${changeSetId})`,
     ).lastInsertRowid,
   )
   for (const [position, label, name, declared] of c.clusters) {
