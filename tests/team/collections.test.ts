@@ -14,6 +14,7 @@ import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
 import { withProject } from '../helpers/project'
 import { useTempDir } from '../helpers/tmp'
 import { HALIE_TASKS } from '../../src/shared/halie/tasks'
+import { serverAtSchema3, serverSchemaVersion } from '../helpers/serverSchema'
 
 /**
  * ProtoQA, CROWDAQ and HALIE data travel as GLUCOSE's does: a publish sends their tables by
@@ -55,7 +56,7 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     dir: string,
     lead: string,
     role: 'reviewer' | 'lead' = 'reviewer',
-  ): Promise<{ db: string; rev: string }> {
+  ): Promise<{ db: string; rev: string; join: (name: string) => Promise<string> }> {
     const db = `colls${++databases}`
     const leadName = `clead${databases}`
     const password = `pw-${Math.random().toString(36).slice(2)}`
@@ -68,12 +69,15 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
       appendFileSync(pgpass, `127.0.0.1:${server.port}:${db}:${user}:${pw}\n`)
     remember(leadName, password)
     await ok('team', 'init', '--db', lead, '--server', server.url(db, leadName), '--name', leadName)
-    const name = `crev${databases}`
-    const added = await ok('team', 'member', 'add', name, '--role', role, '--db', lead)
-    remember(name, added.password as string)
-    const rev = join(dir, `${name}.winnow`)
-    await ok('team', 'join', '--server', server.url(db, name), '--db', rev, '--name', name)
-    return { db, rev }
+    const joinAs = async (name: string, as: string = role): Promise<string> => {
+      const added = await ok('team', 'member', 'add', name, '--role', as, '--db', lead)
+      remember(name, added.password as string)
+      const path = join(dir, `${name}.winnow`)
+      await ok('team', 'join', '--server', server.url(db, name), '--db', path, '--name', name)
+      return path
+    }
+    const rev = await joinAs(`crev${databases}`)
+    return { db, rev, join: (name) => joinAs(name, 'reviewer') }
   }
 
   async function importCollections(lead: string, halie: string | null): Promise<void> {
@@ -309,6 +313,43 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/has server schema 3; this Winnow needs 4/)
     expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })
+  }, 120_000)
+
+  it('upgrades a server at schema 3 by its lead: the collections arrive, a new member joins with them and a change set pushes', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await importCollections(lead, null)
+    const { db, rev, join: joinAs } = await publishAndJoin(dir, lead)
+    await serverAtSchema3(server, db)
+
+    // A reviewer is told to ask the lead, and its own upgrade is refused by the server's grants.
+    const asked = await cli('team', 'sync', '--db', rev, '--json')
+    expect(asked.code).toBe(1)
+    expect(asked.stderr).toMatch(/has server schema 3; this Winnow needs 4\. Ask the lead/)
+    const refused = await cli('team', 'upgrade', '--db', rev, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/Only the lead who published the team can upgrade/)
+    expect(refused.stderr).toMatch(/permission denied/)
+    expect(await serverSchemaVersion(server, db)).toBe(3)
+
+    const told = await cli('team', 'sync', '--db', lead, '--json')
+    expect(told.stderr).toMatch(/Upgrade it with winnow team upgrade/)
+    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ from: 3, to: 4 })
+    expect(await serverSchemaVersion(server, db)).toBe(4)
+    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ from: 4, to: 4 })
+
+    const second = await joinAs(`csecond${databases}`)
+    const tables = collectionTables(lead)
+    expect(tables.protoqa_questions?.length).toBeGreaterThan(0)
+    expect(tables.crowdaq_exam_attempts?.length).toBeGreaterThan(0)
+    expect(collectionTables(second)).toEqual(tables)
+    // A reviewer's clustering needs migration 4's policy to be let in.
+    withProject(rev, (d) => clusteringOf(d, 't1q1', 'bob', 'wallet'))
+    expect(await ok('team', 'sync', '--db', rev)).toMatchObject({ pushed: 1 })
+    await ok('team', 'sync', '--db', second)
+    expect(clusterings(second, 't1q1')).toContainEqual(
+      expect.objectContaining({ author: 'bob', role: 'reviewer' }),
+    )
   }, 120_000)
 
   it('brings two leads importing HALIE tasks at once to one state, their rows under ids of their own', async () => {

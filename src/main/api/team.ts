@@ -26,5 +26,6 @@ export const teamHandlers: Handlers<keyof typeof teamCalls> = {
     const file = withExtension(fullPath(path))
     return startJoinJob(session, file, teamLogin(session, { server, name, password }), name)
   },
+  'team.upgrade': async (_args, { session }) => await session.upgradeTeamServer(),
   'team.pickJoinPath': async (_args, context) => await requireDialogs(context).createProject(),
 }

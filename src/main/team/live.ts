@@ -12,6 +12,7 @@ import { listenForPushes } from '../db/server/log'
 import { LIVE_APPLICATION, announcePresence, membersWorking } from '../db/server/presence'
 import { type TeamServer, closeServer } from './server'
 import { pull, requireTeam, syncWith } from './sync'
+import { type UpgradeResult, upgradeWith } from './upgrade'
 
 /** What the live link needs from whoever has the project open (the app's session). */
 export interface LiveHooks {
@@ -65,6 +66,7 @@ export class TeamLive {
       lastContact: null,
       others: [],
       problem: null,
+      upgrade: false,
     }
     this.presenceTimer = setInterval(() => void this.lookAround(), PRESENCE_MS)
     this.presenceTimer.unref()
@@ -190,7 +192,7 @@ export class TeamLive {
     // Offline: the reconnection pushes and pulls when it succeeds.
     if (!server || this.stopped) return
     try {
-      const { pulled, problem } = await this.hooks.inTurn(() =>
+      const { pulled, problem, upgrade } = await this.hooks.inTurn(() =>
         this.onClient(() => this.pushAndPull(server)),
       )
       if (this.stopped || !this.db.open) return
@@ -199,6 +201,7 @@ export class TeamLive {
         lastContact: Date.now(),
         pending: pendingCount(this.db),
         problem,
+        upgrade,
       })
       if (pulled > 0) this.hooks.pulled()
     } catch (error) {
@@ -213,17 +216,37 @@ export class TeamLive {
    */
   private async pushAndPull(
     server: TeamServer,
-  ): Promise<{ pulled: number; problem: string | null }> {
-    if (this.stopped || !this.db.open) return { pulled: 0, problem: null }
+  ): Promise<{ pulled: number; problem: string | null; upgrade: boolean }> {
+    if (this.stopped || !this.db.open) return { pulled: 0, problem: null, upgrade: false }
     try {
       const { pulled } = await syncWith(this.db, server, this.team.member)
-      return { pulled, problem: null }
+      return { pulled, problem: null, upgrade: false }
     } catch (error) {
       if (isConnectionError(error) || !(error instanceof UserError)) throw error
       if (error.info.code === 'not-a-member') throw error
+      // An older server is offered to a lead to upgrade; nothing is pulled through its schema.
+      if (error.info.code === 'server-too-old') {
+        return { pulled: 0, problem: error.message, upgrade: this.team.role === 'lead' }
+      }
       const { pulled } = await pull(this.db, server)
-      return { pulled, problem: error.message }
+      return { pulled, problem: error.message, upgrade: false }
     }
+  }
+
+  /** Upgrades the team's server over this connection (a lead's Upgrade), then exchanges. */
+  async upgradeServer(): Promise<UpgradeResult> {
+    const server = this.server
+    if (!server) {
+      throw new UserError({
+        type: 'conflict',
+        code: 'offline',
+        message: `The team's server ${this.team.server} cannot be reached now; upgrade it when it is back.`,
+      })
+    }
+    const result = await this.hooks.inTurn(() => this.onClient(() => upgradeWith(this.db, server)))
+    this.update({ upgrade: false, problem: null })
+    this.schedule(0)
+    return result
   }
 
   /** Who else is working; also notices work written into the file by another program. */

@@ -107,7 +107,7 @@ export async function syncTeam(db: Db): Promise<SyncResult> {
 export async function syncWith(db: Db, server: TeamServer, member: string): Promise<SyncResult> {
   let role: Awaited<ReturnType<typeof memberRole>>
   try {
-    await checkServerSchema(server.client, server.address.url)
+    await checkServerSchema(server.client, server.address.url, requireTeam(db).role)
     role = await memberRole(server.client, member)
   } catch (error) {
     const refused = serverError(server, error)

@@ -18,6 +18,8 @@ export interface TeamLiveStatus {
   others: string[]
   /** Why pending work does not go (a push the server refused), in a sentence; null when none. */
   problem: string | null
+  /** The server's schema is older than this Winnow's and this member, a lead, may upgrade it. */
+  upgrade: boolean
 }
 
 const serverUrl = z.string().trim().min(1, 'give the server address').max(2048)
@@ -40,6 +42,8 @@ export const teamCalls = {
   'team.join': call(
     z.object({ server: serverUrl, name: memberName, path: z.string().min(1).max(4096), password }),
   ).returns<JobProgress>(),
+  /** A lead upgrades the team's server to this Winnow's schema (the status bar's Upgrade). */
+  'team.upgrade': call(z.object({})).returns<{ server: string; from: number; to: number }>(),
   /** Electron only: a native Save dialog for the new replica's file. Null when cancelled. */
   'team.pickJoinPath': call(z.object({})).returns<string | null>(),
 }
