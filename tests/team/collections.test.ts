@@ -302,6 +302,33 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
       expect(await ok('team', 'status', '--db', path)).toMatchObject({ pending: 0 })
   }, 120_000)
 
+  it('takes as the final clustering the one placed later in the log, the same on both replicas', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await importCollections(lead, null)
+    const { rev } = await publishAndJoin(dir, lead)
+    const final = (db: Db, reviewer: string, answer: string): void => {
+      saveClustering(db, {
+        question: 't1q1',
+        role: 'final',
+        reviewer,
+        draft: { clusters: [{ name: answer, answers: [answer] }], invalid: [], fixes: {} },
+        author: reviewer,
+      })
+    }
+    // Both decide before hearing of the other; the lead's is placed first, the reviewer's after.
+    withProject(lead, (db) => final(db, 'ann', 'keys'))
+    withProject(rev, (db) => final(db, 'bob', 'phone'))
+    await ok('team', 'sync', '--db', lead)
+    await ok('team', 'sync', '--db', rev)
+    await ok('team', 'sync', '--db', lead)
+    const finalOf = (path: string): unknown =>
+      clusterings(path, 't1q1').filter((c) => (c as { role: string }).role === 'final')
+    expect(finalOf(lead)).toEqual([expect.objectContaining({ author: 'bob' })])
+    expect(finalOf(rev)).toEqual(finalOf(lead))
+    expect(clusterings(rev, 't1q1')).toEqual(clusterings(lead, 't1q1'))
+  }, 120_000)
+
   it('refuses a server at the schema before collections travelled, and pushes nothing', async () => {
     const dir = tempDir()
     const lead = join(dir, 'lead.winnow')
