@@ -19,6 +19,7 @@ import type { TeamLiveStatus } from '../shared/contract/team'
 import { isTeamProject, teamState } from './db/queries/team/state'
 import { TeamLive } from './team/live'
 import type { TeamPasswords } from './team/passwords'
+import type { UpgradeResult } from './team/upgrade'
 
 export type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void
 
@@ -140,6 +141,18 @@ export class Session {
   /** The open team project's status; null when the open project is not a team's. */
   teamStatus(): TeamLiveStatus | null {
     return this.live?.status() ?? null
+  }
+
+  /** A lead's upgrade of the open team project's server (the status bar's Upgrade). */
+  async upgradeTeamServer(): Promise<UpgradeResult> {
+    if (!this.live) {
+      throw new UserError({
+        type: 'conflict',
+        code: 'not-a-team-project',
+        message: 'The open project is not a team project.',
+      })
+    }
+    return await this.live.upgradeServer()
   }
 
   /** The open team project's live link (tests and benchmarks wait on it). */

@@ -33,8 +33,11 @@ describe('qualifying workers by exam band', () => {
 
     const ctx = connectTo(standin)
     const ac: ActionContext = { db, ctx, endpoint: ctx.url, projectId: 'p-test', author }
+    const changeSets = count(db, 'SELECT count(*) FROM change_sets')
     const first = await applyBands(ac, 'fx_exam')
     expect(first).toMatchObject({ sent: 2, skipped: 0, failed: 0 })
+    // Qualifications sent are worker actions, not a change set: a team has nothing to push.
+    expect(count(db, 'SELECT count(*) FROM change_sets')).toBe(changeSets)
     expect(standin.state.qualification(main, 'AWONE')?.IntegerValue).toBe(100)
     expect(standin.state.qualification(warm, 'AWTHREE')?.IntegerValue).toBe(1)
     expect(standin.state.qualification(main, 'AWTWO')).toBeUndefined()

@@ -14,6 +14,7 @@ import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
 import { withProject } from '../helpers/project'
 import { useTempDir } from '../helpers/tmp'
 import { HALIE_TASKS } from '../../src/shared/halie/tasks'
+import { serverAtSchema3, serverSchemaVersion } from '../helpers/serverSchema'
 
 /**
  * ProtoQA, CROWDAQ and HALIE data travel as GLUCOSE's does: a publish sends their tables by
@@ -55,7 +56,7 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     dir: string,
     lead: string,
     role: 'reviewer' | 'lead' = 'reviewer',
-  ): Promise<{ db: string; rev: string }> {
+  ): Promise<{ db: string; rev: string; join: (name: string) => Promise<string> }> {
     const db = `colls${++databases}`
     const leadName = `clead${databases}`
     const password = `pw-${Math.random().toString(36).slice(2)}`
@@ -68,12 +69,15 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
       appendFileSync(pgpass, `127.0.0.1:${server.port}:${db}:${user}:${pw}\n`)
     remember(leadName, password)
     await ok('team', 'init', '--db', lead, '--server', server.url(db, leadName), '--name', leadName)
-    const name = `crev${databases}`
-    const added = await ok('team', 'member', 'add', name, '--role', role, '--db', lead)
-    remember(name, added.password as string)
-    const rev = join(dir, `${name}.winnow`)
-    await ok('team', 'join', '--server', server.url(db, name), '--db', rev, '--name', name)
-    return { db, rev }
+    const joinAs = async (name: string, as: string = role): Promise<string> => {
+      const added = await ok('team', 'member', 'add', name, '--role', as, '--db', lead)
+      remember(name, added.password as string)
+      const path = join(dir, `${name}.winnow`)
+      await ok('team', 'join', '--server', server.url(db, name), '--db', path, '--name', name)
+      return path
+    }
+    const rev = await joinAs(`crev${databases}`)
+    return { db, rev, join: (name) => joinAs(name, 'reviewer') }
   }
 
   async function importCollections(lead: string, halie: string | null): Promise<void> {
@@ -240,6 +244,91 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     expect(sessionRating(lead, session.task, session.externalId)).toBe(1)
   }, 120_000)
 
+  it('carries ProtoQA and CROWDAQ imports made after publishing to the other replica', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await ok('protoqa', 'import', fixture('protoqa/questions.jsonl'), '--db', lead)
+    const { db, rev } = await publishAndJoin(dir, lead)
+
+    await ok('protoqa', 'import', fixture('protoqa/answers.csv'), '--db', lead)
+    await ok('protoqa', 'import', fixture('protoqa/predictions.json'), '--db', lead)
+    for (const file of ['exam.json', 'exam_assignments.json', 'task.json', 'task_assignments.json'])
+      await ok('crowdaq', 'import', fixture(`crowdaq/${file}`), '--db', lead)
+    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 6 })
+    await ok('team', 'sync', '--db', rev)
+    const served = await server.admin$(
+      `SELECT (SELECT count(*) FROM winnow.protoqa_responses)::int AS responses,
+              (SELECT count(*) FROM winnow.crowdaq_exam_attempts)::int AS attempts`,
+      db,
+    )
+    const counts = served.rows[0] as { responses: number; attempts: number }
+    expect(counts.responses).toBeGreaterThan(0)
+    expect(counts.attempts).toBeGreaterThan(0)
+    const tables = collectionTables(lead)
+    for (const table of ['protoqa_responses', 'protoqa_predictions', 'crowdaq_exam_attempts'])
+      expect(tables[table]?.length, table).toBeGreaterThan(0)
+    expect(collectionTables(rev)).toEqual(tables)
+    expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 0 })
+  }, 120_000)
+
+  it('brings two leads importing ProtoQA and CROWDAQ files at once to one state', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await ok('protoqa', 'import', fixture('protoqa/predictions.json'), '--db', lead)
+    const { rev: other } = await publishAndJoin(dir, lead, 'lead')
+    for (const file of [
+      'protoqa/questions.jsonl',
+      'crowdaq/exam.json',
+      'crowdaq/exam_assignments.json',
+    ])
+      await ok(file.split('/')[0] ?? '', 'import', fixture(file), '--db', lead)
+    for (const file of [
+      'protoqa/answers.csv',
+      'crowdaq/task.json',
+      'crowdaq/task_assignments.json',
+    ])
+      await ok(file.split('/')[0] ?? '', 'import', fixture(file), '--db', other)
+    await ok('team', 'sync', '--db', lead)
+    await ok('team', 'sync', '--db', other)
+    await ok('team', 'sync', '--db', lead)
+    const tables = collectionTables(lead)
+    for (const table of ['protoqa_questions', 'protoqa_responses', 'crowdaq_task_assignments'])
+      expect(tables[table]?.length, table).toBeGreaterThan(0)
+    expect(collectionTables(other)).toEqual(tables)
+    const workers = (path: string): unknown[] =>
+      withProject(path, (d) => d.prepare('SELECT id, external_id FROM workers ORDER BY id').all())
+    expect(workers(other)).toEqual(workers(lead))
+    for (const path of [lead, other])
+      expect(await ok('team', 'status', '--db', path)).toMatchObject({ pending: 0 })
+  }, 120_000)
+
+  it('takes as the final clustering the one placed later in the log, the same on both replicas', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await importCollections(lead, null)
+    const { rev } = await publishAndJoin(dir, lead)
+    const final = (db: Db, reviewer: string, answer: string): void => {
+      saveClustering(db, {
+        question: 't1q1',
+        role: 'final',
+        reviewer,
+        draft: { clusters: [{ name: answer, answers: [answer] }], invalid: [], fixes: {} },
+        author: reviewer,
+      })
+    }
+    // Both decide before hearing of the other; the lead's is placed first, the reviewer's after.
+    withProject(lead, (db) => final(db, 'ann', 'keys'))
+    withProject(rev, (db) => final(db, 'bob', 'phone'))
+    await ok('team', 'sync', '--db', lead)
+    await ok('team', 'sync', '--db', rev)
+    await ok('team', 'sync', '--db', lead)
+    const finalOf = (path: string): unknown =>
+      clusterings(path, 't1q1').filter((c) => (c as { role: string }).role === 'final')
+    expect(finalOf(lead)).toEqual([expect.objectContaining({ author: 'bob' })])
+    expect(finalOf(rev)).toEqual(finalOf(lead))
+    expect(clusterings(rev, 't1q1')).toEqual(clusterings(lead, 't1q1'))
+  }, 120_000)
+
   it('refuses a server at the schema before collections travelled, and pushes nothing', async () => {
     const dir = tempDir()
     const lead = join(dir, 'lead.winnow')
@@ -251,6 +340,43 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/has server schema 3; this Winnow needs 4/)
     expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })
+  }, 120_000)
+
+  it('upgrades a server at schema 3 by its lead: the collections arrive, a new member joins with them and a change set pushes', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await importCollections(lead, null)
+    const { db, rev, join: joinAs } = await publishAndJoin(dir, lead)
+    await serverAtSchema3(server, db)
+
+    // A reviewer is told to ask the lead, and its own upgrade is refused by the server's grants.
+    const asked = await cli('team', 'sync', '--db', rev, '--json')
+    expect(asked.code).toBe(1)
+    expect(asked.stderr).toMatch(/has server schema 3; this Winnow needs 4\. Ask the lead/)
+    const refused = await cli('team', 'upgrade', '--db', rev, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/Only the lead who published the team can upgrade/)
+    expect(refused.stderr).toMatch(/permission denied/)
+    expect(await serverSchemaVersion(server, db)).toBe(3)
+
+    const told = await cli('team', 'sync', '--db', lead, '--json')
+    expect(told.stderr).toMatch(/Upgrade it with winnow team upgrade/)
+    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ from: 3, to: 4 })
+    expect(await serverSchemaVersion(server, db)).toBe(4)
+    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ from: 4, to: 4 })
+
+    const second = await joinAs(`csecond${databases}`)
+    const tables = collectionTables(lead)
+    expect(tables.protoqa_questions?.length).toBeGreaterThan(0)
+    expect(tables.crowdaq_exam_attempts?.length).toBeGreaterThan(0)
+    expect(collectionTables(second)).toEqual(tables)
+    // A reviewer's clustering needs migration 4's policy to be let in.
+    withProject(rev, (d) => clusteringOf(d, 't1q1', 'bob', 'wallet'))
+    expect(await ok('team', 'sync', '--db', rev)).toMatchObject({ pushed: 1 })
+    await ok('team', 'sync', '--db', second)
+    expect(clusterings(second, 't1q1')).toContainEqual(
+      expect.objectContaining({ author: 'bob', role: 'reviewer' }),
+    )
   }, 120_000)
 
   it('brings two leads importing HALIE tasks at once to one state, their rows under ids of their own', async () => {

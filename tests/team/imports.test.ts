@@ -347,22 +347,25 @@ describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () =
     expect(bulk(rev)).toEqual(bulk(t.lead))
   }, 90_000)
 
-  it('holds back a ProtoQA import after publishing, whose rows do not travel, with a message', async () => {
+  it('holds back a ProtoQA answer list that adds answers to a question an earlier import brought, with a message', async () => {
     const dir = tempDir()
     const t = await team(dir, [])
-    await ok(
-      'protoqa',
-      'import',
-      join(root, 'tests/fixtures/protoqa/questions.jsonl'),
-      '--db',
-      t.lead,
+    const answers = join(root, 'tests/fixtures/protoqa/answers.csv')
+    await ok('protoqa', 'import', answers, '--db', t.lead)
+    await ok('team', 'sync', '--db', t.lead)
+    expect(await serverCount(t.db, 'source_files')).toBe(2)
+    const more = join(dir, 'more.csv')
+    writeFileSync(
+      more,
+      'question_id,question,answer,worker_id\nt2q1,Name something you find at a beach.,Shell,W9\n',
     )
+    await ok('protoqa', 'import', more, '--db', t.lead)
     const refused = await cli('team', 'sync', '--db', t.lead, '--json')
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(
-      /imported protoqa-questions data, which team mode does not share yet/,
+      /its raw answers add to ProtoQA question t2q1, which an earlier change set brought/,
     )
-    expect(await serverCount(t.db, 'change_sets')).toBe(1)
-    expect(await serverCount(t.db, 'source_files')).toBe(1)
+    expect(await serverCount(t.db, 'change_sets')).toBe(2)
+    expect(await serverCount(t.db, 'source_files')).toBe(2)
   }, 60_000)
 })

@@ -15,6 +15,7 @@ import { cli } from '../helpers/cli'
 import { releaseCsv } from '../helpers/glucose'
 import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
 import { useTempDir } from '../helpers/tmp'
+import { serverAtSchema3, serverSchemaVersion } from '../helpers/serverSchema'
 
 /**
  * The app's side of team mode against a real PostgreSQL server: two app sessions (as serve mode
@@ -152,6 +153,28 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
       db.close()
     }
   }
+
+  it('offers a lead the upgrade of an older server in the status bar, and tells a reviewer to ask the lead', async () => {
+    const dir = tempDir()
+    const { t, a, b, leadPath, replicaPath } = await twoMembers(dir, 'liverev9')
+    await serverAtSchema3(server, t.db)
+    const annotation = firstAnnotation(leadPath)
+    await a.call('ratings.rateItems', { annotationIds: [annotation], rating: -2 })
+    await b.call('ratings.rateItems', { annotationIds: [annotation + 1], rating: 2 })
+    await expect.poll(() => a.status()?.upgrade, { timeout: 15_000 }).toBe(true)
+    expect(a.status()?.problem).toMatch(/has server schema 3; this Winnow needs 4/)
+    await expect.poll(() => b.status()?.problem ?? '', { timeout: 15_000 }).toMatch(/Ask the lead/)
+    expect(b.status()?.upgrade).toBe(false)
+    expect(a.status()?.pending).toBe(1)
+
+    expect(await a.call('team.upgrade')).toMatchObject({ from: 3, to: 4 })
+    expect(await serverSchemaVersion(server, t.db)).toBe(4)
+    await expect.poll(() => a.status()?.pending, { timeout: 15_000 }).toBe(0)
+    expect(a.status()).toMatchObject({ upgrade: false, problem: null })
+    await expect.poll(() => ratingOf(replicaPath, annotation), { timeout: 15_000 }).toBe(-2)
+    // The reviewer's app, hearing the lead's push, pushes what waited.
+    await expect.poll(() => ratingOf(leadPath, annotation + 1), { timeout: 15_000 }).toBe(2)
+  }, 120_000)
 
   it("pushes a rating in the background, and the other member's app pulls it and tells its page", async () => {
     const dir = tempDir()

@@ -31,5 +31,6 @@ export const teamHandlers: Handlers<keyof typeof teamCalls> = {
     await withdrawRefused(session, changeSetId, localAuthor())
     return session.teamStatus()
   },
+  'team.upgrade': async (_args, { session }) => await session.upgradeTeamServer(),
   'team.pickJoinPath': async (_args, context) => await requireDialogs(context).createProject(),
 }

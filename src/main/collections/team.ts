@@ -26,6 +26,8 @@ export interface CollectionTeam {
   importFormats: readonly string[]
   entryKeys?: EntryKeys
   codecs?: Readonly<Record<string, CollectionCodec>>
+  /** Why an import after publishing cannot travel (rows it changed that another change set brought), or null. */
+  heldBack?(db: Db, changeSetId: number): string | null
 }
 
 /** A change set kind's codec (team/codecs.ts): its payload read here, written on another replica. */

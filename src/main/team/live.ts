@@ -13,6 +13,7 @@ import { LIVE_APPLICATION, announcePresence, membersWorking } from '../db/server
 import { type TeamServer, closeServer } from './server'
 import { PushRefused, askMember, pull, requireTeam, syncWith } from './sync'
 import { teamStep } from './steps'
+import { type UpgradeResult, upgradeWith } from './upgrade'
 
 /** What the live link needs from whoever has the project open (the app's session). */
 export interface LiveHooks {
@@ -74,6 +75,7 @@ export class TeamLive {
       others: [],
       problem: null,
       refused: null,
+      upgrade: false,
     }
     this.presenceTimer = setInterval(() => void this.lookAround(), PRESENCE_MS)
     this.presenceTimer.unref()
@@ -208,7 +210,7 @@ export class TeamLive {
     // Offline: the reconnection pushes and pulls when it succeeds.
     if (!server || this.stopped) return
     try {
-      const { problem, refused } = await this.hooks.inTurn(() =>
+      const { problem, refused, upgrade } = await this.hooks.inTurn(() =>
         this.onClient(() => this.pushAndPull(server)),
       )
       if (this.stopped || !this.db.open) return
@@ -218,6 +220,7 @@ export class TeamLive {
         pending: pendingCount(this.db),
         problem,
         refused,
+        upgrade,
       })
     } catch (error) {
       if (isConnectionError(error)) this.lost(server)
@@ -231,8 +234,8 @@ export class TeamLive {
    */
   private async pushAndPull(
     server: TeamServer,
-  ): Promise<Pick<TeamLiveStatus, 'problem' | 'refused'>> {
-    if (this.stopped || !this.db.open) return { problem: null, refused: null }
+  ): Promise<Pick<TeamLiveStatus, 'problem' | 'refused' | 'upgrade'>> {
+    if (this.stopped || !this.db.open) return { problem: null, refused: null, upgrade: false }
     // The page reads again as soon as others' work is applied, not after the claims' refresh.
     const told = (pulled: number): void => {
       if (pulled > 0 && !this.stopped && this.db.open) this.hooks.pulled()
@@ -243,18 +246,38 @@ export class TeamLive {
       const startedAt = Date.now()
       await syncWith(this.db, server, this.team.member, { checked, pulled: told })
       if (!checked) this.checkedAt = startedAt
-      return { problem: null, refused: null }
+      return { problem: null, refused: null, upgrade: false }
     } catch (error) {
       if (isConnectionError(error) || !(error instanceof UserError)) throw error
       if (error.info.code === 'not-a-member') throw error
       this.checkedAt = 0
+      // An older server is offered to a lead to upgrade; nothing is pulled through its schema.
+      if (error.info.code === 'server-too-old') {
+        return { problem: error.message, refused: null, upgrade: this.team.role === 'lead' }
+      }
       told((await pull(this.db, server)).pulled)
       const refused =
         error instanceof PushRefused
           ? { changeSetId: error.changeSet.id, description: error.changeSet.description }
           : null
-      return { problem: error.message, refused }
+      return { problem: error.message, refused, upgrade: false }
     }
+  }
+
+  /** Upgrades the team's server over this connection (a lead's Upgrade), then exchanges. */
+  async upgradeServer(): Promise<UpgradeResult> {
+    const server = this.server
+    if (!server) {
+      throw new UserError({
+        type: 'conflict',
+        code: 'offline',
+        message: `The team's server ${this.team.server} cannot be reached now; upgrade it when it is back.`,
+      })
+    }
+    const result = await this.hooks.inTurn(() => this.onClient(() => upgradeWith(this.db, server)))
+    this.update({ upgrade: false, problem: null })
+    this.schedule(0)
+    return result
   }
 
   /** Who else is working; also notices work written into the file by another program. */
@@ -275,7 +298,7 @@ export class TeamLive {
     // Checked here, between exchanges, so a push made meanwhile goes without asking first.
     const checkedAt = Date.now()
     try {
-      const role = await this.onClient(() => askMember(server, this.team.member))
+      const role = await this.onClient(() => askMember(server, this.team.member, this.team.role))
       if (this.stopped || !this.db.open) return
       if (role !== null && role === requireTeam(this.db).role) {
         this.checkedAt = checkedAt

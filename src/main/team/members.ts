@@ -15,10 +15,11 @@ export interface AddedMember extends Member {
 }
 
 async function withTeamServer<T>(db: Db, work: (server: TeamServer) => Promise<T>): Promise<T> {
-  const server = await openTeamServer(requireTeam(db))
+  const team = requireTeam(db)
+  const server = await openTeamServer(team)
   try {
     return await inServerTransaction(server, async () => {
-      await checkServerSchema(server.client, server.address.url)
+      await checkServerSchema(server.client, server.address.url, team.role)
       return await work(server)
     })
   } finally {

@@ -61,6 +61,7 @@ import {
 import { replaceClaims } from '../db/queries/team/claims'
 import { allClaims } from '../db/server/claims'
 import { applyEntryHere } from './entryCodec'
+import { importHeldBack } from '../collections/teams'
 import { hasAnyEntries, moveEntriesLast } from '../db/queries/team/entries'
 import {
   type TeamServer,
@@ -170,9 +171,10 @@ export async function syncWith(
 export async function askMember(
   server: TeamServer,
   member: string,
+  role: TeamState['role'],
 ): Promise<TeamState['role'] | null> {
   try {
-    await checkServerSchema(server.client, server.address.url)
+    await checkServerSchema(server.client, server.address.url, role)
     return await memberRole(server.client, member)
   } catch (error) {
     const refused = serverError(server, error)
@@ -184,7 +186,7 @@ export async function askMember(
 
 /** The server's schema is one this Winnow knows and the member still a member: its role. */
 async function checkMember(db: Db, server: TeamServer, member: string): Promise<TeamState['role']> {
-  const role = await askMember(server, member)
+  const role = await askMember(server, member, requireTeam(db).role)
   if (role === null) {
     throw new UserError({
       type: 'conflict',
@@ -300,7 +302,15 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
     throw refused(change, {
       type: 'conflict',
       code: 'collection-not-shared',
-      message: `Change set ${change.id} (${change.description}) imported ${others.join(' and ')} data, which team mode does not share yet after publishing (GLUCOSE's and HALIE's imports travel); it and what came after it wait unpushed.`,
+      message: `Change set ${change.id} (${change.description}) imported ${others.join(' and ')} data, which team mode does not share after publishing; it and what came after it wait unpushed.`,
+    })
+  }
+  const held = importHeldBack(db, change.id)
+  if (held !== null) {
+    throw new UserError({
+      type: 'conflict',
+      code: 'collection-not-shared',
+      message: `Change set ${change.id} (${change.description}) does not travel: ${held}; it and what came after it wait unpushed.`,
     })
   }
   // The server refuses another role's rows too (grants of its migration 3); this says why.
@@ -326,7 +336,11 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
     await checkServerSchema(server.client, server.address.url)
     if (!(await logHolds(server.client, change.uid))) {
       for (const table of IMPORT_TABLES) {
-        await sendImportRows(server.client, table, importRows(db, table, change.id))
+        await sendImportRows(server.client, table, importRows(db, table, change.id)).catch(
+          (error: unknown) => {
+            throw heldByServer(error, change, table.name) ?? error
+          },
+        )
       }
     }
     return await appendToLog(server.client, [entry])
@@ -334,6 +348,19 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
   const p = placed[0]
   if (!p) throw new Error('the log did not place the change set pushed')
   db.transaction(() => placeChangeSet(db, change.id, p)).immediate()
+}
+
+/**
+ * A row the server holds already under the key of one the import wrote (an exam or a task of a
+ * CROWDAQ file imported again, under its own name): said, rather than PostgreSQL's words.
+ */
+function heldByServer(error: unknown, change: PendingChangeSet, table: string): UserError | null {
+  if ((error as { code?: unknown }).code !== '23505') return null
+  return new UserError({
+    type: 'conflict',
+    code: 'collection-not-shared',
+    message: `Change set ${change.id} (${change.description}) writes rows of ${table} the team holds already (an exam, tutorial or task imported again under its name); an import that changes shared rows does not travel yet, so it and what came after it wait unpushed.`,
+  })
 }
 
 /** Fetches the bulk data of others' change sets in a page of the log, by global id. */

@@ -23,6 +23,8 @@ export interface TeamLiveStatus {
    * (`team.withdraw`) keeps it and its revert on this replica and lets the rest go. Null when none.
    */
   refused: { changeSetId: number; description: string } | null
+  /** The server's schema is older than this Winnow's and this member, a lead, may upgrade it. */
+  upgrade: boolean
 }
 
 const serverUrl = z.string().trim().min(1, 'give the server address').max(2048)
@@ -52,6 +54,8 @@ export const teamCalls = {
   'team.withdraw': call(
     z.object({ changeSetId: z.number().int().positive() }),
   ).returns<TeamLiveStatus | null>(),
+  /** A lead upgrades the team's server to this Winnow's schema (the status bar's Upgrade). */
+  'team.upgrade': call(z.object({})).returns<{ server: string; from: number; to: number }>(),
   /** Electron only: a native Save dialog for the new replica's file. Null when cancelled. */
   'team.pickJoinPath': call(z.object({})).returns<string | null>(),
 }

@@ -7,6 +7,7 @@ import { addTeamMember, listTeamMembers, removeTeamMember } from '../../team/mem
 import { type TeamProgress, publishProject } from '../../team/publish'
 import { teamStatus } from '../../team/status'
 import { syncTeam } from '../../team/sync'
+import { upgradeTeamServer } from '../../team/upgrade'
 import {
   type Command,
   type CommandIo,
@@ -21,6 +22,7 @@ const USAGE = `winnow team init --db P --server URL --name NAME [--json]
        winnow team join --server URL --db NEW --name NAME [--json]
        winnow team sync --db P [--json]
        winnow team status --db P [--json]
+       winnow team upgrade --db P [--json]
        winnow team claim --db P [--queue N] [--count K] [--json]
        winnow team member add NAME --role lead|reviewer|viewer --db P [--json]
        winnow team member remove NAME --db P [--json]
@@ -33,7 +35,7 @@ const USAGE = `winnow team init --db P --server URL --name NAME [--json]
 export const teamCommand: Command = {
   name: 'team',
   summary:
-    'Share a project with a team through PostgreSQL: init, join, sync, status, claim, member',
+    'Share a project with a team through PostgreSQL: init, join, sync, status, upgrade, claim, member',
   usage: USAGE,
   positionals: true,
   options: {
@@ -69,6 +71,17 @@ export const teamCommand: Command = {
             text: `${s.member} (${s.role}) on ${s.server}: ${s.pending} waiting to push; at place ${s.seq}, ${where}.`,
           }
         })
+      case 'upgrade':
+        return await onProject(values, rest, async (db) => {
+          const r = await upgradeTeamServer(db)
+          return {
+            json: r,
+            text:
+              r.from === r.to
+                ? `The server ${r.server} is at schema ${r.to} already; nothing to do.`
+                : `Upgraded the server ${r.server} from schema ${r.from} to ${r.to}.`,
+          }
+        })
       case 'claim':
         return await onProject(values, rest, async (db) => {
           const queueId = optionalCount(values, 'queue')
@@ -87,7 +100,7 @@ export const teamCommand: Command = {
         return await member(values, rest)
       default:
         throw new UsageError(
-          `name what to do: init, join, sync, status, claim or member (got '${verb ?? ''}')`,
+          `name what to do: init, join, sync, status, upgrade, claim or member (got '${verb ?? ''}')`,
         )
     }
   },

@@ -3,8 +3,9 @@ import { type CollectionTeam, sharedTable as t } from '../team'
 /**
  * CROWDAQ's share of a team: instructions, tutorials, exams with their questions, tasks,
  * attempts and assignments. An edit after publishing travels as its change set's entries
- * (`applyCrowdaqEntry` writes them on another replica); an import after publishing does not
- * travel yet (its rows take local ids), so it waits unpushed.
+ * (`applyCrowdaqEntry` writes them on another replica); an import after publishing travels with
+ * its change set, attempts and assignments under ids of the replica's band (exams, tutorials,
+ * instructions and tasks keep their own names; one the team holds already does not travel).
  */
 export const crowdaqTeam: CollectionTeam = {
   tables: [

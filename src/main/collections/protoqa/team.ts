@@ -1,10 +1,12 @@
 import { type CollectionTeam, sharedTable as t } from '../team'
+import { questionGivenAnswersBy } from './db/responses'
 import { protoqaCodec } from './teamCodec'
 
 /**
  * ProtoQA's share of a team: questions, answers, responses, clusterings and predictions. A
  * clustering saved after publishing travels as its change set (team/codecs.ts); an import after
- * publishing does not travel yet (its rows take local ids), so it waits unpushed.
+ * publishing travels with it, its rows under ids of the replica's band, unless it adds answers to
+ * a question an earlier change set brought.
  */
 export const protoqaTeam: CollectionTeam = {
   tables: [
@@ -97,6 +99,12 @@ export const protoqaTeam: CollectionTeam = {
       },
     ),
   ],
-  importFormats: [],
+  importFormats: ['protoqa-questions', 'protoqa-answers', 'protoqa-predictions'],
   codecs: { protoqa: protoqaCodec },
+  heldBack(db, changeSetId) {
+    const question = questionGivenAnswersBy(db, changeSetId)
+    return question === undefined
+      ? null
+      : `its raw answers add to ProtoQA question ${question}, which an earlier change set brought, and only rows of questions an import brings travel`
+  },
 }

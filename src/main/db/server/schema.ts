@@ -1,7 +1,9 @@
 import type pg from 'pg'
 import { UserError } from '../../../shared/contract/errors'
 import { COLLECTION_TABLES } from '../../collections/teams'
-import { escapeIdentifier } from './connect'
+import { type ServerClient, escapeIdentifier } from './connect'
+import { copyRowsIn } from './bulk'
+import type { BulkTable, BulkValue } from './bulkTable'
 
 /**
  * The team's shared record on PostgreSQL, in schema `winnow`: the ordered log of change sets, the
@@ -13,7 +15,16 @@ export interface ServerMigration {
   name: string
   /** Runs inside the migrating transaction; `groups` are the role names of this database. */
   up(client: pg.ClientBase, groups: GroupRoles): Promise<void>
+  /**
+   * When an existing team's server is upgraded (not at publishing, which sends every table):
+   * fills what the migration made from the upgrading lead's replica, `rowsOf` giving a table's
+   * rows of change sets placed in the log.
+   */
+  fill?(client: ServerClient, rowsOf: PublishedRows): Promise<void>
 }
+
+/** A shared table's rows as a replica holds them for the change sets the log has placed. */
+export type PublishedRows = (table: BulkTable) => Iterable<readonly BulkValue[]>
 
 /** The PostgreSQL roles a member's login role is granted, one per team role. */
 export interface GroupRoles {
@@ -239,6 +250,10 @@ const m004: ServerMigration = {
           SELECT 1 FROM winnow.members m WHERE m.name = session_user
             AND (m.role = 'lead' OR (m.role = 'reviewer' AND kind IN (${reviewerKinds})))));`)
   },
+  // A team published before collections travelled holds them only in its replicas.
+  async fill(client, rowsOf) {
+    for (const table of COLLECTION_TABLES) await copyRowsIn(client, table, rowsOf(table))
+  },
 }
 
 export const serverMigrations: readonly ServerMigration[] = [m001, m002, m003, m004]
@@ -266,11 +281,34 @@ export async function createServerSchema(client: pg.ClientBase, groups: GroupRol
   await client.query('UPDATE winnow.schema_version SET version = $1', [SERVER_SCHEMA_VERSION])
 }
 
+/** A number of this Winnow's own for the advisory lock an upgrade holds ("winnow" in ASCII). */
+const UPGRADE_LOCK = 0x77696e6e6f77
+
 /**
- * The server's schema must be one this Winnow knows: an older app meeting a newer server says so
- * before it pushes or pulls anything. Call it inside the transaction that pushes.
+ * Upgrades an existing team's schema (`winnow team upgrade`), inside the caller's transaction:
+ * under an advisory lock, so two leads upgrading at once take turns and the second finds nothing
+ * to do, the migrations after the server's version run and fill what they made, and the new
+ * version is recorded. The server's grants decide who may: only the owner of the schema (the lead
+ * who published) can create its tables. Returns the versions before and after.
  */
-export async function checkServerSchema(client: pg.ClientBase, server: string): Promise<void> {
+export async function upgradeServerSchema(
+  client: ServerClient,
+  groups: GroupRoles,
+  rowsOf: PublishedRows,
+  server: string,
+): Promise<{ from: number; to: number }> {
+  await client.query('SELECT pg_advisory_xact_lock($1)', [UPGRADE_LOCK])
+  const from = await serverSchemaVersion(client, server)
+  if (from > SERVER_SCHEMA_VERSION) await checkServerSchema(client, server)
+  for (const migration of serverMigrations.filter((m) => m.version > from)) {
+    await migration.up(client, groups)
+    await migration.fill?.(client, rowsOf)
+  }
+  await client.query('UPDATE winnow.schema_version SET version = $1', [SERVER_SCHEMA_VERSION])
+  return { from, to: Math.max(from, SERVER_SCHEMA_VERSION) }
+}
+
+async function serverSchemaVersion(client: pg.ClientBase, server: string): Promise<number> {
   if (!(await holdsTeam(client))) {
     throw new UserError({
       type: 'not-found',
@@ -281,7 +319,19 @@ export async function checkServerSchema(client: pg.ClientBase, server: string): 
   const result = await client.query<{ version: number }>(
     'SELECT version FROM winnow.schema_version',
   )
-  const version = result.rows[0]?.version ?? 0
+  return result.rows[0]?.version ?? 0
+}
+
+/**
+ * The server's schema must be one this Winnow knows: an older app meeting a newer server says so
+ * before it pushes or pulls anything. Call it inside the transaction that pushes.
+ */
+export async function checkServerSchema(
+  client: pg.ClientBase,
+  server: string,
+  role: TeamRole | null = null,
+): Promise<void> {
+  const version = await serverSchemaVersion(client, server)
   if (version > SERVER_SCHEMA_VERSION) {
     throw new UserError({
       type: 'conflict',
@@ -290,10 +340,16 @@ export async function checkServerSchema(client: pg.ClientBase, server: string): 
     })
   }
   if (version < SERVER_SCHEMA_VERSION) {
+    const who =
+      role === 'lead'
+        ? 'Upgrade it with winnow team upgrade (or Upgrade in the status bar)'
+        : role === null
+          ? 'A lead upgrades it with winnow team upgrade'
+          : 'Ask the lead who published the team to upgrade it (winnow team upgrade)'
     throw new UserError({
       type: 'conflict',
       code: 'server-too-old',
-      message: `The team's server ${server} has server schema ${version}; this Winnow needs ${SERVER_SCHEMA_VERSION}. The lead who published the team updates it; nothing was pushed or pulled.`,
+      message: `The team's server ${server} has server schema ${version}; this Winnow needs ${SERVER_SCHEMA_VERSION}. ${who}; nothing was pushed or pulled.`,
     })
   }
 }

@@ -2,6 +2,7 @@ import type { AttemptInput } from '../../../../shared/crowdaq/grading'
 import type { Db } from '../../../db/connection'
 import { all, run } from '../../../db/connection'
 import { sql } from '../../../db/sql'
+import { nextBandId } from '../../../db/queries/team/ids'
 
 /** Exam attempts: one row per attempt, one answer row per question it showed. */
 
@@ -27,9 +28,9 @@ export interface NewAttempt {
 export function addAttempt(db: Db, a: NewAttempt, changeSetId: number): boolean {
   const inserted = run(
     db,
-    sql`INSERT INTO crowdaq_exam_attempts (exam_id, worker_id, platform, source, source_key,
+    sql`INSERT INTO crowdaq_exam_attempts (id, exam_id, worker_id, platform, source, source_key,
           completed_at, started_at, deadline, source_order, change_set_id)
-        VALUES (${a.examId}, ${a.workerId}, ${a.platform}, ${a.source}, ${a.sourceKey},
+        VALUES (${nextBandId(db, 'crowdaq_exam_attempts')}, ${a.examId}, ${a.workerId}, ${a.platform}, ${a.source}, ${a.sourceKey},
           ${a.completedAt}, ${a.startedAt}, ${a.deadline}, ${a.sourceOrder}, ${changeSetId})
         ON CONFLICT (source_key) DO NOTHING`,
   )

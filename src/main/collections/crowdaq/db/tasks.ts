@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/connection'
 import { all, pluck, run } from '../../../db/connection'
 import { sql } from '../../../db/sql'
+import { nextBandId } from '../../../db/queries/team/ids'
 
 /** Task assignments: one completed response per (task, worker). */
 
@@ -19,9 +20,9 @@ export function addTaskAssignment(db: Db, a: NewTaskAssignment, changeSetId: num
   return (
     run(
       db,
-      sql`INSERT INTO crowdaq_task_assignments (task_id, worker_id, platform, started_at, completed_at,
+      sql`INSERT INTO crowdaq_task_assignments (id, task_id, worker_id, platform, started_at, completed_at,
             response, change_set_id)
-          VALUES (${a.taskId}, ${a.workerId}, ${a.platform}, ${a.startedAt}, ${a.completedAt},
+          VALUES (${nextBandId(db, 'crowdaq_task_assignments')}, ${a.taskId}, ${a.workerId}, ${a.platform}, ${a.startedAt}, ${a.completedAt},
             ${JSON.stringify(a.response)}, ${changeSetId})
           ON CONFLICT (task_id, worker_id) DO NOTHING`,
     ).changes > 0

@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/connection'
 import { all, pluck, run } from '../../../db/connection'
 import { sql } from '../../../db/sql'
+import { nextBandId } from '../../../db/queries/team/ids'
 import type {
   ClusteringDraft,
   ClusteringRole,
@@ -27,8 +28,8 @@ export function addClustering(db: Db, c: NewClustering): number {
   const id = Number(
     run(
       db,
-      sql`INSERT INTO protoqa_clusterings (question_id, role, author, decided_by, recorded_at, change_set_id)
-          VALUES (${c.questionId}, ${c.role}, ${c.author}, ${c.decidedBy}, ${c.at}, ${c.changeSetId})`,
+      sql`INSERT INTO protoqa_clusterings (id, question_id, role, author, decided_by, recorded_at, change_set_id)
+          VALUES (${nextBandId(db, 'protoqa_clusterings')}, ${c.questionId}, ${c.role}, ${c.author}, ${c.decidedBy}, ${c.at}, ${c.changeSetId})`,
     ).lastInsertRowid,
   )
   const member = (answer: string, cluster: number | null, order: number): void => {
@@ -74,26 +75,27 @@ interface ClusteringRow {
   recordedAt: number
 }
 
-/** The current clustering of each role and author of a question (final and imported first). */
+/**
+ * The current clustering of each role and author of a question (final and imported first), and
+ * of the final ones the latest, whoever decided it. Latest goes by the change set's time, which
+ * on a team replica is the log's (it grows with the place, and pending work comes after), so
+ * every replica picks the same one; row ids differ between replicas.
+ */
 export function currentClusterings(db: Db, questionId: number): SavedClustering[] {
-  const rows = all<ClusteringRow>(
+  const rows = all<ClusteringRow & { latest: number; latestFinal: number }>(
     db,
-    sql`SELECT c.id, c.role, c.author, c.decided_by AS decidedBy, c.recorded_at AS recordedAt
-        FROM protoqa_clusterings c
-        WHERE c.question_id = ${questionId}
-          AND c.id = (SELECT max(id) FROM protoqa_clusterings d
-                      WHERE d.question_id = c.question_id AND d.role = c.role AND d.author = c.author)
-        ORDER BY CASE c.role WHEN 'final' THEN 0 WHEN 'imported' THEN 1 ELSE 2 END, c.author`,
+    sql`SELECT id, role, author, decidedBy, recordedAt, latest, latestFinal FROM (
+          SELECT c.id, c.role, c.author, c.decided_by AS decidedBy, c.recorded_at AS recordedAt,
+            row_number() OVER (PARTITION BY c.role, c.author
+              ORDER BY s.created_at DESC, s.id DESC, c.id DESC) AS latest,
+            row_number() OVER (PARTITION BY c.role = 'final'
+              ORDER BY s.created_at DESC, s.id DESC, c.id DESC) AS latestFinal
+          FROM protoqa_clusterings c JOIN change_sets s ON s.id = c.change_set_id
+          WHERE c.question_id = ${questionId})
+        WHERE latest = 1 AND (role <> 'final' OR latestFinal = 1)
+        ORDER BY CASE role WHEN 'final' THEN 0 WHEN 'imported' THEN 1 ELSE 2 END, author`,
   )
-  const finals = rows.filter((r) => r.role === 'final')
-  // One final clustering counts: the latest, whoever decided it.
-  const latestFinal = finals.reduce<ClusteringRow | null>(
-    (a, b) => (a && a.id > b.id ? a : b),
-    null,
-  )
-  return rows
-    .filter((r) => r.role !== 'final' || r === latestFinal)
-    .map((r) => readClustering(db, r))
+  return rows.map(({ latest: _latest, latestFinal: _final, ...r }) => readClustering(db, r))
 }
 
 function readClustering(db: Db, row: ClusteringRow): SavedClustering {
@@ -214,8 +216,8 @@ export function insertSharedClustering(db: Db, changeSetId: number, c: SharedClu
   const id = Number(
     run(
       db,
-      sql`INSERT INTO protoqa_clusterings (question_id, role, author, decided_by, recorded_at, change_set_id)
-          VALUES (${questionId}, ${c.role}, ${c.author}, ${c.decidedBy}, ${c.recordedAt}, ${changeSetId})`,
+      sql`INSERT INTO protoqa_clusterings (id, question_id, role, author, decided_by, recorded_at, change_set_id)
+          VALUES (${nextBandId(db, 'protoqa_clusterings')}, ${questionId}, ${c.role}, ${c.author}, ${c.decidedBy}, ${c.recordedAt}, ${changeSetId})`,
     ).lastInsertRowid,
   )
   for (const [position, label, name, declared] of c.clusters) {

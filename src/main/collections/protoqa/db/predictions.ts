@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/connection'
 import { all, run } from '../../../db/connection'
 import { sql } from '../../../db/sql'
+import { nextBandId } from '../../../db/queries/team/ids'
 
 export function addPredictionSet(
   db: Db,
@@ -10,8 +11,8 @@ export function addPredictionSet(
   const id = Number(
     run(
       db,
-      sql`INSERT INTO protoqa_prediction_sets (name, source_file_id, change_set_id)
-          VALUES (${set.name}, ${set.sourceFileId}, ${set.changeSetId})`,
+      sql`INSERT INTO protoqa_prediction_sets (id, name, source_file_id, change_set_id)
+          VALUES (${nextBandId(db, 'protoqa_prediction_sets')}, ${set.name}, ${set.sourceFileId}, ${set.changeSetId})`,
     ).lastInsertRowid,
   )
   for (const [question, list] of predictions) {

@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/connection'
 import { all, get, pluck, run } from '../../../db/connection'
 import { sql } from '../../../db/sql'
+import { nextBandId } from '../../../db/queries/team/ids'
 import type { ProtoqaAnswer, QuestionSummary } from '../../../../shared/protoqa/model'
 import { checkSelection } from '../../../../shared/protoqa/selection'
 import { currentClusterings } from './clusterings'
@@ -23,8 +24,8 @@ export function findOrAddQuestion(db: Db, q: NewQuestion): { id: number; added: 
   if (existing !== undefined) return { id: existing, added: false }
   const result = run(
     db,
-    sql`INSERT INTO protoqa_questions (external_id, source, original, normalized, change_set_id, source_file_id)
-        VALUES (${q.externalId}, ${q.source}, ${q.original}, ${q.normalized}, ${q.changeSetId}, ${q.sourceFileId})`,
+    sql`INSERT INTO protoqa_questions (id, external_id, source, original, normalized, change_set_id, source_file_id)
+        VALUES (${nextBandId(db, 'protoqa_questions')}, ${q.externalId}, ${q.source}, ${q.original}, ${q.normalized}, ${q.changeSetId}, ${q.sourceFileId})`,
   )
   return { id: Number(result.lastInsertRowid), added: true }
 }
@@ -51,7 +52,8 @@ export function addAnswer(
   }
   const inserted = run(
     db,
-    sql`INSERT INTO protoqa_answers (question_id, text, count) VALUES (${questionId}, ${text}, ${count})`,
+    sql`INSERT INTO protoqa_answers (id, question_id, text, count)
+        VALUES (${nextBandId(db, 'protoqa_answers')}, ${questionId}, ${text}, ${count})`,
   )
   return { id: Number(inserted.lastInsertRowid), added: true }
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/connection'
 import { pluck, run } from '../../../db/connection'
 import { sql } from '../../../db/sql'
+import { nextBandId } from '../../../db/queries/team/ids'
 
 export function hasResponse(db: Db, questionId: number, workerId: number): boolean {
   return (
@@ -24,8 +25,8 @@ export function addResponse(
 ): void {
   run(
     db,
-    sql`INSERT INTO protoqa_responses (question_id, answer_id, worker_id, given, source_file_id, line)
-        VALUES (${r.questionId}, ${r.answerId}, ${r.workerId}, ${r.given}, ${r.sourceFileId}, ${r.line})`,
+    sql`INSERT INTO protoqa_responses (id, question_id, answer_id, worker_id, given, source_file_id, line)
+        VALUES (${nextBandId(db, 'protoqa_responses')}, ${r.questionId}, ${r.answerId}, ${r.workerId}, ${r.given}, ${r.sourceFileId}, ${r.line})`,
   )
 }
 
@@ -35,5 +36,20 @@ export function questionHasResponses(db: Db, questionId: number): boolean {
       db,
       sql`SELECT 1 FROM protoqa_responses WHERE question_id = ${questionId} LIMIT 1`,
     ) !== undefined
+  )
+}
+
+/**
+ * The external id of a question an import's answer list gave responses to while another change
+ * set brought the question, if any (such answers are not among the rows that travel with it).
+ */
+export function questionGivenAnswersBy(db: Db, changeSetId: number): string | undefined {
+  return pluck<string>(
+    db,
+    sql`SELECT q.external_id FROM protoqa_responses r
+        JOIN source_files f ON f.id = r.source_file_id
+        JOIN protoqa_questions q ON q.id = r.question_id
+        WHERE f.change_set_id = ${changeSetId} AND q.change_set_id <> ${changeSetId}
+        LIMIT 1`,
   )
 }

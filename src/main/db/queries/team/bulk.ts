@@ -6,6 +6,7 @@ import { ANNOTATION_COUNTS_REBUILD } from '../../migrations/017-annotation-count
 import { rebuildSubmissionCounts } from '../../migrations/018-submission-counts'
 import { SUBMISSION_COUNT_TRIGGER_NAMES } from '../submissionCounts'
 import type { BulkTable, BulkValue } from '../../server/bulk'
+import { collectionRowsOf } from '../../server/imports'
 
 /**
  * The project's side of the bulk data a team shares (tables and columns from `BULK_TABLES`, an
@@ -23,6 +24,22 @@ export function localBulkRows(db: Db, table: BulkTable): Iterable<BulkValue[]> {
   return db.prepare(`SELECT ${columns} FROM ${table.name} x`).raw().iterate() as Iterable<
     BulkValue[]
   >
+}
+
+/**
+ * A table's rows of change sets the log has placed (not those waiting to push, whose rows go with
+ * their push): what a server upgraded after publishing is filled with.
+ */
+export function publishedRows(db: Db, table: BulkTable): Iterable<BulkValue[]> {
+  const own = (): string =>
+    'change_set_id IN (SELECT change_set_id FROM team_change_sets WHERE seq IS NOT NULL)'
+  const where = collectionRowsOf(table.name, own, '')
+  if (where === null) throw new Error(`${table.name} is not a collection's table`)
+  const columns = table.columns.map(localColumn).join(', ')
+  return db
+    .prepare(`SELECT ${columns} FROM ${table.name} x WHERE ${where}`)
+    .raw()
+    .iterate() as Iterable<BulkValue[]>
 }
 
 export function localBulkCount(db: Db, table: BulkTable): number {

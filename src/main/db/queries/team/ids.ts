@@ -47,7 +47,19 @@ export function setReplicaNumber(db: Db, number: number): void {
 }
 
 export type BandTable =
-  'submissions' | 'source_files' | 'halie_sessions' | 'halie_tables' | 'halie_rows' | 'halie_logs'
+  | 'submissions'
+  | 'source_files'
+  | 'halie_sessions'
+  | 'halie_tables'
+  | 'halie_rows'
+  | 'halie_logs'
+  | 'protoqa_questions'
+  | 'protoqa_answers'
+  | 'protoqa_responses'
+  | 'protoqa_clusterings'
+  | 'protoqa_prediction_sets'
+  | 'crowdaq_exam_attempts'
+  | 'crowdaq_task_assignments'
 
 export interface Band {
   first: number

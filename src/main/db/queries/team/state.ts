@@ -2,6 +2,7 @@ import type { Transition } from '../../../../shared/contract/ratings'
 import type { Db } from '../../connection'
 import { all, get, pluck, pluckAll, run } from '../../connection'
 import { type SqlFragment, sql } from '../../sql'
+import { COLLECTION_TABLES } from '../../../collections/teams'
 
 /**
  * A team project's local bookkeeping: which server and member it is, the last place in the log it
@@ -368,12 +369,21 @@ export function insertPulledChangeSet(
 
 /** Whether a change set brought bulk rows (an import's submissions, files or added annotations). */
 export function broughtBulkData(db: Db, changeSetId: number): boolean {
+  const id = Math.trunc(changeSetId)
+  // A collection's import may write no source file (CROWDAQ's): its own rows say it.
+  const collections = COLLECTION_TABLES.filter((t) => t.columns.some((c) => c.type === 'uid')).map(
+    (t) => `OR EXISTS (SELECT 1 FROM ${t.name} WHERE change_set_id = ${id})`,
+  )
   return (
-    pluck<number>(
-      db,
-      sql`SELECT EXISTS (SELECT 1 FROM submissions WHERE change_set_id = ${changeSetId})
-          OR EXISTS (SELECT 1 FROM source_files WHERE change_set_id = ${changeSetId})
-          OR EXISTS (SELECT 1 FROM added_annotations WHERE change_set_id = ${changeSetId})`,
-    ) === 1
+    db
+      .prepare(
+        `SELECT EXISTS (SELECT 1 FROM submissions WHERE change_set_id = ${id})
+          OR EXISTS (SELECT 1 FROM source_files WHERE change_set_id = ${id})
+          OR EXISTS (SELECT 1 FROM added_annotations WHERE change_set_id = ${id})
+          OR ((SELECT kind FROM change_sets WHERE id = ${id}) = 'import'
+            AND (0 ${collections.join(' ')}))`,
+      )
+      .pluck()
+      .get() === 1
   )
 }

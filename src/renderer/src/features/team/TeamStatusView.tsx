@@ -65,8 +65,45 @@ export function TeamStatusView() {
           {` · ${failed}`}
         </span>
       )}
+      {status.upgrade && <UpgradeButton />}
       {others && <span data-testid="team-others">{` · ${others}`}</span>}
     </span>
+  )
+}
+
+/** A lead's offer to bring an older server up to this Winnow's schema; what failed is said. */
+function UpgradeButton() {
+  const [state, setState] = useState<{ busy: boolean; error: string | null }>({
+    busy: false,
+    error: null,
+  })
+  const upgrade = (): void => {
+    setState({ busy: true, error: null })
+    api.team
+      .upgrade({})
+      .then(() => setState({ busy: false, error: null }))
+      .catch((error: unknown) =>
+        setState({ busy: false, error: error instanceof Error ? error.message : String(error) }),
+      )
+  }
+  return (
+    <>
+      {' '}
+      <button
+        type="button"
+        className="team-upgrade"
+        data-testid="team-upgrade"
+        disabled={state.busy}
+        onClick={upgrade}
+      >
+        {state.busy ? 'Upgrading…' : 'Upgrade server'}
+      </button>
+      {state.error && (
+        <span className="team-problem" data-testid="team-upgrade-error">
+          {` ${state.error}`}
+        </span>
+      )}
+    </>
   )
 }
 
