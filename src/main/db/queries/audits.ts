@@ -54,7 +54,8 @@ export function probeSource(
   if (c.none || !countable(c)) return null
   const span = get<{ lo: number | null; hi: number | null }>(
     db,
-    sql`SELECT min(id) AS lo, max(id) AS hi FROM annotations`,
+    // Apart: SQLite seeks the end of the table for a lone min() or max(), not for both at once.
+    sql`SELECT (SELECT min(id) FROM annotations) AS lo, (SELECT max(id) FROM annotations) AS hi`,
   )
   if (span?.lo == null || span.hi == null) return null
   return { lo: span.lo, hi: span.hi, total: countResolved(db, filter, c) }
