@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import { candidateIds } from '../src/main/db/queries/audits'
+import { drawIds } from '../src/main/audits/draw'
 import { openProject, pluck } from '../src/main/db/connection'
 import {
   dimensionsFilled,
@@ -19,7 +19,6 @@ import { dashboard } from '../src/main/dashboard/charts'
 import { ratingShares } from '../src/main/ratings/ratingShares'
 import { triageReport } from '../src/main/triage/report'
 import { dayStart, formatDay } from '../src/shared/filter'
-import { smallestKeys } from '../src/shared/stats/sampleKey'
 import { writeSection } from './lib/benchmarksDoc'
 import { dataDir } from './lib/data'
 import { hasCommand, quantile, table } from './lib/measure'
@@ -136,12 +135,12 @@ const cases: Array<{
   },
   {
     name: 'audit draw of 50, all annotations',
-    run: () => smallestKeys(candidateIds(db, {}), 1, 50),
+    run: () => drawIds(db, {}, 1, 50, new Set()),
     reference: 'SELECT id FROM annotations ORDER BY random() LIMIT 50',
   },
   {
     name: 'audit draw of 50, rating 3',
-    run: () => smallestKeys(candidateIds(db, { ratings: [3] }), 1, 50),
+    run: () => drawIds(db, { ratings: [3] }, 1, 50, new Set()),
     reference: 'SELECT id FROM annotations WHERE rating = 3 ORDER BY random() LIMIT 50',
   },
 ]

@@ -1,4 +1,5 @@
-import { expect, openDemo, test } from './fixtures'
+import type { Route } from '@playwright/test'
+import { expect, gridTotal, openDemo, test } from './fixtures'
 import { drawAudit } from './audit'
 import { expectEntriesApart } from './layout'
 
@@ -123,4 +124,46 @@ test('the audits list keeps each entry apart and inside the side column', async 
     page.locator('.audits-side'),
     page.getByTestId('audit-list').locator('button'),
   )
+})
+
+test('the audit form reads “Counting…” until the exact number it draws from arrives', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  // A text filter: the grid counts its total on the count thread, and so does the audit form.
+  await page.getByTestId('filter-text').fill('yard')
+  await page.getByTestId('filter-text').press('Enter')
+  const yard = await gridTotal(page)
+  expect(yard).toBeGreaterThan(0)
+  expect(yard).toBeLessThan(14_061)
+
+  // Each count's answer is held back until released, as on a project of ten million.
+  const held: Array<{ route: Route; filter: string }> = []
+  await page.route('**/api/review.count', (route) => {
+    held.push({ route, filter: route.request().postData() ?? '' })
+  })
+  const release = async (at: number) => {
+    const entry = held[at]
+    if (!entry) throw new Error(`no count ${at} was asked for`)
+    const response = await entry.route.fetch()
+    await entry.route.fulfill({ response })
+  }
+  const matching = page.getByTestId('audit-matching')
+  await page.getByTestId('page-tab-audits').click()
+  await expect(matching).toHaveText('Counting…')
+  await expect.poll(() => held.length).toBe(1)
+  // The source changes before the first count answers: the newer one's number is shown.
+  await page.getByTestId('audit-source').selectOption('grid')
+  await expect.poll(() => held.length).toBe(2)
+  expect(held[1]?.filter).toContain('yard')
+  await expect(matching).toHaveText('Counting…')
+  await release(0)
+  await expect(matching).toHaveText('Counting…')
+  await release(1)
+  await expect(matching).toHaveText(`${yard.toLocaleString('en-US')} annotations to draw from`)
+
+  await page.unroute('**/api/review.count')
+  await page.getByTestId('audit-source').selectOption('all')
+  await expect(matching).toHaveText('14,061 annotations to draw from')
 })

@@ -79,4 +79,39 @@ describe('grid totals counted apart from the rows', () => {
     expect(last).toBeGreaterThan(0)
     expect(answers.at(-1)?.total).toBe(last)
   })
+
+  // Each test opens its own project, so the count thread is just starting when these are sent.
+  it('counts a dialog’s filter on the count thread: a closed dialog’s count answers null', async () => {
+    const { call, plain } = open()
+    const filter: AnnotationFilter = { sentence: 'her' }
+    // The dialog closes (cancel) before the thread answers: nothing comes, not a stale total.
+    const closed = call<{ total: number | null }>('review.count', { filter })
+    const cancel = await call<{ cancelled: boolean }>('review.cancelCount', {})
+    expect(cancel.cancelled).toBe(true)
+    expect((await closed).total).toBeNull()
+    // Opened again, it counts afresh and right.
+    const again = await call<{ total: number | null }>('review.count', { filter })
+    expect(again.total).toBe(reference(plain, filter).length)
+  })
+
+  it('answers only the newest filter of a dialog whose filter changed while counting', async () => {
+    const { call, plain } = open()
+    const filter: AnnotationFilter = { sentence: 'her' }
+    const older = call<{ total: number | null }>('review.count', { filter: { sentence: 'h' } })
+    const newer = call<{ total: number | null }>('review.count', { filter })
+    expect((await older).total).toBeNull()
+    expect((await newer).total).toBe(reference(plain, filter).length)
+  })
+
+  it('keeps a dialog’s count and the grid’s apart: neither cancels the other', async () => {
+    const { call, plain } = open()
+    const forGrid: AnnotationFilter = { text: 'the' }
+    const forDialog: AnnotationFilter = { sentence: 'her f' }
+    const [grid, dialog] = await Promise.all([
+      call<{ total: number | null }>('review.gridCount', { filter: forGrid }),
+      call<{ total: number | null }>('review.count', { filter: forDialog }),
+    ])
+    expect(grid.total).toBe(reference(plain, forGrid).length)
+    expect(dialog.total).toBe(reference(plain, forDialog).length)
+  })
 })

@@ -63,6 +63,34 @@ function expectPlain(db: Db): void {
         GROUP BY worker_id ORDER BY n DESC LIMIT 1`,
   )
   expect(busiest?.annotations).toBe(plainBusiest)
+  // Every worker's shares, busiest first (ties by id), and the crowd's, as a plain count gives.
+  const plainCells = all<{ workerId: string; dimension: number; n: number; total: number }>(
+    db,
+    sql`SELECT w.external_id AS workerId, a.dimension, count(*) AS n,
+          (SELECT count(*) FROM annotations b WHERE b.worker_id = a.worker_id) AS total
+        FROM annotations a JOIN workers w ON w.id = a.worker_id
+        GROUP BY a.worker_id, a.dimension ORDER BY total DESC, a.worker_id`,
+  )
+  const plainMap = new Map<string, { annotations: number; counts: number[] }>()
+  for (const c of plainCells) {
+    const w = plainMap.get(c.workerId) ?? {
+      annotations: c.total,
+      counts: Array.from({ length: 10 }, () => 0),
+    }
+    w.counts[c.dimension - 1] = c.n
+    plainMap.set(c.workerId, w)
+  }
+  const expected = [...plainMap].map(([workerId, w]) => ({
+    workerId,
+    annotations: w.annotations,
+    shares: w.counts.map((x) => x / w.annotations),
+  }))
+  expect(workers.workers).toEqual(expected)
+  expect(workerDimensions(db, 3).workers).toEqual(expected.slice(0, 3))
+  const crowd = Array.from({ length: 10 }, () => 0)
+  for (const c of plainCells) crowd[c.dimension - 1] = (crowd[c.dimension - 1] ?? 0) + c.n
+  const crowdTotal = crowd.reduce((a, b) => a + b, 0)
+  expect(workers.crowd).toEqual(crowd.map((c) => c / crowdTotal))
 }
 
 describe('the dashboard from the summary', () => {

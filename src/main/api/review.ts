@@ -5,7 +5,7 @@ import { storyMatches } from '../db/queries/stories'
 import { deleteView, listViews, saveView } from '../db/queries/review/views'
 import { workerMatches, workerPanel } from '../db/queries/workers/workers'
 import { pastAnnotations } from '../ratings/asOf'
-import { gridCount } from '../review/gridCounts'
+import { cancelCount, countFor, gridCount } from '../review/gridCounts'
 import { orderSoon, pageFromOrder } from '../review/queryOrder'
 import { rowsToTsv } from '../review/tsv'
 import type { Handlers } from './handlers'
@@ -38,10 +38,16 @@ export const reviewHandlers: Handlers<keyof typeof reviewCalls> = {
     if (past) return { total: countAnnotations(db, filter, past) }
     return { total: await gridCount(db, filter) }
   },
-  'review.count': ({ filter, asOf }, { session }) => {
+  'review.count': async ({ filter, asOf }, { session }) => {
     const db = session.project().db
-    return { total: countAnnotations(db, filter, pastAnnotations(db, asOf)) }
+    const past = pastAnnotations(db, asOf)
+    // The command line counts here: it has nothing else to do while it waits for the total.
+    if (past || session.mode === 'cli') return { total: countAnnotations(db, filter, past) }
+    return { total: await countFor(db, filter, 'dialog') }
   },
+  'review.cancelCount': (_args, { session }) => ({
+    cancelled: cancelCount(session.project().db, 'dialog'),
+  }),
   'review.story': ({ annotationId, dimension }, { session }) =>
     storyContext(session.project().db, annotationId, dimension),
   'review.worker': ({ workerId }, { session }) => workerPanel(session.project().db, workerId),

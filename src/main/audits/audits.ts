@@ -1,7 +1,7 @@
 import type { AuditDetail, AuditVerdict } from '../../shared/contract/audits'
 import { UserError } from '../../shared/contract/errors'
 import type { AnnotationFilter } from '../../shared/filter'
-import { MAX_SEED, smallestKeys } from '../../shared/stats/sampleKey'
+import { MAX_SEED } from '../../shared/stats/sampleKey'
 import { margin, wilson } from '../../shared/stats/wilson'
 import { plural } from '../../shared/text'
 import { recordChange } from '../changes/entries'
@@ -10,12 +10,12 @@ import {
   appendAuditItems,
   auditItems,
   auditResult,
-  candidateIds,
   drawnIds,
   insertAudit,
   requireAuditItem,
 } from '../db/queries/audits'
 import { createChangeSet, describeChangeSet, discardChangeSet } from '../db/queries/changes/sets'
+import { drawIds } from './draw'
 
 /** Items drawn at a time when an audit keeps sampling toward its target margin. */
 const TOP_UP = 10
@@ -50,11 +50,7 @@ function extend(
   n: number,
   changeSetId: number,
 ): number {
-  const held = drawnIds(db, auditId)
-  const have = new Set(held)
-  const next = smallestKeys(candidateIds(db, filter), seed, held.length + n)
-    .filter((id) => !have.has(id))
-    .slice(0, n)
+  const next = drawIds(db, filter, seed, n, new Set(drawnIds(db, auditId))).ids
   appendAuditItems(db, auditId, next, changeSetId)
   return next.length
 }

@@ -2,16 +2,16 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { openProject } from '../db/connection'
 
 /**
- * The count thread: exact totals of the grid's text filters on a read-only connection of its
- * own, so the main thread answers pages meanwhile. Statements call `winnow_live(generation)` every
- * few thousand rows; once main has moved the shared generation on (a newer filter), it throws and
- * the count stops there.
+ * The count thread: exact totals of the text filters of the grid and of dialogs on a read-only
+ * connection of its own, so the main thread answers pages meanwhile. Statements call
+ * `winnow_live(generation)` every few thousand rows; once main has moved its asker's generation
+ * on (a newer filter, a dialog closed), it throws and the count stops there.
  */
 
 export interface CountWorkerData {
   dbPath: string
   nativeBinding: string | null
-  /** Int32Array[0]: the generation of the count main wants now. */
+  /** Int32Array, one slot per asker: the generations of the counts main wants now. */
   generation: SharedArrayBuffer
 }
 
@@ -35,14 +35,18 @@ function main(data: CountWorkerData): void {
     readonly: true,
     ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
   })
+  // Generations are unique across askers: a count is wanted while any slot holds its own.
+  const isWanted = (generation: unknown): boolean => {
+    for (let i = 0; i < wanted.length; i++) if (Atomics.load(wanted, i) === generation) return true
+    return false
+  }
   db.function('winnow_live', { deterministic: false }, (generation: unknown) => {
-    if (Atomics.load(wanted, 0) !== generation) throw new Error(REPLACED)
+    if (!isWanted(generation)) throw new Error(REPLACED)
     return 1
   })
   port.on('message', (request: CountRequest) => {
     const post = (answer: CountAnswer): void => port.postMessage(answer)
-    if (Atomics.load(wanted, 0) !== request.generation)
-      return post({ id: request.id, cancelled: true })
+    if (!isWanted(request.generation)) return post({ id: request.id, cancelled: true })
     try {
       const total = db
         .prepare(request.text)

@@ -197,11 +197,17 @@ export interface TsvResult {
 export const reviewCalls = {
   /** One page of the grid plus the exact total. */
   'review.query': call(reviewQuerySchema).returns<ReviewPage>(),
+  /**
+   * The exact total of a dialog's filter (text filters on the count thread). A newer count, or
+   * `review.cancelCount` (the dialog closed), replaces an unfinished one, which answers null.
+   */
   'review.count': call(
     z.object({ filter: annotationFilterSchema.default({}), asOf: asOfSchema }),
   ).returns<{
-    total: number
+    total: number | null
   }>(),
+  /** Cancels the dialog's unfinished count, which answers null; true when there was one. */
+  'review.cancelCount': call(z.object({})).returns<{ cancelled: boolean }>(),
   /**
    * The exact total of the grid's filter, counted apart from its rows (text filters on a thread of
    * their own). A newer grid count replaces an unfinished one, which answers null.

@@ -6,6 +6,9 @@ import type { Db } from '../connection'
 import { all, get, pluck, pluckAll, run } from '../connection'
 import { sql } from '../sql'
 import { annotationRows } from './annotations'
+import { countable } from './annotationCounts'
+import { constraintsOf, countResolved } from './review/count'
+import { walkPlan } from './review/plan'
 import { matchingAnnotationIds } from './review/query'
 
 export interface NewAudit {
@@ -37,6 +40,42 @@ export function candidateIds(db: Db, filter: AnnotationFilter): Iterable<number>
     .prepare(ids.text)
     .pluck()
     .iterate(...ids.values) as IterableIterator<number>
+}
+
+/**
+ * What a draw by probing needs of the query: the annotations' id range and the query's exact
+ * total from the summary; null when the summary cannot count the query (text, story filters).
+ */
+export function probeSource(
+  db: Db,
+  filter: AnnotationFilter,
+): { lo: number; hi: number; total: number } | null {
+  const c = constraintsOf(db, filter)
+  if (c.none || !countable(c)) return null
+  const span = get<{ lo: number | null; hi: number | null }>(
+    db,
+    // Apart: SQLite seeks the end of the table for a lone min() or max(), not for both at once.
+    sql`SELECT (SELECT min(id) FROM annotations) AS lo, (SELECT max(id) FROM annotations) AS hi`,
+  )
+  if (span?.lo == null || span.hi == null) return null
+  return { lo: span.lo, hi: span.hi, total: countResolved(db, filter, c) }
+}
+
+/** Which of `ids` the query selects: each looked up by id, every field tested on its row. */
+export function selectedAmong(
+  db: Db,
+  filter: AnnotationFilter,
+  ids: readonly number[],
+): Set<number> {
+  const c = constraintsOf(db, filter)
+  if (c.none || ids.length === 0) return new Set()
+  const plan = walkPlan(db, c, 'table')
+  const branches = plan.branches.map(
+    (b) =>
+      sql`SELECT a.id FROM annotations a
+          WHERE a.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${b}`,
+  )
+  return new Set(pluckAll<number>(db, sql.join(branches, ' UNION ALL ')))
 }
 
 export function drawnIds(db: Db, auditId: number): number[] {

@@ -75,56 +75,62 @@ export function tierOverTime(db: Db): TierOverTime {
   }
 }
 
+/**
+ * The summary by worker and dimension (no worker is 0 there) with the log of moves not folded in
+ * yet, as cells to sum; a worker whose cells sum to 0 has no annotations left.
+ */
+const WORKER_DIMENSION_CELLS = sql`WITH cells AS (
+    SELECT worker_id, dimension, n FROM annotation_worker_dimensions WHERE worker_id > 0
+    UNION ALL
+    SELECT worker_id, dimension, n FROM annotation_count_moves WHERE worker_id > 0
+  )`
+
 /** The `limit` busiest workers' dimension shares (every worker's for `null`), and the crowd's. */
 export function workerDimensions(db: Db, limit: number | null): WorkerDimensionMap {
-  // From the summary by worker and dimension (no worker is 0 there), and the log of moves not
-  // folded in yet, added below.
-  const rows = [
-    ...all<{ dimension: number; workerId: number; n: number }>(
-      db,
-      sql`SELECT dimension, worker_id AS workerId, n FROM annotation_worker_dimensions
-          WHERE worker_id > 0`,
-    ),
-    ...all<{ dimension: number; workerId: number; n: number }>(
-      db,
-      sql`SELECT dimension, worker_id AS workerId, sum(n) AS n FROM annotation_count_moves
-          WHERE worker_id > 0 GROUP BY worker_id, dimension`,
-    ),
-  ]
-  const counts = new Map<number, number[]>()
+  // Summed in SQL: only the busiest workers' cells and the crowd's ten reach JavaScript.
   const crowd = Array.from({ length: 10 }, () => 0)
-  for (const r of rows) {
-    let c = counts.get(r.workerId)
-    if (!c) {
-      c = Array.from({ length: 10 }, () => 0)
-      counts.set(r.workerId, c)
-    }
-    c[r.dimension - 1] = (c[r.dimension - 1] ?? 0) + r.n
-    crowd[r.dimension - 1] = (crowd[r.dimension - 1] ?? 0) + r.n
-  }
-  const total = (c: number[]) => c.reduce((a, b) => a + b, 0)
-  for (const [id, c] of counts) if (total(c) === 0) counts.delete(id)
-  const busiest = [...counts]
-    .sort(([a, x], [b, y]) => total(y) - total(x) || a - b)
-    .slice(0, limit ?? undefined)
-  const names = new Map(
-    all<{ id: number; externalId: string }>(
+  for (const r of all<{ dimension: number; n: number }>(
+    db,
+    sql`${WORKER_DIMENSION_CELLS} SELECT dimension, sum(n) AS n FROM cells GROUP BY dimension`,
+  ))
+    crowd[r.dimension - 1] = r.n
+  const workerCount =
+    pluck<number>(
       db,
-      sql`SELECT id, external_id AS externalId FROM workers
-          WHERE id IN (SELECT value FROM json_each(${JSON.stringify(busiest.map(([id]) => id))}))`,
-    ).map((w) => [w.id, w.externalId]),
+      sql`${WORKER_DIMENSION_CELLS} SELECT count(*) FROM (
+          SELECT worker_id FROM cells GROUP BY worker_id HAVING sum(n) <> 0)`,
+    ) ?? 0
+  const cells = all<{ workerId: string; dimension: number; n: number; total: number }>(
+    db,
+    sql`${WORKER_DIMENSION_CELLS}, busiest AS (
+          SELECT worker_id, sum(n) AS total FROM cells GROUP BY worker_id HAVING total <> 0
+          ORDER BY total DESC, worker_id LIMIT ${limit ?? -1})
+        SELECT coalesce(w.external_id, CAST(b.worker_id AS TEXT)) AS workerId, c.dimension,
+          sum(c.n) AS n, b.total
+        FROM busiest b JOIN cells c ON c.worker_id = b.worker_id
+        LEFT JOIN workers w ON w.id = b.worker_id
+        GROUP BY b.worker_id, c.dimension
+        ORDER BY b.total DESC, b.worker_id`,
   )
-  const crowdTotal = total(crowd)
+  // Rows come busiest worker first; a Map keeps that order.
+  const byWorker = new Map<string, { counts: number[]; total: number }>()
+  for (const cell of cells) {
+    let w = byWorker.get(cell.workerId)
+    if (!w) {
+      w = { counts: Array.from({ length: 10 }, () => 0), total: cell.total }
+      byWorker.set(cell.workerId, w)
+    }
+    w.counts[cell.dimension - 1] = cell.n
+  }
+  const workers = [...byWorker].map(([workerId, w]) => ({
+    workerId,
+    annotations: w.total,
+    shares: w.counts.map((x) => x / w.total),
+  }))
+  const crowdTotal = crowd.reduce((a, b) => a + b, 0)
   return {
-    workers: busiest.map(([id, c]) => {
-      const n = total(c)
-      return {
-        workerId: names.get(id) ?? String(id),
-        annotations: n,
-        shares: c.map((x) => (n === 0 ? 0 : x / n)),
-      }
-    }),
+    workers,
     crowd: crowd.map((c) => (crowdTotal === 0 ? 0 : c / crowdTotal)),
-    workerCount: counts.size,
+    workerCount,
   }
 }

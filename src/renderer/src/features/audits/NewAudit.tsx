@@ -3,7 +3,9 @@ import type { AuditDrawInput } from '../../../../shared/contract/audits'
 import { type AnnotationFilter, filterChips, isEmptyFilter } from '../../../../shared/filter'
 import type { WorkerMatch } from '../../../../shared/contract/review'
 import { useStore } from '../../lib/store'
+import { plural } from '../../../../shared/text'
 import { Typeahead, searchWorkers, workerOption } from '../grid/Typeahead'
+import { useFilterTotal } from '../grid/useFilterTotal'
 import { ratingScale } from '../ratings/scale'
 import { ratingText } from '../ratings/scaleMath'
 import { reviewFilter } from '../shell/navigation'
@@ -37,6 +39,8 @@ export function NewAudit({ onDraw }: { onDraw: (input: AuditDrawInput) => void }
         return {}
     }
   }
+  // A worker not yet picked selects nothing worth counting.
+  const matching = useFilterTotal(source === 'worker' && !worker ? null : filter())
   const describe = (f: AnnotationFilter) =>
     isEmptyFilter(f)
       ? 'all annotations'
@@ -137,6 +141,11 @@ export function NewAudit({ onDraw }: { onDraw: (input: AuditDrawInput) => void }
         </label>
       )}
       {source === 'grid' && <p className="note">{describe(grid)}</p>}
+      {!(source === 'worker' && !worker) && (
+        <p className="note" data-testid="audit-matching" aria-live="polite">
+          {matching === null ? 'Counting…' : `${plural(matching, 'annotation')} to draw from`}
+        </p>
+      )}
       <div className="field-row">
         <label className="field">
           <span>Items</span>
