@@ -81,7 +81,7 @@ const base = join(dataDir, quick ? 'review-100k.winnow' : 'review-1m.winnow')
 ensureProject(base, SUBMISSIONS)
 if (process.argv.includes('--build-only')) process.exit(0)
 // Every run starts from the same file: what earlier runs wrote would change what is measured.
-const path = base.replace('.base.', '.run.')
+const path = join(dataDir, quick ? 'ratings-100k.run.winnow' : 'ratings-1m.run.winnow')
 for (const s of ['', '-wal', '-shm']) rmSync(path + s, { force: true })
 copyFileSync(base, path)
 const db = openProject(path)
