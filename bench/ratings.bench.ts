@@ -2,7 +2,9 @@
 // recomputation, "as of" counts and a bulk query rating — each beside the plain SQL formulation
 // (a correlated subquery over the rating tables) run on the same file in the same script.
 //   npx tsx bench/ratings.bench.ts [--quick]      (or: npm run bench -- ratings)
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { copyFileSync, rmSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { type Db, all, openProject, pluck, run } from '../src/main/db/connection'
 import { createChangeSet } from '../src/main/db/queries/changes/sets'
@@ -10,21 +12,21 @@ import { NOW, insertWorkerRating, workerRatingsInForce } from '../src/main/db/qu
 import { fillSelection, previewWorkerSegments } from '../src/main/db/queries/ratings/apply'
 import { plainEffectiveRating, plainUpdate } from '../tests/helpers/plainRatings'
 import { projectStats } from '../src/main/db/queries/stats'
-import { SubmissionWriter } from '../src/main/db/queries/submissions'
 import { type SqlFragment, sql } from '../src/main/db/sql'
 import { pastAnnotations } from '../src/main/ratings/asOf'
 import { recomputeAll, workerTimeline } from '../src/main/ratings/effective'
-import { reconstructImportedRatings } from '../src/main/ratings/importTimelines'
 import { rateFilter } from '../src/main/ratings/rateTargets'
 import { rateWorker } from '../src/main/ratings/rate'
 import { revertChangeSet } from '../src/main/ratings/revert'
 import { changedSegments, segments } from '../src/main/ratings/timeline'
-import { generateSubmissions } from '../src/main/synth/glucose'
 import { dataDir } from './lib/data'
 import { quantile, table } from './lib/measure'
+import { ensureProject } from './lib/project'
+import { foldCountMoves } from '../src/main/db/queries/annotationCounts'
 
 const quick = process.argv.includes('--quick')
 // ≈ 4.7 annotations per submission: 213k submissions give about a million annotations.
+const SHELL = '/usr/bin/sqlite3'
 const SUBMISSIONS = quick ? 21_300 : 213_000
 const TARGET = quick ? 2_000 : 20_000
 const REPEATS = 5
@@ -38,36 +40,6 @@ function time<T>(f: () => T): { ms: number; value: T } {
   const start = process.hrtime.bigint()
   const value = f()
   return { ms: ms(start), value }
-}
-
-/** The project, built once through the importer's writer and reconstruction, then cached. */
-function ensureProject(path: string): void {
-  if (existsSync(path)) return
-  mkdirSync(dataDir, { recursive: true })
-  const partial = `${path}.partial`
-  for (const s of ['', '-wal', '-shm']) rmSync(partial + s, { force: true })
-  const db = openProject(partial, { create: true })
-  console.log(`building ${SUBMISSIONS} generated submissions (cached for later runs)…`)
-  const built = time(() =>
-    db.transaction(() => {
-      const changeSet = createChangeSet(db, {
-        kind: 'import',
-        author: 'bench',
-        description: 'synthetic',
-      })
-      const writer = new SubmissionWriter(db, changeSet.id, null)
-      for (const s of generateSubmissions({ count: SUBMISSIONS, seed: 65521 })) writer.write(s)
-      writer.finish()
-      const rebuilt = time(() => reconstructImportedRatings(db, changeSet, 'bench'))
-      console.log(
-        `  import reconstruction: ${rebuilt.value.workerRatings} worker ratings, ${rebuilt.value.itemRatings} item ratings, ${rebuilt.ms.toFixed(0)} ms`,
-      )
-    })(),
-  )
-  console.log(`  built in ${(built.ms / 1000).toFixed(0)} s`)
-  db.pragma('wal_checkpoint(TRUNCATE)')
-  db.close()
-  renameSync(partial, path)
 }
 
 /** The busiest worker and a commit date whose change moves about TARGET annotations. */
@@ -104,11 +76,12 @@ function pickChange(db: Db): { workerId: number; from: number; value: number; mo
 const median = (values: number[]) => quantile(values, 0.5)
 const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1))
 
-const base = join(dataDir, quick ? 'ratings-100k.base.winnow' : 'ratings-1m.base.winnow')
-ensureProject(base)
+// The review benchmarks' project (as `winnow synth` writes it), shared with them in the cache.
+const base = join(dataDir, quick ? 'review-100k.winnow' : 'review-1m.winnow')
+ensureProject(base, SUBMISSIONS)
 if (process.argv.includes('--build-only')) process.exit(0)
 // Every run starts from the same file: what earlier runs wrote would change what is measured.
-const path = base.replace('.base.', '.run.')
+const path = join(dataDir, quick ? 'ratings-100k.run.winnow' : 'ratings-1m.run.winnow')
 for (const s of ['', '-wal', '-shm']) rmSync(path + s, { force: true })
 copyFileSync(base, path)
 const db = openProject(path)
@@ -148,6 +121,66 @@ const results: (string | number)[][] = [
     db.pragma('wal_checkpoint(PASSIVE)')
     return plain.ms
   }
+  // The pieces of the worker's timeline the change moves, as the rating writes them.
+  const pieces = changedSegments(
+    workerTimeline(db, change.workerId),
+    segments([
+      ...workerRatingsInForce(db, [change.workerId]),
+      { id: Infinity, value: change.value, effectiveFrom: change.from, recordedAt: NOW },
+    ]),
+  )
+  const inPiece = (g: { start: number; until: number }) =>
+    `worker_id = ${change.workerId} AND submitted_at >= ${g.start} AND submitted_at < ${g.until} AND rating_source != 2`
+  /**
+   * The sqlite3 shell's plain UPDATE of the same rows (the file's triggers firing row by row),
+   * committed, REPEATS times; each undone afterwards from a copy of the old values, untimed.
+   */
+  const shellUpdate = (deferred: boolean): number[] => {
+    const statements: { text: string; timed: boolean }[] = []
+    const add = (text: string, timed = false) => statements.push({ text, timed })
+    add(`PRAGMA wal_autocheckpoint = ${deferred ? 0 : 1000};`)
+    add(
+      `CREATE TEMP TABLE old AS SELECT id, rating, rating_source FROM annotations WHERE ${pieces.map((g) => `(${inPiece(g)})`).join(' OR ')};`,
+    )
+    for (let i = 0; i < REPEATS; i++) {
+      add('BEGIN IMMEDIATE;', true)
+      for (const g of pieces) {
+        const value = g.value === null ? 'NULL' : String(g.value)
+        add(
+          `UPDATE annotations SET rating = ${value}, rating_source = ${g.value === null ? 0 : 1} WHERE ${inPiece(g)} AND rating IS NOT ${value};`,
+          true,
+        )
+      }
+      add('COMMIT;', true)
+      add('BEGIN IMMEDIATE;')
+      add(
+        'UPDATE annotations SET rating = o.rating, rating_source = o.rating_source FROM temp.old o WHERE annotations.id = o.id;',
+      )
+      add('COMMIT;')
+      if (deferred) add('PRAGMA wal_checkpoint(PASSIVE);')
+    }
+    const script = ['.timer on', ...statements.map((x) => x.text)].join('\n')
+    const result = spawnSync(SHELL, [path], { input: script, encoding: 'utf8' })
+    if (result.status !== 0) throw new Error(`sqlite3 failed: ${result.stderr}`)
+    const times = [...result.stdout.matchAll(/Run Time: real ([\d.]+)/g)].map(
+      (m) => Number(m[1]) * 1000,
+    )
+    if (times.length !== statements.length) throw new Error('sqlite3: a statement was not timed')
+    const perRun: number[] = []
+    let sum = 0
+    statements.forEach((x, k) => {
+      if (!x.timed) return
+      sum += times[k] ?? NaN
+      if (x.text === 'COMMIT;') {
+        perRun.push(sum)
+        sum = 0
+      }
+    })
+    // The shell's triggers logged its moves; folded here, outside every figure.
+    db.transaction(() => foldCountMoves(db))()
+    db.pragma('wal_checkpoint(PASSIVE)')
+    return perRun
+  }
   for (const deferred of [false, true]) {
     db.pragma(`wal_autocheckpoint = ${deferred ? 0 : 1000}`)
     const apply: number[] = []
@@ -184,20 +217,19 @@ const results: (string | number)[][] = [
         fmt(median(plain)),
         (median(plain) / median(ours)).toFixed(1),
       ])
+    const shell = shellUpdate(deferred)
     row(`worker rating change, apply (${how})`, apply, plainWorker)
+    row(
+      `… against the sqlite3 shell's plain UPDATE of those rows, committed (${how})`,
+      apply,
+      shell,
+    )
     row(`… against plain over rows from the commit date (${how})`, apply, plainFrom)
     row(`worker rating change, undo = revert (${how})`, undo, plainWorker)
   }
   db.pragma('wal_autocheckpoint = 1000')
   // The floor any approach pays: a bare UPDATE of exactly those rows (rolled back, no commit),
   // and the same without the review indexes that hold `rating` (dropped inside that transaction).
-  const pieces = changedSegments(
-    workerTimeline(db, change.workerId),
-    segments([
-      ...workerRatingsInForce(db, [change.workerId]),
-      { id: Infinity, value: change.value, effectiveFrom: change.from, recordedAt: NOW },
-    ]),
-  )
   const bare = (withoutIndexes: string[]) => {
     db.exec('BEGIN IMMEDIATE')
     for (const name of withoutIndexes) db.exec(`DROP INDEX "${name}"`)
@@ -329,6 +361,10 @@ const wrong = pluck<number>(
   sql`SELECT count(*) FROM annotations a WHERE a.rating IS NOT ${plainEffectiveRating()}`,
 )
 console.log(
-  `\n${table(results)}\n\nannotations whose cached rating differs from the plain formulation: ${wrong}`,
+  `\nload average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      ' ',
+    )}\n${table(results)}\n\nannotations whose cached rating differs from the plain formulation: ${wrong}`,
 )
 db.close()

@@ -384,6 +384,29 @@ describe('the summary of annotations', () => {
     db.close()
   })
 
+  it('logs a worker rating as one move per summary key, and keeps counting later writes', () => {
+    const db = newProject(tempDir())
+    const specs = Array.from({ length: 60 }, (_, i) => ({
+      worker: 'W1',
+      at: START + (i % 3) * DAY,
+      fileRating: 2,
+      flags: i % 2,
+    }))
+    importSubmissions(db, specs)
+    db.transaction(() => foldCountMoves(db))()
+    const workerId = pluck<number>(db, sql`SELECT id FROM workers WHERE external_id = 'W1'`) ?? 0
+    const result = rateWorker(db, { ...who, workerId, value: -1, from: START + DAY })
+    expect(result.changed).toBe(80)
+    // 40 submissions of two days, two dimensions, two flag values: 8 keys, each moved once from
+    // 2 and once to -1, where a row per annotation and side would be 160.
+    expect(recounts(db).moves).toBe(16)
+    expectSummaryExact(db)
+    // The trigger is back: a write that is not a rating is still counted.
+    db.exec(`UPDATE annotations SET flags = 4 WHERE id = (SELECT min(id) FROM annotations)`)
+    expectSummaryExact(db)
+    db.close()
+  })
+
   it('equals a plain recount after any sequence of writes, and as-of views count the past', async () => {
     let run = 0
     await fc.assert(

@@ -5,7 +5,7 @@
  */
 import { ANNOTATION_COUNTS_REBUILD } from '../migrations/017-annotation-counts'
 import type { Db } from '../connection'
-import { all, pluck } from '../connection'
+import { all, pluck, run } from '../connection'
 import { type SqlFragment, sql } from '../sql'
 import type { Constraints } from './review/filter'
 
@@ -106,10 +106,12 @@ export function summaryRelation(by: 'worker' | 'day'): SqlFragment {
         UNION ALL SELECT day, dimension, rating, flags, n FROM annotation_count_moves)`
 }
 
+const UPDATE_TRIGGER = 'annotation_counts_update'
+
 export const COUNT_TRIGGERS = [
   'annotation_counts_insert',
   'annotation_counts_delete',
-  'annotation_counts_update',
+  UPDATE_TRIGGER,
 ]
 
 /**
@@ -129,5 +131,51 @@ export function withCountsRebuiltAfter<T>(db: Db, write: () => T): T {
   const result = write()
   db.exec(ANNOTATION_COUNTS_REBUILD)
   for (const trigger of triggers) db.exec(trigger.sql)
+  return result
+}
+
+/** The summary's day of an annotation's `submitted_at` (the migration's, for a bare row). */
+const DAY_OF = sql.raw(
+  `CASE WHEN submitted_at IS NULL THEN ${NO_DAY} WHEN submitted_at >= 0 THEN submitted_at / 86400 ` +
+    `ELSE (submitted_at + 1) / 86400 - 1 END`,
+)
+
+/** The annotations `where` selects, about to take the rating `to`, and nothing else changing. */
+export interface RatingMove {
+  where: SqlFragment
+  to: number | null
+}
+
+/**
+ * Runs `write`, which sets the rating of the rows of each move (a WHERE over `annotations`) to its
+ * value and changes no other column the summary keys, with the summary's update trigger set aside
+ * and the moves logged beforehand by one grouped statement each: a trigger per row cost a worker
+ * rating of 20,000 annotations more than the rest of its write.
+ */
+export function withRatingMovesGrouped<T>(db: Db, moves: readonly RatingMove[], write: () => T): T {
+  // Outside a transaction the trigger could not be set aside safely: it logs row by row.
+  if (!db.inTransaction) return write()
+  const trigger = pluck<string>(
+    db,
+    sql`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ${UPDATE_TRIGGER}`,
+  )
+  // Set aside by an enclosing bulk write, which counts afresh when it ends.
+  if (trigger === undefined) return write()
+  for (const move of moves) {
+    const to = move.to === null ? UNRATED : sql`${move.to}`
+    run(
+      db,
+      sql`WITH moved AS MATERIALIZED (
+            SELECT IFNULL(worker_id, 0) AS worker_id, ${DAY_OF} AS day, dimension,
+              IFNULL(rating, ${UNRATED}) AS rating, flags, count(*) AS n
+            FROM annotations WHERE ${move.where} AND rating IS NOT ${move.to} GROUP BY 1, 2, 3, 4, 5)
+          INSERT INTO annotation_count_moves (worker_id, day, dimension, rating, flags, n)
+          SELECT worker_id, day, dimension, rating, flags, -n FROM moved
+          UNION ALL SELECT worker_id, day, dimension, ${to}, flags, n FROM moved`,
+    )
+  }
+  db.exec(`DROP TRIGGER ${UPDATE_TRIGGER}`)
+  const result = write()
+  db.exec(trigger)
   return result
 }

@@ -4,7 +4,7 @@ import { all, pluck, pluckAll, run } from '../../connection'
 import { type SqlFragment, sql } from '../../sql'
 import type { Change, Segment } from './segments'
 import { inForce } from './rows'
-import { withCountsRebuiltAfter } from '../annotationCounts'
+import { withCountsRebuiltAfter, withRatingMovesGrouped } from '../annotationCounts'
 
 /**
  * Writing effective ratings into the `annotations.rating` / `rating_source` cache. Work lists live
@@ -223,16 +223,19 @@ export function applyWorkerSegments(
   { track = true }: { track?: boolean } = {},
 ): Transition[] {
   const out: Transition[] = []
-  for (const c of changes) {
-    const source = c.value === null ? SOURCE.unrated : SOURCE.worker
-    const where = sql`${inSegment(workerId, c)} AND (rating IS NOT ${c.value} OR rating_source != ${source})`
-    if (track) snapshot(db, where)
-    const n = run(
-      db,
-      sql`UPDATE annotations SET rating = ${c.value}, rating_source = ${source} WHERE ${where}`,
-    ).changes
-    if (n > 0) out.push({ from: c.from, to: c.value, count: n })
-  }
+  const moves = changes.map((c) => ({ where: inSegment(workerId, c), to: c.value }))
+  withRatingMovesGrouped(db, moves, () => {
+    for (const c of changes) {
+      const source = c.value === null ? SOURCE.unrated : SOURCE.worker
+      const where = sql`${inSegment(workerId, c)} AND (rating IS NOT ${c.value} OR rating_source != ${source})`
+      if (track) snapshot(db, where)
+      const n = run(
+        db,
+        sql`UPDATE annotations SET rating = ${c.value}, rating_source = ${source} WHERE ${where}`,
+      ).changes
+      if (n > 0) out.push({ from: c.from, to: c.value, count: n })
+    }
+  })
   return mergeTransitions(out)
 }
 
