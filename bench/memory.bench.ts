@@ -87,6 +87,8 @@ interface Job {
 }
 
 const policy = join(root, 'policies', 'glucose-cleanup.ts')
+// The script's default limit (10 s) stops the cleanup at ten million: memory is measured here.
+const policyLimit = tenMillion ? ['--time-limit', '600'] : []
 const out = join(work, 'release')
 const exportJob = (format: string): Job => ({
   name: `export --format ${format}`,
@@ -130,11 +132,11 @@ const jobs: Job[] = [
   },
   {
     name: 'policy run --dry-run (the GLUCOSE cleanup)',
-    prepare: () => winnow(['policy', 'run', policy, '--db', base, '--dry-run']),
+    prepare: () => winnow(['policy', 'run', policy, '--db', base, '--dry-run', ...policyLimit]),
   },
   {
     name: 'policy run (apply)',
-    prepare: () => winnow(['policy', 'run', policy, '--db', fresh()]),
+    prepare: () => winnow(['policy', 'run', policy, '--db', fresh(), ...policyLimit]),
   },
   {
     name: 'recomputation, cache wiped (under tsx)',
