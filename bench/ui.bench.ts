@@ -4,7 +4,8 @@
 // Then how long a bulk rating of 343,853 annotations, its revert and a full recomputation block the
 // serve process (bench/lib/bulkStall.ts). Writes its figures into docs/benchmarks.md ("Review grid in
 // the browser", "Bulk writes and the main thread"). Needs `npm run build`.
-//   npm run bench -- ui
+//   npm run bench -- ui [--scale 1m|10m]        (10m: the edits and jumps on ten million, without
+//                                                the bulk writes)
 //   npm run bench -- ui --bulk [--before=DIR]   (the bulk writes only; DIR: another checkout's
 //                                                build to compare, e.g. main's)
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -188,8 +189,12 @@ const PAGE_SCRIPT = `window.__bench = (() => {
   }
 })()`
 
-const source = join(dataDir, 'review-1m.winnow')
-ensureProject(source, 213_000)
+const scaleAt = process.argv.indexOf('--scale')
+const scale = scaleAt >= 0 ? (process.argv[scaleAt + 1] ?? '1m') : '1m'
+if (scale !== '1m' && scale !== '10m') throw new Error('--scale takes 1m or 10m')
+const tenMillion = scale === '10m'
+const source = join(dataDir, tenMillion ? 'review-10m.winnow' : 'review-1m.winnow')
+ensureProject(source, tenMillion ? 2_130_000 : 213_000)
 
 /** The bulk writes, on this build and (`--before=DIR`) another checkout's. */
 async function bulkWrites(): Promise<void> {
@@ -385,10 +390,10 @@ try {
   }
 
   const report = [
-    '## Review grid in the browser',
+    tenMillion ? '## Review grid in the browser at ten million' : '## Review grid in the browser',
     '',
-    `\`npm run bench -- ui\` on ${full.toLocaleString('en')} generated annotations (the project of ` +
-      `"Review queries"), ${new Date().toISOString().slice(0, 10)}, load average ${loadavg()[0]?.toFixed(1)} ` +
+    `\`npm run bench -- ui${tenMillion ? ' --scale 10m' : ''}\` on ${full.toLocaleString('en')} generated annotations (the project of ` +
+      `"Review queries${tenMillion ? ' at ten million' : ''}"), ${new Date().toISOString().slice(0, 10)}, load average ${loadavg()[0]?.toFixed(1)} ` +
       `on ${process.platform}; headless Chromium (playwright-core, \`--disable-gpu\`), 1400×900, via \`winnow serve\`.`,
     'Page = the last key event of a filter edit (the final character; Enter for a worker picked in the',
     'type-ahead) to the grid showing the new filter’s first row rendered with its data (the rows come',
@@ -397,7 +402,7 @@ try {
     'are typed 25 ms apart and each sends its own query, as a fast typist would. HTTP = the same',
     '`review.query` (first block of 200, exact total) POSTed from Node to a second server on the same',
     'file, so both see the filter first. Jumps set the grid viewport’s scrollTop to seeded positions',
-    'across the million; timed from then until every pixel row of the viewport shows a rendered, loaded',
+    'across the project; timed from then until every pixel row of the viewport shows a rendered, loaded',
     'row (a timeout counts as blank). HTTP = that depth’s block of 200 from Node by offset (which main',
     'serves by id once it holds the order of the query). A jump back to the place before finds its',
     'rows loaded: that row is the cost of drawing a screen of rows alone. Gestures: a drag moves',
@@ -489,4 +494,5 @@ try {
   }
   rmSync(dir, { recursive: true, force: true })
 }
-await bulkWrites()
+// The bulk writes are measured on a million only.
+if (!tenMillion) await bulkWrites()

@@ -17,7 +17,9 @@ const HISTORY = '## History'
 /**
  * Writes `report`, which starts with its `## ` heading, in place of the section under that
  * heading. The run it replaces moves to the top of the subsection of the same name under
- * "## History", so no measured figure is lost; a section not there yet goes before the history.
+ * "## History", so no measured figure is lost; a section not there yet goes after the section
+ * its heading extends ("## Review queries at ten million" after "## Review queries"), or else
+ * before the history.
  * The file is then formatted as Prettier would (the reports' tables are not padded).
  */
 export async function writeSection(report: string, docs = BENCHMARKS_DOC): Promise<void> {
@@ -28,7 +30,7 @@ export async function writeSection(report: string, docs = BENCHMARKS_DOC): Promi
   if (!heading.startsWith('## ')) throw new Error('a report starts with its "## " heading')
   const start = lines.indexOf(heading)
   if (start < 0) {
-    const at = lines.indexOf(HISTORY)
+    const at = placeFor(lines, heading)
     if (at < 0) append(lines, ['', ...fresh])
     else replaceLines(lines, at, 0, [...fresh, ''])
   } else {
@@ -43,6 +45,18 @@ export async function writeSection(report: string, docs = BENCHMARKS_DOC): Promi
     filepath: docs,
   })
   writeFileSync(docs, formatted)
+}
+
+/** Where a new section under `heading` goes: after the section it extends, or before the history. */
+function placeFor(lines: string[], heading: string): number {
+  const history = lines.indexOf(HISTORY)
+  const before = history < 0 ? lines.length : history
+  const extended = lines.findIndex(
+    (line, i) => i < before && line.startsWith('## ') && heading.startsWith(`${line} `),
+  )
+  if (extended < 0) return history
+  const next = lines.findIndex((line, i) => i > extended && line.startsWith('## '))
+  return next < 0 ? lines.length : next
 }
 
 /** Puts `run` first under `subheading` in the history, adding either where missing. */

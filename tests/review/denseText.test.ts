@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Db } from '../../src/main/db/connection'
+import { type Db, pluck } from '../../src/main/db/connection'
+import { sql } from '../../src/main/db/sql'
 import {
   type Trace,
   forgetTotals,
@@ -64,6 +65,27 @@ describe('first rows of a text filter, by the word’s share', () => {
     } finally {
       reviewTuning.walkAbove = 50_000
     }
+  })
+
+  it('reads a connector within one story from the story, probing each row’s text', () => {
+    db = synthProject(tempDir(), 4000)
+    const story = pluck<string>(
+      db,
+      sql`SELECT st.external_id FROM stories st JOIN annotations a ON a.story_id = st.id
+          GROUP BY st.id ORDER BY count(*) DESC LIMIT 1`,
+    )
+    const filter: AnnotationFilter = { text: 'enables', stories: [story ?? ''] }
+    const trace: Trace = []
+    forgetTotals(db)
+    const page = queryAnnotations(db, { filter, sort: byDate, limit: 10, countLater: true }, trace)
+    forgetTotals(db)
+    const counted = queryAnnotations(db, { filter, sort: byDate, limit: 10 })
+    // Not a walk of the date index over the whole project, nor every hit of the word read.
+    const pageRead = trace.find((st) => st.text.includes('FROM annotations a INDEXED BY'))
+    expect(pageRead?.text).toContain('INDEXED BY ann_story')
+    expect(pageRead?.text).toContain('AND rowid = a.id')
+    expect(page.rows.map((r) => r.id)).toEqual(counted.rows.map((r) => r.id))
+    expect(page.rows.length).toBeGreaterThan(0)
   })
 
   it('reads a rare word from the full-text index', () => {

@@ -129,4 +129,32 @@ describe('query plans', () => {
       ).toBe(false)
     }
   })
+
+  it('walks some ratings and the unrated in rating order by seeking each, not the whole index', () => {
+    db = synthProject(tempDir(), 200)
+    const filter: AnnotationFilter = { ratings: [0, -1, 'unrated'], dimensions: [1, 8, 9] }
+    const sort: SortSpec = { column: 'rating', direction: 'desc' }
+    const c = resolveFilter(db, filter)
+    const def = sortDef(sort.column)
+    const statement = pageStatement(pagePlan(db, c, def, 10_000_000), def, 'desc', null, 100, 0)
+    const details = plan(db, statement)
+    const label = details.join(' | ')
+    expect(
+      details.some((d) => /^SCAN a\b/.test(d)),
+      label,
+    ).toBe(false)
+    expect(
+      details.some((d) => d.includes('TEMP B-TREE')),
+      label,
+    ).toBe(false)
+    expect(
+      details.filter((d) => /SEARCH a USING COVERING INDEX ann_rating \(rating/.test(d)),
+      label,
+    ).toHaveLength(2)
+    // The walk's rows are those of the whole result sorted.
+    const ids = (p: SqlFragment) => all<{ id: number }>(db as Db, p).map((r) => r.id)
+    const sorted = pageStatement(pagePlan(db, c, def, 10), def, 'desc', null, 100, 0)
+    expect(ids(statement)).toEqual(ids(sorted))
+    expect(ids(statement).length).toBeGreaterThan(0)
+  })
 })

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path'
 import { UserError } from '../../../shared/contract/errors'
 import type { PolicyApplied, PolicyReport } from '../../../shared/contract/policies'
 import { ratingKey } from '../../../shared/ratings/key'
-import { openProject } from '../../db/connection'
+import { type Db, TempStore, openProject } from '../../db/connection'
 import { localAuthor } from '../../ratings/author'
 import { type PolicyInput, applyPolicy, dryRunPolicy } from '../../policies/run'
 import {
@@ -98,9 +98,7 @@ async function run(values: ParsedValues, file: string): Promise<CommandOutput> {
         : {}),
     },
   }
-  // Not memory-mapped: an apply touches most of a large project, and each mapped page it reads
-  // stays in the process's memory until the end.
-  const db = openProject(requireString(values, 'db'), { memoryMap: false })
+  const db = openForPolicy(requireString(values, 'db'))
   try {
     const dryRun = values['dry-run'] === true
     const result = dryRun
@@ -110,6 +108,18 @@ async function run(values: ParsedValues, file: string): Promise<CommandOutput> {
   } finally {
     db.close()
   }
+}
+
+/**
+ * The project as a policy run opens it. Not memory-mapped: an apply touches most of a large
+ * project, and each mapped page it reads stays in the process's memory until the end. Temporary
+ * tables on disk: the moves a policy selects hold a row per annotation moved (millions at ten
+ * million annotations).
+ */
+export function openForPolicy(path: string): Db {
+  const db = openProject(path, { memoryMap: false })
+  db.pragma(`temp_store = ${TempStore.file}`)
+  return db
 }
 
 /** The shipped files are bundled text (`?raw`), loaded only by the command that writes them. */

@@ -193,8 +193,8 @@ interface Candidate {
 }
 
 /**
- * How deep `index` can seek for `c`. `ordered` keeps the index order (one branch, no NULL fills)
- * for a walk in sort order.
+ * How deep `index` can seek for `c`. `ordered` keeps the index order for a walk in sort order: no
+ * fills of several alternatives (the filter's own are merged in order by the page).
  */
 function seekInto(index: IndexName, c: Constraints, ctx: Context, ordered: boolean): Candidate {
   const names = REVIEW_INDEXES[index] as readonly IndexColumn[]
@@ -219,7 +219,8 @@ function seekInto(index: IndexName, c: Constraints, ctx: Context, ordered: boole
       break
     }
     if (own) {
-      if (ordered && own.length > 1) break
+      // Several alternatives (some ratings and the unrated) stay in order: each branch walks its
+      // own seek and the page merges them (SQLite's MERGE of a UNION ALL under ORDER BY … LIMIT).
       columns.push(own)
       if (name) answered.add(name)
       estimate *= prior(c, column, ctx)
@@ -326,7 +327,9 @@ export function drivingPlan(db: Db, c: Constraints): Plan {
   }
   if (c.stories) {
     const seek = sql`a.story_id IN ${inList(c.stories)}`
-    return drivenBy(c, 'annotations a INDEXED BY ann_story', 'stories', seek, 'stories')
+    // A story holds few annotations: probing each one's text costs less than reading every hit.
+    const probed = c.fts !== undefined ? { ...c, ftsProbe: true } : c
+    return drivenBy(probed, 'annotations a INDEXED BY ann_story', 'stories', seek, 'stories')
   }
   if (c.fts !== undefined) {
     const plan = drivenBy(c, FTS_FROM, 'fts', sql`annotation_search MATCH ${c.fts}`, 'fts')

@@ -104,7 +104,9 @@ export function pagePlan(db: Db, c: Constraints, def: SortDef, total: number): P
  * estimated to select (a sentence filter's share of sentences; text, stories and ids drive).
  */
 function uncountedPlan(db: Db, c: Constraints, def: SortDef, limit: number): Plan {
-  if (c.fts !== undefined && def.index !== null && def.index !== 'table') {
+  // Stories and ids select few rows: they drive, whatever the word's share.
+  const driven = c.annotationIds || c.submissionIds || c.stories
+  if (c.fts !== undefined && !driven && def.index !== null && def.index !== 'table') {
     if (denseText(db, c, limit)) return walkPlan(db, { ...c, ftsProbe: true }, def.index)
   }
   if (c.sentence === undefined) return drivingPlan(db, c)
