@@ -12,6 +12,18 @@ interface Out {
   rows: Array<Record<string, unknown>>
 }
 
+/** Runs the command line in this process; each piece of text it wrote, in order (it must succeed). */
+async function writtenChunks(args: string[]): Promise<string[]> {
+  const chunks: string[] = []
+  const code = await runCli(args, {
+    stdout: (t) => chunks.push(t),
+    stderr: (t) => chunks.push(`stderr: ${t}`),
+    interactive: false,
+  })
+  expect(code).toBe(0)
+  return chunks
+}
+
 describe('winnow query', () => {
   const tempDir = useTempDir()
 
@@ -128,13 +140,7 @@ describe('winnow query', () => {
     writeSynthetic(db, { submissions: 500, seed: 7 })
     db.close()
     const args = ['query', '--db', path, '--tsv', '--limit', '100000', '--sort', 'id']
-    const chunks: string[] = []
-    const code = await runCli(args, {
-      stdout: (t) => chunks.push(t),
-      stderr: (t) => chunks.push(`stderr: ${t}`),
-      interactive: false,
-    })
-    expect(code).toBe(0)
+    const chunks = await writtenChunks(args)
     // Pages of a thousand rows go out one by one, not as one text at the end.
     expect(chunks.length).toBeGreaterThan(2)
     const json = (await cli(...args.filter((a) => a !== '--tsv'), '--json')).json as Out
@@ -157,13 +163,7 @@ describe('winnow query', () => {
     const ids = pluckAll<number>(db, sql`SELECT id FROM annotations ORDER BY id`)
     db.close()
     const args = ['query', '--db', path, '--json', '--limit', '100000', '--sort', 'id']
-    const chunks: string[] = []
-    const code = await runCli(args, {
-      stdout: (t) => chunks.push(t),
-      stderr: (t) => chunks.push(`stderr: ${t}`),
-      interactive: false,
-    })
-    expect(code).toBe(0)
+    const chunks = await writtenChunks(args)
     // Pages of a thousand rows go out one by one, not as one text at the end.
     expect(chunks.length).toBeGreaterThan(3)
     const text = chunks.join('')
