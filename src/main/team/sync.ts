@@ -1,4 +1,4 @@
-import { type ApiErrorInfo, UserError } from '../../shared/contract/errors'
+import { UserError } from '../../shared/contract/errors'
 import { append } from '../../shared/lists'
 import type { Db } from '../db/connection'
 import { addToSelection, fillSelection } from '../db/queries/ratings/apply'
@@ -279,19 +279,17 @@ async function pushEntries(
   return entries.length
 }
 
-function refused(change: PendingChangeSet, info: ApiErrorInfo): PushRefused {
-  return new PushRefused(change, new UserError(info))
-}
-
 /**
  * Pushes an import or MTurk pull made after publishing: its rows by COPY and its change set, in
  * one server transaction. Rows of a change set the log holds already were sent with it, so a push
  * cut off after its commit and retried sends only the (skipped) change set again.
  */
 async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet): Promise<void> {
+  // An import held back is not offered to revert here: it only added what it made (a revert
+  // refuses it), so it waits with its message.
   const number = replicaNumber(db)
   if (number === null || outsideBand(db, change.id, bandOf(number))) {
-    throw refused(change, {
+    throw new UserError({
       type: 'conflict',
       code: 'import-not-shared',
       message: `Change set ${change.id} (${change.description}) imported data into this replica before the server gave it a band of ids (an older Winnow made it), so its rows would not name the same things on other replicas; it and what came after it wait unpushed. Import it again into a newly joined replica.`,
@@ -299,7 +297,7 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
   }
   const others = otherFormats(db, change.id)
   if (others.length > 0) {
-    throw refused(change, {
+    throw new UserError({
       type: 'conflict',
       code: 'collection-not-shared',
       message: `Change set ${change.id} (${change.description}) imported ${others.join(' and ')} data, which team mode does not share after publishing; it and what came after it wait unpushed.`,
@@ -315,7 +313,7 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
   }
   // The server refuses another role's rows too (grants of its migration 3); this says why.
   if (requireTeam(db).role !== 'lead') {
-    throw refused(change, {
+    throw new UserError({
       type: 'conflict',
       code: 'import-not-allowed',
       message: `Change set ${change.id} (${change.description}) imported data into this replica; only a lead's imports are shared, so it and what came after it wait unpushed.`,
