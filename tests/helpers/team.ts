@@ -1,0 +1,108 @@
+import { appendFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
+import { ok } from './cli'
+import { releaseCsv } from './glucose'
+import { type PgServer, startPostgres } from './postgres'
+
+/** A fresh team database and its lead, the passwords in a pgpass file the members use. */
+export interface TeamDatabase {
+  db: string
+  /** The lead's member (and login role) name. */
+  lead: string
+  leadPassword: string
+  url(user: string, password?: string): string
+  /** Adds a line for `user` to the pgpass file. */
+  remember(user: string, password: string): void
+  /** `winnow team init` of the project at `path`, as the lead; what it printed. */
+  publish(path: string): Promise<Record<string, unknown>>
+  /** Adds a member through the lead's project; the member's password, remembered. */
+  addMember(leadPath: string, name: string, role: string): Promise<string>
+  /** Adds a member and joins its replica `name.winnow` beside the lead's; the replica's path. */
+  join(leadPath: string, name: string, role?: string): Promise<string>
+}
+
+export interface Postgres {
+  /** The file's server, started before its first test. */
+  readonly server: PgServer
+  /**
+   * A team database in `dir` named `${names.db}N`, its lead `${names.lead}N`. Role names are
+   * cluster-wide: members a test adds need names no other test of the file uses.
+   */
+  teamDatabase(dir: string): Promise<TeamDatabase>
+}
+
+/**
+ * One throwaway PostgreSQL server for a test file (call inside its `describe`), and the pgpass
+ * settings a test changes put back after it.
+ */
+export function usePostgres(names: { db: string; lead: string }): Postgres {
+  let server: PgServer | undefined
+  let databases = 0
+  const savedEnv = { PGPASSFILE: process.env.PGPASSFILE, PGPASSWORD: process.env.PGPASSWORD }
+  beforeAll(async () => {
+    server = await startPostgres()
+  }, 120_000)
+  afterAll(async () => {
+    await server?.destroy()
+  })
+  afterEach(() => {
+    for (const [key, value] of Object.entries(savedEnv)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  })
+  const running = (): PgServer => {
+    if (!server) throw new Error('the PostgreSQL server is not started')
+    return server
+  }
+  return {
+    get server() {
+      return running()
+    },
+    async teamDatabase(dir) {
+      const pgServer = running()
+      const db = `${names.db}${++databases}`
+      const lead = `${names.lead}${databases}`
+      const leadPassword = `pw-${lead}-${Math.random().toString(36).slice(2)}`
+      await pgServer.createTeamDatabase(db, { user: lead, password: leadPassword })
+      const pgpass = join(dir, 'pgpass')
+      writeFileSync(pgpass, '', { mode: 0o600 })
+      process.env.PGPASSFILE = pgpass
+      delete process.env.PGPASSWORD
+      const url = (user: string, password?: string): string => pgServer.url(db, user, password)
+      const remember = (user: string, password: string): void =>
+        appendFileSync(pgpass, `127.0.0.1:${pgServer.port}:${db}:${user}:${password}\n`)
+      remember(lead, leadPassword)
+      const addMember = async (leadPath: string, name: string, role: string): Promise<string> => {
+        const added = await ok('team', 'member', 'add', name, '--role', role, '--db', leadPath)
+        expect(added).toMatchObject({ member: name, role })
+        const password = added.password as string
+        remember(name, password)
+        return password
+      }
+      return {
+        db,
+        lead,
+        leadPassword,
+        url,
+        remember,
+        publish: (path) => ok('team', 'init', '--db', path, '--server', url(lead), '--name', lead),
+        addMember,
+        async join(leadPath, name, role = 'reviewer') {
+          await addMember(leadPath, name, role)
+          const path = join(dir, `${name}.winnow`)
+          await ok('team', 'join', '--server', url(name), '--db', path, '--name', name)
+          return path
+        },
+      }
+    },
+  }
+}
+
+/** `dir/name`: a project imported from a release CSV of `count` generated submissions. */
+export async function importedProject(dir: string, name: string, count: number): Promise<string> {
+  const path = join(dir, name)
+  await ok('import', releaseCsv(dir, `${name}.csv`, count, 7), '--db', path)
+  return path
+}
