@@ -1,12 +1,15 @@
 import { appendFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { ok } from './cli'
+import { restoreEnvAfterEach } from './env'
 import { releaseCsv } from './glucose'
 import { type PgServer, startPostgres } from './postgres'
 
 /** A fresh team database and its lead, the passwords in a pgpass file the members use. */
 export interface TeamDatabase {
+  /** 1 for the file's first team database, 2 for its second…: for member names unique to it. */
+  number: number
   db: string
   /** The lead's member (and login role) name. */
   lead: string
@@ -39,19 +42,13 @@ export interface Postgres {
 export function usePostgres(names: { db: string; lead: string }): Postgres {
   let server: PgServer | undefined
   let databases = 0
-  const savedEnv = { PGPASSFILE: process.env.PGPASSFILE, PGPASSWORD: process.env.PGPASSWORD }
   beforeAll(async () => {
     server = await startPostgres()
   }, 120_000)
   afterAll(async () => {
     await server?.destroy()
   })
-  afterEach(() => {
-    for (const [key, value] of Object.entries(savedEnv)) {
-      if (value === undefined) delete process.env[key]
-      else process.env[key] = value
-    }
-  })
+  restoreEnvAfterEach('PGPASSFILE', 'PGPASSWORD')
   const running = (): PgServer => {
     if (!server) throw new Error('the PostgreSQL server is not started')
     return server
@@ -82,6 +79,7 @@ export function usePostgres(names: { db: string; lead: string }): Postgres {
         return password
       }
       return {
+        number: databases,
         db,
         lead,
         leadPassword,
