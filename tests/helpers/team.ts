@@ -1,10 +1,14 @@
+import { spawn } from 'node:child_process'
 import { appendFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import pg from 'pg'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { ok } from './cli'
 import { restoreEnvAfterEach } from './env'
 import { releaseCsv } from './glucose'
 import { type PgServer, startPostgres } from './postgres'
+
+const root = join(import.meta.dirname, '..', '..')
 
 /** A fresh team database and its lead, the passwords in a pgpass file the members use. */
 export interface TeamDatabase {
@@ -23,6 +27,11 @@ export interface TeamDatabase {
   addMember(leadPath: string, name: string, role: string): Promise<string>
   /** Adds a member and joins its replica `name.winnow` beside the lead's; the replica's path. */
   join(leadPath: string, name: string, role?: string): Promise<string>
+  /**
+   * Runs `winnow team sync` of `path` (`member`'s project) in a process of its own while another
+   * transaction holds the log's head, and kills the process once its push waits there.
+   */
+  killSyncInPush(member: string, path: string): Promise<void>
 }
 
 export interface Postgres {
@@ -93,6 +102,7 @@ export function usePostgres(names: { db: string; lead: string }): Postgres {
           await ok('team', 'join', '--server', url(name), '--db', path, '--name', name)
           return path
         },
+        killSyncInPush: (member, path) => killSyncInPush(pgServer, db, member, path),
       }
     },
   }
@@ -103,4 +113,38 @@ export async function importedProject(dir: string, name: string, count: number):
   const path = join(dir, name)
   await ok('import', releaseCsv(dir, `${name}.csv`, count, 7), '--db', path)
   return path
+}
+
+async function killSyncInPush(
+  server: PgServer,
+  db: string,
+  member: string,
+  path: string,
+): Promise<void> {
+  const blocker = new pg.Client({
+    connectionString: server.url(db, server.admin.user, server.admin.password),
+  })
+  blocker.on('error', () => undefined)
+  await blocker.connect()
+  await blocker.query('BEGIN')
+  await blocker.query('SELECT * FROM winnow.log_head FOR UPDATE')
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'src/main/cli/main.ts'), 'team', 'sync', '--db', path],
+    { cwd: root, stdio: 'ignore', env: process.env },
+  )
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  for (;;) {
+    // Asked on another connection: a transaction sees one snapshot of pg_stat_activity.
+    const waiting = await server.admin$(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = '${member}' AND wait_event_type = 'Lock'`,
+    )
+    if ((waiting.rows[0] as { n: number }).n > 0) break
+    expect(child.exitCode).toBeNull()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  child.kill('SIGKILL')
+  await exited
+  await blocker.query('ROLLBACK')
+  await blocker.end()
 }

@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
 import { cli, ok } from '../helpers/cli'
@@ -113,35 +111,7 @@ describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () =
     await ok('import', releaseCsv(dir, 'more.csv', 6, 41), '--db', t.lead)
 
     // Another transaction holds the log's head, so the push waits after its COPY: killed there.
-    const blocker = new pg.Client({
-      connectionString: postgres.server.url(
-        t.db,
-        postgres.server.admin.user,
-        postgres.server.admin.password,
-      ),
-    })
-    blocker.on('error', () => undefined)
-    await blocker.connect()
-    await blocker.query('BEGIN')
-    await blocker.query('SELECT * FROM winnow.log_head FOR UPDATE')
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'src/main/cli/main.ts'), 'team', 'sync', '--db', t.lead],
-      { cwd: root, stdio: 'ignore', env: process.env },
-    )
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    for (;;) {
-      const waiting = await postgres.server.admin$(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename LIKE 'ilead%' AND wait_event_type = 'Lock'`,
-      )
-      if ((waiting.rows[0] as { n: number }).n > 0) break
-      expect(child.exitCode).toBeNull()
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    child.kill('SIGKILL')
-    await exited
-    await blocker.query('ROLLBACK')
-    await blocker.end()
+    await t.team.killSyncInPush(t.team.lead, t.lead)
     expect(await serverCount(t.db, 'submissions')).toBe(10)
 
     expect(await ok('team', 'sync', '--db', t.lead)).toMatchObject({ pushed: 1 })

@@ -799,36 +799,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
 
     // Another transaction holds the log's head, so the push waits inside its transaction,
     // after sending its change sets: it is killed there.
-    const blocker = new pg.Client({
-      connectionString: postgres.server.url(
-        t.db,
-        postgres.server.admin.user,
-        postgres.server.admin.password,
-      ),
-    })
-    blocker.on('error', () => undefined)
-    await blocker.connect()
-    await blocker.query('BEGIN')
-    await blocker.query('SELECT * FROM winnow.log_head FOR UPDATE')
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'src/main/cli/main.ts'), 'team', 'sync', '--db', replica],
-      { cwd: root, stdio: 'ignore', env: process.env },
-    )
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    for (;;) {
-      // Asked on another connection: a transaction sees one snapshot of pg_stat_activity.
-      const waiting = await postgres.server.admin$(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = 'rev6' AND wait_event_type = 'Lock'`,
-      )
-      if ((waiting.rows[0] as { n: number }).n > 0) break
-      expect(child.exitCode).toBeNull()
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    child.kill('SIGKILL')
-    await exited
-    await blocker.query('ROLLBACK')
-    await blocker.end()
+    await t.killSyncInPush('rev6', replica)
 
     expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 2 })
     expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 2, pulled: 0, seq: 3 })
