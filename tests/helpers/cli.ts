@@ -1,4 +1,5 @@
 import { runCli } from '../../src/main/cli/index'
+import { expect } from 'vitest'
 
 export interface CliRun {
   code: number
@@ -33,4 +34,11 @@ async function run(argv: string[], interactive: boolean): Promise<CliRun> {
     // text output
   }
   return { code, stdout, stderr, json }
+}
+
+/** Runs `argv` with `--json`, expects it to succeed and returns what it printed. */
+export async function ok(...argv: string[]): Promise<Record<string, unknown>> {
+  const result = await cli(...argv, '--json')
+  expect(result.code, result.stderr).toBe(0)
+  return result.json as Record<string, unknown>
 }

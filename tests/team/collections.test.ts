@@ -1,6 +1,6 @@
-import { appendFileSync, cpSync, writeFileSync } from 'node:fs'
+import { cpSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { saveExamSettings } from '../../src/main/collections/crowdaq/authoring'
 import { examRow } from '../../src/main/collections/crowdaq/db/specs'
 import { rateSessions } from '../../src/main/collections/halie/ratings'
@@ -8,9 +8,10 @@ import { saveClustering } from '../../src/main/collections/protoqa/clusterings'
 import { currentClusterings } from '../../src/main/collections/protoqa/db/clusterings'
 import { questionRow } from '../../src/main/collections/protoqa/db/questions'
 import type { Db } from '../../src/main/db/connection'
-import { cli } from '../helpers/cli'
+import { cli, ok } from '../helpers/cli'
 import { writeHalieFolder } from '../helpers/halie'
-import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
+import { noPostgres } from '../helpers/postgres'
+import { usePostgres } from '../helpers/team'
 import { withProject } from '../helpers/project'
 import { useTempDir } from '../helpers/tmp'
 import { HALIE_TASKS } from '../../src/shared/halie/tasks'
@@ -27,57 +28,19 @@ const fixture = (name: string): string => join(root, 'tests/fixtures', name)
 // Needs a PostgreSQL server (tests/helpers/postgres.ts starts one); where none exists the suite
 // skips and the helper says why.
 describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', () => {
-  let server: PgServer
+  const postgres = usePostgres({ db: 'colls', lead: 'clead' })
   const tempDir = useTempDir()
-  let databases = 0
-  const savedEnv = { PGPASSFILE: process.env.PGPASSFILE, PGPASSWORD: process.env.PGPASSWORD }
-
-  beforeAll(async () => {
-    server = await startPostgres()
-  }, 120_000)
-  afterAll(async () => {
-    await server?.destroy()
-  })
-  afterEach(() => {
-    for (const [key, value] of Object.entries(savedEnv)) {
-      if (value === undefined) delete process.env[key]
-      else process.env[key] = value
-    }
-  })
-
-  async function ok(...argv: string[]): Promise<Record<string, unknown>> {
-    const result = await cli(...argv, '--json')
-    expect(result.code, result.stderr).toBe(0)
-    return result.json as Record<string, unknown>
-  }
 
   /** Publishes `lead` and joins a reviewer; returns the reviewer's replica. */
   async function publishAndJoin(
     dir: string,
     lead: string,
     role: 'reviewer' | 'lead' = 'reviewer',
-  ): Promise<{ db: string; rev: string; join: (name: string) => Promise<string> }> {
-    const db = `colls${++databases}`
-    const leadName = `clead${databases}`
-    const password = `pw-${Math.random().toString(36).slice(2)}`
-    await server.createTeamDatabase(db, { user: leadName, password })
-    const pgpass = join(dir, 'pgpass')
-    writeFileSync(pgpass, '', { mode: 0o600 })
-    process.env.PGPASSFILE = pgpass
-    delete process.env.PGPASSWORD
-    const remember = (user: string, pw: string): void =>
-      appendFileSync(pgpass, `127.0.0.1:${server.port}:${db}:${user}:${pw}\n`)
-    remember(leadName, password)
-    await ok('team', 'init', '--db', lead, '--server', server.url(db, leadName), '--name', leadName)
-    const joinAs = async (name: string, as: string = role): Promise<string> => {
-      const added = await ok('team', 'member', 'add', name, '--role', as, '--db', lead)
-      remember(name, added.password as string)
-      const path = join(dir, `${name}.winnow`)
-      await ok('team', 'join', '--server', server.url(db, name), '--db', path, '--name', name)
-      return path
-    }
-    const rev = await joinAs(`crev${databases}`)
-    return { db, rev, join: (name) => joinAs(name, 'reviewer') }
+  ): Promise<{ db: string; number: number; rev: string; join: (name: string) => Promise<string> }> {
+    const t = await postgres.teamDatabase(dir)
+    await t.publish(lead)
+    const rev = await t.join(lead, `crev${t.number}`, role)
+    return { db: t.db, number: t.number, rev, join: (name) => t.join(lead, name) }
   }
 
   async function importCollections(lead: string, halie: string | null): Promise<void> {
@@ -183,7 +146,10 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
       expect(before[table]?.length, table).toBeGreaterThan(0)
 
     const { db, rev } = await publishAndJoin(dir, lead)
-    const served = await server.admin$('SELECT count(*)::int AS n FROM winnow.halie_sessions', db)
+    const served = await postgres.server.admin$(
+      'SELECT count(*)::int AS n FROM winnow.halie_sessions',
+      db,
+    )
     expect((served.rows[0] as { n: number }).n).toBe(before.halie_sessions?.length)
     expect(collectionTables(rev)).toEqual(collectionTables(lead))
     expect(collectionTables(lead)).toEqual(before)
@@ -229,7 +195,10 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     await ok('halie', 'import', join(dir, 'halie'), '--db', lead)
     await ok('team', 'sync', '--db', lead)
     await ok('team', 'sync', '--db', rev)
-    const sessions = await server.admin$('SELECT count(*)::int AS n FROM winnow.halie_sessions', db)
+    const sessions = await postgres.server.admin$(
+      'SELECT count(*)::int AS n FROM winnow.halie_sessions',
+      db,
+    )
     expect((sessions.rows[0] as { n: number }).n).toBeGreaterThan(0)
     expect(collectionTables(rev)).toEqual(collectionTables(lead))
 
@@ -256,7 +225,7 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
       await ok('crowdaq', 'import', fixture(`crowdaq/${file}`), '--db', lead)
     expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 6 })
     await ok('team', 'sync', '--db', rev)
-    const served = await server.admin$(
+    const served = await postgres.server.admin$(
       `SELECT (SELECT count(*) FROM winnow.protoqa_responses)::int AS responses,
               (SELECT count(*) FROM winnow.crowdaq_exam_attempts)::int AS attempts`,
       db,
@@ -335,7 +304,7 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     await importCollections(lead, null)
     const { db } = await publishAndJoin(dir, lead)
     withProject(lead, (d) => clusteringOf(d, 't1q1', 'ann', 'keys'))
-    await server.admin$('UPDATE winnow.schema_version SET version = 3', db)
+    await postgres.server.admin$('UPDATE winnow.schema_version SET version = 3', db)
     const refused = await cli('team', 'sync', '--db', lead, '--json')
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/has server schema 3; this Winnow needs 4/)
@@ -346,8 +315,8 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     const dir = tempDir()
     const lead = join(dir, 'lead.winnow')
     await importCollections(lead, null)
-    const { db, rev, join: joinAs } = await publishAndJoin(dir, lead)
-    await serverAtSchema3(server, db)
+    const { db, number, rev, join: joinAs } = await publishAndJoin(dir, lead)
+    await serverAtSchema3(postgres.server, db)
 
     // A reviewer is told to ask the lead, and its own upgrade is refused by the server's grants.
     const asked = await cli('team', 'sync', '--db', rev, '--json')
@@ -357,15 +326,15 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/Only the lead who published the team can upgrade/)
     expect(refused.stderr).toMatch(/permission denied/)
-    expect(await serverSchemaVersion(server, db)).toBe(3)
+    expect(await serverSchemaVersion(postgres.server, db)).toBe(3)
 
     const told = await cli('team', 'sync', '--db', lead, '--json')
     expect(told.stderr).toMatch(/Upgrade it with winnow team upgrade/)
     expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ from: 3, to: 4 })
-    expect(await serverSchemaVersion(server, db)).toBe(4)
+    expect(await serverSchemaVersion(postgres.server, db)).toBe(4)
     expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ from: 4, to: 4 })
 
-    const second = await joinAs(`csecond${databases}`)
+    const second = await joinAs(`csecond${number}`)
     const tables = collectionTables(lead)
     expect(tables.protoqa_questions?.length).toBeGreaterThan(0)
     expect(tables.crowdaq_exam_attempts?.length).toBeGreaterThan(0)

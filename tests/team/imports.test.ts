@@ -1,12 +1,12 @@
-import { spawn } from 'node:child_process'
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
-import { cli } from '../helpers/cli'
+import { cli, ok } from '../helpers/cli'
+import { restoreEnvAfterEach } from '../helpers/env'
 import { dimensionCsvs, releaseCsv } from '../helpers/glucose'
-import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
+import { noPostgres } from '../helpers/postgres'
+import { type TeamDatabase, usePostgres } from '../helpers/team'
 import { useTempDir } from '../helpers/tmp'
 import { htmlFormAnswerXml, seedDemo } from '../../standin/index'
 import { assignmentIdFor, mturkWorkerId } from '../../src/main/synth/workers'
@@ -21,73 +21,23 @@ const root = join(import.meta.dirname, '..', '..')
 // Needs a PostgreSQL server (tests/helpers/postgres.ts starts one); where none exists the suite
 // skips and the helper says why.
 describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () => {
-  let server: PgServer
+  const postgres = usePostgres({ db: 'imports', lead: 'ilead' })
   const tempDir = useTempDir()
   const standin = useStandin()
-  let databases = 0
-  const savedEnv = {
-    PGPASSFILE: process.env.PGPASSFILE,
-    PGPASSWORD: process.env.PGPASSWORD,
-    AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID,
-    AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY,
-    AWS_PROFILE: process.env.AWS_PROFILE,
-  }
-
-  beforeAll(async () => {
-    server = await startPostgres()
-  }, 120_000)
-  afterAll(async () => {
-    await server?.destroy()
-  })
-  afterEach(() => {
-    for (const [key, value] of Object.entries(savedEnv)) {
-      if (value === undefined) delete process.env[key]
-      else process.env[key] = value
-    }
-  })
-
-  async function ok(...argv: string[]): Promise<Record<string, unknown>> {
-    const result = await cli(...argv, '--json')
-    expect(result.code, result.stderr).toBe(0)
-    return result.json as Record<string, unknown>
-  }
+  restoreEnvAfterEach('AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_PROFILE')
 
   /** A published lead's project and members joined with the given roles. */
   async function team(
     dir: string,
     members: [string, 'lead' | 'reviewer'][],
-  ): Promise<{ db: string; lead: string; replicas: Record<string, string> }> {
-    const db = `imports${++databases}`
-    const leadName = `ilead${databases}`
-    const password = `pw-${Math.random().toString(36).slice(2)}`
-    await server.createTeamDatabase(db, { user: leadName, password })
-    const pgpass = join(dir, 'pgpass')
-    writeFileSync(pgpass, '', { mode: 0o600 })
-    process.env.PGPASSFILE = pgpass
-    delete process.env.PGPASSWORD
-    const remember = (user: string, pw: string): void =>
-      appendFileSync(pgpass, `127.0.0.1:${server.port}:${db}:${user}:${pw}\n`)
-    remember(leadName, password)
+  ): Promise<{ db: string; lead: string; replicas: Record<string, string>; team: TeamDatabase }> {
+    const t = await postgres.teamDatabase(dir)
     const lead = join(dir, 'lead.winnow')
     await ok('import', releaseCsv(dir, 'first.csv', 10, 7), '--db', lead)
-    await ok('team', 'init', '--db', lead, '--server', server.url(db, leadName), '--name', leadName)
+    await t.publish(lead)
     const replicas: Record<string, string> = {}
-    for (const [name, role] of members) {
-      const added = await ok('team', 'member', 'add', name, '--role', role, '--db', lead)
-      remember(name, added.password as string)
-      replicas[name] = join(dir, `${name}.winnow`)
-      await ok(
-        'team',
-        'join',
-        '--server',
-        server.url(db, name),
-        '--db',
-        replicas[name],
-        '--name',
-        name,
-      )
-    }
-    return { db, lead, replicas }
+    for (const [name, role] of members) replicas[name] = await t.join(lead, name, role)
+    return { db: t.db, lead, replicas, team: t }
   }
 
   /** The bulk data as plain rows, the change set that brought a row named by its global id. */
@@ -114,7 +64,10 @@ describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () =
   }
 
   async function serverCount(db: string, table: string): Promise<number> {
-    const result = await server.admin$(`SELECT count(*)::int AS n FROM winnow.${table}`, db)
+    const result = await postgres.server.admin$(
+      `SELECT count(*)::int AS n FROM winnow.${table}`,
+      db,
+    )
     return (result.rows[0] as { n: number }).n
   }
 
@@ -158,31 +111,7 @@ describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () =
     await ok('import', releaseCsv(dir, 'more.csv', 6, 41), '--db', t.lead)
 
     // Another transaction holds the log's head, so the push waits after its COPY: killed there.
-    const blocker = new pg.Client({
-      connectionString: server.url(t.db, server.admin.user, server.admin.password),
-    })
-    blocker.on('error', () => undefined)
-    await blocker.connect()
-    await blocker.query('BEGIN')
-    await blocker.query('SELECT * FROM winnow.log_head FOR UPDATE')
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'src/main/cli/main.ts'), 'team', 'sync', '--db', t.lead],
-      { cwd: root, stdio: 'ignore', env: process.env },
-    )
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    for (;;) {
-      const waiting = await server.admin$(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename LIKE 'ilead%' AND wait_event_type = 'Lock'`,
-      )
-      if ((waiting.rows[0] as { n: number }).n > 0) break
-      expect(child.exitCode).toBeNull()
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    child.kill('SIGKILL')
-    await exited
-    await blocker.query('ROLLBACK')
-    await blocker.end()
+    await t.team.killSyncInPush(t.team.lead, t.lead)
     expect(await serverCount(t.db, 'submissions')).toBe(10)
 
     expect(await ok('team', 'sync', '--db', t.lead)).toMatchObject({ pushed: 1 })
@@ -267,13 +196,7 @@ describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () =
     expect(await ok('stats', '--db', rev)).toEqual(await ok('stats', '--db', t.lead))
 
     // A member joining afterwards gets them from the server's tables, flags as the lead has them.
-    const added = await ok('team', 'member', 'add', 'late5', '--role', 'reviewer', '--db', t.lead)
-    appendFileSync(
-      process.env.PGPASSFILE as string,
-      `127.0.0.1:${server.port}:${t.db}:late5:${added.password as string}\n`,
-    )
-    const late = join(dir, 'late5.winnow')
-    await ok('team', 'join', '--server', server.url(t.db, 'late5'), '--db', late, '--name', 'late5')
+    const late = await t.team.join(t.lead, 'late5')
     expect(bulk(late)).toEqual(leadRows)
   }, 120_000)
 

@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { CallName, EventName } from '../../src/shared/contract'
 import type { JobProgress } from '../../src/shared/contract/jobs'
 import type { TeamLiveStatus } from '../../src/shared/contract/team'
@@ -11,9 +11,8 @@ import { runTask } from '../../src/main/tasks/threadTasks'
 import { UserError } from '../../src/shared/contract/errors'
 import { addTeamMember } from '../../src/main/team/members'
 import type { TeamPasswords } from '../../src/main/team/passwords'
-import { cli } from '../helpers/cli'
-import { releaseCsv } from '../helpers/glucose'
-import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
+import { noPostgres } from '../helpers/postgres'
+import { importedProject, usePostgres } from '../helpers/team'
 import { useTempDir } from '../helpers/tmp'
 import { serverAtSchema3, serverSchemaVersion } from '../helpers/serverSchema'
 
@@ -26,52 +25,17 @@ import { serverAtSchema3, serverSchemaVersion } from '../helpers/serverSchema'
 // Needs a PostgreSQL server (tests/helpers/postgres.ts starts one); where none exists the suite
 // skips and the helper says why.
 describe.skipIf(noPostgres !== null)('team mode in the app', () => {
-  let server: PgServer
+  const postgres = usePostgres({ db: 'live', lead: 'livelead' })
   const tempDir = useTempDir()
-  let databases = 0
   const sessions: Session[] = []
-  const savedEnv = { PGPASSFILE: process.env.PGPASSFILE, PGPASSWORD: process.env.PGPASSWORD }
 
-  beforeAll(async () => {
-    server = await startPostgres()
-  }, 120_000)
-  afterAll(async () => {
-    await server?.destroy()
-  })
   afterEach(async () => {
     for (const session of sessions.splice(0)) {
       const live = session.teamLive()
       session.close()
       await live?.stop()
     }
-    for (const [key, value] of Object.entries(savedEnv)) {
-      if (value === undefined) delete process.env[key]
-      else process.env[key] = value
-    }
   })
-
-  /** A fresh team database, its lead's password in a pgpass file the members use too. */
-  async function team(dir: string) {
-    const db = `live${++databases}`
-    const lead = `livelead${databases}`
-    const leadPassword = `pw-${lead}-${Math.random().toString(36).slice(2)}`
-    await server.createTeamDatabase(db, { user: lead, password: leadPassword })
-    const pgpass = join(dir, 'pgpass')
-    writeFileSync(pgpass, '', { mode: 0o600 })
-    process.env.PGPASSFILE = pgpass
-    delete process.env.PGPASSWORD
-    const remember = (user: string, password: string): void =>
-      appendFileSync(pgpass, `127.0.0.1:${server.port}:${db}:${user}:${password}\n`)
-    remember(lead, leadPassword)
-    return { db, lead, leadPassword, url: (user: string) => server.url(db, user), remember }
-  }
-
-  async function importedProject(dir: string, name: string, count = 20): Promise<string> {
-    const path = join(dir, name)
-    const result = await cli('import', releaseCsv(dir, `${name}.csv`, count, 7), '--db', path)
-    expect(result.code, result.stderr).toBe(0)
-    return path
-  }
 
   interface App {
     session: Session
@@ -98,6 +62,19 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
     }
   }
 
+  /** A lead's app on a project of `count` generated submissions, shared through the app. */
+  async function sharedLead(dir: string, count = 20) {
+    const t = await postgres.teamDatabase(dir)
+    const leadPath = await importedProject(dir, 'lead.winnow', count)
+    const a = app()
+    a.session.open(leadPath)
+    const shared = (await a.call('team.share', { server: t.url(t.lead), name: t.lead })) as {
+      status: TeamLiveStatus
+      submissions: number
+    }
+    return { t, a, leadPath, shared }
+  }
+
   function ratingOf(path: string, annotation: number): number | null {
     const db = openProject(path, { readonly: true })
     try {
@@ -112,14 +89,7 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
 
   /** A lead's shared project (through the app) and a reviewer's replica (through the app). */
   async function twoMembers(dir: string, reviewer: string) {
-    const t = await team(dir)
-    const leadPath = await importedProject(dir, 'lead.winnow')
-    const a = app()
-    a.session.open(leadPath)
-    const shared = (await a.call('team.share', { server: t.url(t.lead), name: t.lead })) as {
-      status: TeamLiveStatus
-      submissions: number
-    }
+    const { t, a, leadPath, shared } = await sharedLead(dir)
     expect(shared.submissions).toBe(20)
     expect(shared.status).toMatchObject({ member: t.lead, role: 'lead' })
     const added = await addTeamMember(a.session.project().db, reviewer, 'reviewer')
@@ -157,7 +127,7 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
   it('offers a lead the upgrade of an older server in the status bar, and tells a reviewer to ask the lead', async () => {
     const dir = tempDir()
     const { t, a, b, leadPath, replicaPath } = await twoMembers(dir, 'liverev9')
-    await serverAtSchema3(server, t.db)
+    await serverAtSchema3(postgres.server, t.db)
     const annotation = firstAnnotation(leadPath)
     await a.call('ratings.rateItems', { annotationIds: [annotation], rating: -2 })
     await b.call('ratings.rateItems', { annotationIds: [annotation + 1], rating: 2 })
@@ -168,7 +138,7 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
     expect(a.status()?.pending).toBe(1)
 
     expect(await a.call('team.upgrade')).toMatchObject({ from: 3, to: 4 })
-    expect(await serverSchemaVersion(server, t.db)).toBe(4)
+    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(4)
     await expect.poll(() => a.status()?.pending, { timeout: 15_000 }).toBe(0)
     expect(a.status()).toMatchObject({ upgrade: false, problem: null })
     await expect.poll(() => ratingOf(replicaPath, annotation), { timeout: 15_000 }).toBe(-2)
@@ -210,7 +180,7 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
     const { a, b, leadPath, replicaPath } = await twoMembers(dir, 'liverev3')
     const annotation = firstAnnotation(leadPath)
 
-    await server.stop()
+    await postgres.server.stop()
     try {
       await expect.poll(() => a.status()?.connection, { timeout: 15_000 }).toBe('offline')
       await a.call('ratings.rateItems', { annotationIds: [annotation], rating: -1 })
@@ -218,7 +188,7 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
       expect(a.status()?.lastContact).not.toBeNull()
       expect(ratingOf(replicaPath, annotation)).not.toBe(-1)
     } finally {
-      await server.start()
+      await postgres.server.start()
     }
     await expect.poll(() => a.status()?.pending, { timeout: 20_000 }).toBe(0)
     await expect.poll(() => ratingOf(replicaPath, annotation), { timeout: 20_000 }).toBe(-1)
@@ -228,11 +198,7 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
 
   it('cancels a join and leaves no project file', async () => {
     const dir = tempDir()
-    const t = await team(dir)
-    const leadPath = await importedProject(dir, 'lead.winnow', 200)
-    const a = app()
-    a.session.open(leadPath)
-    await a.call('team.share', { server: t.url(t.lead), name: t.lead })
+    const { t, a } = await sharedLead(dir, 200)
     const added = await addTeamMember(a.session.project().db, 'liverev4', 'reviewer')
     t.remember('liverev4', added.password as string)
 
@@ -265,11 +231,7 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
 
   it('joins on the task thread with its progress, and a join cancelled there leaves no project file', async () => {
     const dir = tempDir()
-    const t = await team(dir)
-    const leadPath = await importedProject(dir, 'lead.winnow', 60)
-    const a = app()
-    a.session.open(leadPath)
-    await a.call('team.share', { server: t.url(t.lead), name: t.lead })
+    const { t, a, leadPath } = await sharedLead(dir, 60)
     const added = await addTeamMember(a.session.project().db, 'liverev6', 'reviewer')
     t.remember('liverev6', added.password as string)
     const input = (path: string) => ({ path, server: t.url('liverev6'), name: 'liverev6' })
@@ -321,11 +283,7 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
 
   it('keeps a typed password where the app keeps passwords, never in a file it writes; serve mode takes none', async () => {
     const dir = tempDir()
-    const t = await team(dir)
-    const leadPath = await importedProject(dir, 'lead.winnow')
-    const a = app()
-    a.session.open(leadPath)
-    await a.call('team.share', { server: t.url(t.lead), name: t.lead })
+    const { t, a } = await sharedLead(dir)
     const added = await addTeamMember(a.session.project().db, 'liverev5', 'reviewer')
     const password = added.password as string
 
@@ -400,7 +358,7 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
     )
     expect(ratingOf(replicaPath, annotation)).toBe(-2)
     // Neither the refused change set nor its revert went to the server; the rating did.
-    const logged = await server.admin$(
+    const logged = await postgres.server.admin$(
       `SELECT kind FROM winnow.change_sets WHERE member = 'liverev7' ORDER BY seq`,
       t.db,
     )

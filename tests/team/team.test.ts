@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process'
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { drawAudit, judge } from '../../src/main/audits/audits'
 import { openProject } from '../../src/main/db/connection'
 import { recomputeAll } from '../../src/main/ratings/effective'
@@ -11,9 +11,10 @@ import { syncTeam } from '../../src/main/team/sync'
 import { saveReleaseSettings } from '../../src/main/release/settings'
 import { triageQueue } from '../../src/main/db/queries/triage'
 import { markAnnotation, markReviewed, startQueue } from '../../src/main/triage/queue'
-import { cli } from '../helpers/cli'
+import { cli, ok } from '../helpers/cli'
 import { releaseCsv } from '../helpers/glucose'
-import { type PgServer, noPostgres, startPostgres } from '../helpers/postgres'
+import { noPostgres } from '../helpers/postgres'
+import { type TeamDatabase, importedProject, usePostgres } from '../helpers/team'
 import { useTempDir } from '../helpers/tmp'
 
 /**
@@ -25,58 +26,30 @@ const root = join(import.meta.dirname, '..', '..')
 // Needs a PostgreSQL server (tests/helpers/postgres.ts starts one); where none exists the suite
 // skips and the helper says why.
 describe.skipIf(noPostgres !== null)('team mode', () => {
-  let server: PgServer
+  const postgres = usePostgres({ db: 'team', lead: 'lead' })
   const tempDir = useTempDir()
-  let databases = 0
-  const savedEnv = { PGPASSFILE: process.env.PGPASSFILE, PGPASSWORD: process.env.PGPASSWORD }
+  const team = (dir: string): Promise<TeamDatabase> => postgres.teamDatabase(dir)
 
-  beforeAll(async () => {
-    server = await startPostgres()
-  }, 120_000)
-  afterAll(async () => {
-    await server?.destroy()
-  })
-  afterEach(() => {
-    for (const [key, value] of Object.entries(savedEnv)) {
-      if (value === undefined) delete process.env[key]
-      else process.env[key] = value
-    }
-  })
-
-  /** A fresh team database with its lead, passwords in a pgpass file the members use. */
-  async function team(dir: string): Promise<{
-    db: string
-    lead: string
-    leadPassword: string
-    url: (user: string, password?: string) => string
-    remember: (user: string, password: string) => void
-  }> {
-    const db = `team${++databases}`
-    const lead = `lead${databases}`
-    const leadPassword = `pw-${lead}-${Math.random().toString(36).slice(2)}`
-    await server.createTeamDatabase(db, { user: lead, password: leadPassword })
-    const pgpass = join(dir, 'pgpass')
-    writeFileSync(pgpass, '', { mode: 0o600 })
-    process.env.PGPASSFILE = pgpass
-    delete process.env.PGPASSWORD
-    const remember = (user: string, password: string): void =>
-      appendFileSync(pgpass, `127.0.0.1:${server.port}:${db}:${user}:${password}\n`)
-    remember(lead, leadPassword)
-    return {
-      db,
-      lead,
-      leadPassword,
-      url: (user, password) => server.url(db, user, password),
-      remember,
-    }
+  /** A fresh team and the lead's project of `count` generated submissions, published. */
+  async function published(count = 40): Promise<{ dir: string; t: TeamDatabase; lead: string }> {
+    const dir = tempDir()
+    const t = await team(dir)
+    const lead = await importedProject(dir, 'lead.winnow', count)
+    await t.publish(lead)
+    return { dir, t, lead }
   }
 
-  async function importedProject(dir: string, name: string, count = 40): Promise<string> {
-    const path = join(dir, name)
-    const csv = releaseCsv(dir, `${name}.csv`, count, 7)
-    const result = await cli('import', csv, '--db', path, '--json')
-    expect(result.code, result.stderr).toBe(0)
-    return path
+  /** The lead's triage queue of the first day and an audit of `n`, shared before members join. */
+  async function shareQueueAndAudit(t: TeamDatabase, lead: string, n: number): Promise<void> {
+    const leadDb = openProject(lead)
+    const day = leadDb
+      .prepare("SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch') FROM annotations")
+      .pluck()
+      .get() as string
+    startQueue(leadDb, { from: day, to: day, share: 1, seed: 1, author: t.lead })
+    drawAudit(leadDb, { name: 'spot', filter: {}, n, seed: 1, author: t.lead })
+    leadDb.close()
+    await ok('team', 'sync', '--db', lead)
   }
 
   function ratings(path: string): { id: number; rating: number | null }[] {
@@ -168,40 +141,11 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     }
   }
 
-  async function ok(...argv: string[]): Promise<Record<string, unknown>> {
-    const result = await cli(...argv, '--json')
-    expect(result.code, result.stderr).toBe(0)
-    return result.json as Record<string, unknown>
-  }
-
-  async function addMember(
-    t: Awaited<ReturnType<typeof team>>,
-    lead: string,
-    name: string,
-    role: string,
-  ): Promise<string> {
-    const added = await ok('team', 'member', 'add', name, '--role', role, '--db', lead)
-    expect(added).toMatchObject({ member: name, role })
-    const password = added.password as string
-    t.remember(name, password)
-    return password
-  }
-
   it('publishes a project, joins a replica, and carries ratings and reverts both ways', async () => {
     const dir = tempDir()
     const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow')
-    const published = await ok(
-      'team',
-      'init',
-      '--db',
-      lead,
-      '--server',
-      t.url(t.lead),
-      '--name',
-      t.lead,
-    )
-    expect(published).toEqual({
+    const lead = await importedProject(dir, 'lead.winnow', 40)
+    expect(await t.publish(lead)).toEqual({
       server: t.url(t.lead),
       member: t.lead,
       role: 'lead',
@@ -209,7 +153,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
       submissions: 40,
     })
 
-    await addMember(t, lead, 'rev1', 'reviewer')
+    await t.addMember(lead, 'rev1', 'reviewer')
     const replica = join(dir, 'rev1.winnow')
     const joined = await ok(
       'team',
@@ -255,13 +199,8 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 60_000)
 
   it('joins a replica whose summary of annotations is counted once, exact, and kept by its triggers after', async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 120)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    await addMember(t, lead, 'counter1', 'reviewer')
-    const replica = join(dir, 'counter1.winnow')
-    await ok('team', 'join', '--server', t.url('counter1'), '--db', replica, '--name', 'counter1')
+    const { t, lead } = await published(120)
+    const replica = await t.join(lead, 'counter1')
     const summary = (path: string) => {
       const db = openProject(path, { readonly: true })
       try {
@@ -319,13 +258,8 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 60_000)
 
   it('writes a pulled worker rating as the local one is written, and recomputes own work only when the log reordered it', async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 80)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    await addMember(t, lead, 'puller1', 'reviewer')
-    const replica = join(dir, 'puller1.winnow')
-    await ok('team', 'join', '--server', t.url('puller1'), '--db', replica, '--name', 'puller1')
+    const { t, lead } = await published(80)
+    const replica = await t.join(lead, 'puller1')
     const probe = openProject(lead, { readonly: true })
     const worker = probe
       .prepare(
@@ -405,7 +339,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   it('replays a history of worker ratings, reverts and reverts of reverts on a joining replica', async () => {
     const dir = tempDir()
     const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow')
+    const lead = await importedProject(dir, 'lead.winnow', 40)
     const first = String(ratings(lead)[0]?.id)
     const db = openProject(lead, { readonly: true })
     const worker = db
@@ -427,8 +361,8 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     const [newest] = history
     await ok('revert', String(newest?.id), '--db', lead)
     await ok('revert', String((newest?.id ?? 0) + 1), '--db', lead)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    await addMember(t, lead, 'rev8', 'reviewer')
+    await t.publish(lead)
+    await t.addMember(lead, 'rev8', 'reviewer')
     const replica = join(dir, 'rev8.winnow')
     expect(
       await ok('team', 'join', '--server', t.url('rev8'), '--db', replica, '--name', 'rev8'),
@@ -439,28 +373,12 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 60_000)
 
   it('brings three members rating, triaging and judging at once for a minute to one state', async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 10)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const { t, lead } = await published(10)
     // The day's queue and an audit, shared before the members join.
-    const leadDb = openProject(lead)
-    const day = leadDb
-      .prepare("SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch') FROM annotations")
-      .pluck()
-      .get() as string
-    startQueue(leadDb, { from: day, to: day, share: 1, seed: 1, author: t.lead })
-    drawAudit(leadDb, { name: 'spot', filter: {}, n: 20, seed: 1, author: t.lead })
-    leadDb.close()
-    await ok('team', 'sync', '--db', lead)
+    await shareQueueAndAudit(t, lead, 20)
     const members = ['m1', 'm2', 'm3']
     const replicas: string[] = []
-    for (const name of members) {
-      await addMember(t, lead, name, 'reviewer')
-      const replica = join(dir, `${name}.winnow`)
-      await ok('team', 'join', '--server', t.url(name), '--db', replica, '--name', name)
-      replicas.push(replica)
-    }
+    for (const name of members) replicas.push(await t.join(lead, name))
     const runs = await Promise.all(
       replicas.map((replica, i) => {
         const child = spawn(
@@ -486,7 +404,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(runs.map((r) => r.code)).toEqual([0, 0, 0])
     for (const replica of [...replicas, lead]) await ok('team', 'sync', '--db', replica)
     // Nothing lost, nothing doubled: the log holds each member's every change set once.
-    const perMember = await server.admin$(
+    const perMember = await postgres.server.admin$(
       'SELECT member, count(*)::int AS n FROM winnow.change_sets GROUP BY member ORDER BY member',
       t.db,
     )
@@ -506,13 +424,8 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 240_000)
 
   it('orders two ratings of one annotation by their place in the log on every replica', async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow')
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    await addMember(t, lead, 'rev2', 'reviewer')
-    const replica = join(dir, 'rev2.winnow')
-    await ok('team', 'join', '--server', t.url('rev2'), '--db', replica, '--name', 'rev2')
+    const { t, lead } = await published()
+    const replica = await t.join(lead, 'rev2')
     const annotation = String(ratings(lead)[0]?.id)
 
     // Both rate offline; the lead's rating is made first but pushed last, so it stands.
@@ -527,22 +440,9 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 60_000)
 
   it('orders two marks and two verdicts of one item by their place in the log on every replica', async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 10)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    const leadDb = openProject(lead)
-    const day = leadDb
-      .prepare("SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch') FROM annotations")
-      .pluck()
-      .get() as string
-    startQueue(leadDb, { from: day, to: day, share: 1, seed: 1, author: t.lead })
-    drawAudit(leadDb, { name: 'spot', filter: {}, n: 3, seed: 1, author: t.lead })
-    leadDb.close()
-    await ok('team', 'sync', '--db', lead)
-    await addMember(t, lead, 'rev12', 'reviewer')
-    const replica = join(dir, 'rev12.winnow')
-    await ok('team', 'join', '--server', t.url('rev12'), '--db', replica, '--name', 'rev12')
+    const { t, lead } = await published(10)
+    await shareQueueAndAudit(t, lead, 3)
+    const replica = await t.join(lead, 'rev12')
     const work = (path: string, author: string, mark: 'good' | 'bad', verdict: 'yes' | 'no') => {
       const db = openProject(path)
       try {
@@ -576,10 +476,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 60_000)
 
   it('splits a triage queue between three reviewers, so no item is reviewed twice', async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 30)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const { t, lead } = await published(30)
     const leadDb = openProject(lead)
     const [from, to] = leadDb
       .prepare(
@@ -593,12 +490,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     await ok('team', 'sync', '--db', lead)
     const members = ['c1', 'c2', 'c3']
     const replicas: string[] = []
-    for (const name of members) {
-      await addMember(t, lead, name, 'reviewer')
-      const replica = join(dir, `${name}.winnow`)
-      await ok('team', 'join', '--server', t.url(name), '--db', replica, '--name', name)
-      replicas.push(replica)
-    }
+    for (const name of members) replicas.push(await t.join(lead, name))
     // All three claim at once, more than there is to share.
     const count = Math.ceil(items / 3) + 1
     const claims = await Promise.all(
@@ -644,12 +536,9 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 90_000)
 
   it('lets a viewer export a release that names the members whose change sets it includes, pushing nothing', async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 10)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    await addMember(t, lead, 'rev13', 'reviewer')
-    await addMember(t, lead, 'view13', 'viewer')
+    const { dir, t, lead } = await published(10)
+    await t.addMember(lead, 'rev13', 'reviewer')
+    await t.addMember(lead, 'view13', 'viewer')
     const reviewer = join(dir, 'rev13.winnow')
     await ok('team', 'join', '--server', t.url('rev13'), '--db', reviewer, '--name', 'rev13')
     await ok(
@@ -665,7 +554,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     const viewer = join(dir, 'view13.winnow')
     await ok('team', 'join', '--server', t.url('view13'), '--db', viewer, '--name', 'view13')
     const logged = async (): Promise<unknown[]> =>
-      (await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db))
+      (await postgres.server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db))
         .rows as unknown[]
     const before = await logged()
     const release = await ok(
@@ -687,13 +576,8 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 60_000)
 
   it("carries a lead's policy run, with its script, to a replica", async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 60)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    await addMember(t, lead, 'rev7', 'reviewer')
-    const replica = join(dir, 'rev7.winnow')
-    await ok('team', 'join', '--server', t.url('rev7'), '--db', replica, '--name', 'rev7')
+    const { t, lead } = await published(60)
+    const replica = await t.join(lead, 'rev7')
     const before = ratings(lead)
     await ok('policy', 'run', join(root, 'policies', 'glucose-cleanup.ts'), '--db', lead)
     expect(ratings(lead)).not.toEqual(before)
@@ -713,12 +597,9 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 60_000)
 
   it("refuses a viewer's change set in the server itself, and a reviewer's policy run", async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 5)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    const viewerPassword = await addMember(t, lead, 'view1', 'viewer')
-    const reviewerPassword = await addMember(t, lead, 'rev3', 'reviewer')
+    const { dir, t, lead } = await published(5)
+    const viewerPassword = await t.addMember(lead, 'view1', 'viewer')
+    const reviewerPassword = await t.addMember(lead, 'rev3', 'reviewer')
 
     async function insertAs(user: string, password: string, kind: string): Promise<unknown> {
       const client = new pg.Client({ connectionString: t.url(user, password) })
@@ -752,7 +633,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     expect(String(reviewerPolicy)).toMatch(/row-level security/)
     // A reviewer's rating goes in, under the reviewer's own name whatever the client says.
     expect(await insertAs('rev3', reviewerPassword, 'manual')).toBeNull()
-    const members = await server.admin$(
+    const members = await postgres.server.admin$(
       `SELECT member FROM winnow.change_sets WHERE description = 'forged'`,
       t.db,
     )
@@ -782,7 +663,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     const dir = tempDir()
     const t = await team(dir)
     writeFileSync(process.env.PGPASSFILE as string, '')
-    const lead = await importedProject(dir, 'lead.winnow')
+    const lead = await importedProject(dir, 'lead.winnow', 40)
     const withPassword = t.url(t.lead, t.leadPassword)
     const published = await cli(
       'team',
@@ -827,16 +708,11 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 60_000)
 
   it('keeps working offline and converges when the server is back', async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 10)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    await addMember(t, lead, 'rev5', 'reviewer')
-    const replica = join(dir, 'rev5.winnow')
-    await ok('team', 'join', '--server', t.url('rev5'), '--db', replica, '--name', 'rev5')
+    const { t, lead } = await published(10)
+    const replica = await t.join(lead, 'rev5')
     const annotation = String(ratings(replica)[0]?.id)
 
-    await server.stop()
+    await postgres.server.stop()
     try {
       await ok('rate', '--db', replica, '--annotation', annotation, '--rating', '-2')
       expect(await ok('team', 'status', '--db', replica)).toMatchObject({
@@ -848,7 +724,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
       expect(offline.code).toBe(1)
       expect(offline.stderr).toMatch(/cannot be reached/)
     } finally {
-      await server.start()
+      await postgres.server.start()
     }
     expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 1, serverSeq: 1 })
     expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 1, pulled: 0, seq: 2 })
@@ -858,26 +734,10 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 60_000)
 
   it('lets members triage and judge through a server outage, then brings them to one state', async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 10)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    const leadDb = openProject(lead)
-    const day = leadDb
-      .prepare("SELECT strftime('%Y-%m-%d', min(submitted_at), 'unixepoch') FROM annotations")
-      .pluck()
-      .get() as string
-    startQueue(leadDb, { from: day, to: day, share: 1, seed: 1, author: t.lead })
-    drawAudit(leadDb, { name: 'spot', filter: {}, n: 4, seed: 1, author: t.lead })
-    leadDb.close()
-    await ok('team', 'sync', '--db', lead)
+    const { t, lead } = await published(10)
+    await shareQueueAndAudit(t, lead, 4)
     const replicas: string[] = []
-    for (const name of ['off1', 'off2']) {
-      await addMember(t, lead, name, 'reviewer')
-      const replica = join(dir, `${name}.winnow`)
-      await ok('team', 'join', '--server', t.url(name), '--db', replica, '--name', name)
-      replicas.push(replica)
-    }
+    for (const name of ['off1', 'off2']) replicas.push(await t.join(lead, name))
     const work = (path: string, author: string, mark: 'good' | 'bad', verdict: 'yes' | 'no') => {
       const db = openProject(path)
       try {
@@ -900,7 +760,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
       }
     }
 
-    await server.stop()
+    await postgres.server.stop()
     try {
       work(replicas[0] as string, 'off1', 'good', 'yes')
       work(replicas[1] as string, 'off2', 'bad', 'no')
@@ -915,11 +775,14 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
         expect(offline.stderr).toMatch(/cannot be reached/)
       }
     } finally {
-      await server.start()
+      await postgres.server.start()
     }
     for (const replica of [...replicas, lead, ...replicas])
       await ok('team', 'sync', '--db', replica)
-    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    const logged = await postgres.server.admin$(
+      'SELECT count(*)::int AS n FROM winnow.change_sets',
+      t.db,
+    )
     expect(logged.rows).toEqual([{ n: 3 + 3 * 4 }])
     for (const replica of replicas) {
       expect(changeSetCount(replica)).toBe(3 + 3 * 4)
@@ -928,45 +791,15 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 90_000)
 
   it('loses and doubles nothing when a member is killed in the middle of a push', async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 10)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    await addMember(t, lead, 'rev6', 'reviewer')
-    const replica = join(dir, 'rev6.winnow')
-    await ok('team', 'join', '--server', t.url('rev6'), '--db', replica, '--name', 'rev6')
+    const { t, lead } = await published(10)
+    const replica = await t.join(lead, 'rev6')
     const ids = ratings(replica).map((r) => String(r.id))
     await ok('rate', '--db', replica, '--annotation', ids[0] as string, '--rating', '-2')
     await ok('rate', '--db', replica, '--annotation', ids[1] as string, '--rating', '-1')
 
     // Another transaction holds the log's head, so the push waits inside its transaction,
     // after sending its change sets: it is killed there.
-    const blocker = new pg.Client({
-      connectionString: server.url(t.db, server.admin.user, server.admin.password),
-    })
-    blocker.on('error', () => undefined)
-    await blocker.connect()
-    await blocker.query('BEGIN')
-    await blocker.query('SELECT * FROM winnow.log_head FOR UPDATE')
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'src/main/cli/main.ts'), 'team', 'sync', '--db', replica],
-      { cwd: root, stdio: 'ignore', env: process.env },
-    )
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    for (;;) {
-      // Asked on another connection: a transaction sees one snapshot of pg_stat_activity.
-      const waiting = await server.admin$(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = 'rev6' AND wait_event_type = 'Lock'`,
-      )
-      if ((waiting.rows[0] as { n: number }).n > 0) break
-      expect(child.exitCode).toBeNull()
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    child.kill('SIGKILL')
-    await exited
-    await blocker.query('ROLLBACK')
-    await blocker.end()
+    await t.killSyncInPush('rev6', replica)
 
     expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 2 })
     expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 2, pulled: 0, seq: 3 })
@@ -978,20 +811,18 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     db.close()
     expect(await ok('team', 'status', '--db', replica)).toMatchObject({ pending: 2, seq: 1 })
     expect(await ok('team', 'sync', '--db', replica)).toEqual({ pushed: 2, pulled: 0, seq: 3 })
-    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    const logged = await postgres.server.admin$(
+      'SELECT count(*)::int AS n FROM winnow.change_sets',
+      t.db,
+    )
     expect(logged.rows).toEqual([{ n: 3 }])
     expect(await ok('team', 'sync', '--db', lead)).toEqual({ pushed: 0, pulled: 2, seq: 3 })
     expect(ratings(lead)).toEqual(ratings(replica))
   }, 90_000)
 
   it('lists and removes members; a removed member is refused', async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 5)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    await addMember(t, lead, 'rev9', 'reviewer')
-    const replica = join(dir, 'rev9.winnow')
-    await ok('team', 'join', '--server', t.url('rev9'), '--db', replica, '--name', 'rev9')
+    const { t, lead } = await published(5)
+    const replica = await t.join(lead, 'rev9')
     expect(await ok('team', 'member', 'list', '--db', lead)).toEqual([
       { name: t.lead, role: 'lead' },
       { name: 'rev9', role: 'reviewer' },
@@ -1009,13 +840,8 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 60_000)
 
   it("does not push a reviewer's import", async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 5)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
-    await addMember(t, lead, 'rev10', 'reviewer')
-    const replica = join(dir, 'rev10.winnow')
-    await ok('team', 'join', '--server', t.url('rev10'), '--db', replica, '--name', 'rev10')
+    const { dir, t, lead } = await published(5)
+    const replica = await t.join(lead, 'rev10')
     await ok('import', releaseCsv(dir, 'more.csv', 5, 99), '--db', replica)
     // Imports are a lead's to share: the server itself refuses a reviewer's rows.
     const pushed = await cli('team', 'sync', '--db', replica, '--json')
@@ -1028,9 +854,12 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     ).rejects.toThrow(/permission denied/)
     await asReviewer.end()
     expect(
-      await server.admin$('SELECT count(*)::int AS n FROM winnow.submissions', t.db),
+      await postgres.server.admin$('SELECT count(*)::int AS n FROM winnow.submissions', t.db),
     ).toMatchObject({ rows: [{ n: 5 }] })
-    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    const logged = await postgres.server.admin$(
+      'SELECT count(*)::int AS n FROM winnow.change_sets',
+      t.db,
+    )
     expect(logged.rows).toEqual([{ n: 1 }])
   }, 60_000)
 
@@ -1063,13 +892,9 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     saveReleaseSettings(leadDb, lead, { tierMap: [{ rating: 3, tier: 1 }] }, t.lead)
     leadDb.close()
     local(lead, t.lead, 'good')
-    expect(
-      await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead),
-    ).toMatchObject({ changeSets: changeSetCount(lead) })
+    expect(await t.publish(lead)).toMatchObject({ changeSets: changeSetCount(lead) })
 
-    await addMember(t, lead, 'rev11', 'reviewer')
-    const replica = join(dir, 'rev11.winnow')
-    await ok('team', 'join', '--server', t.url('rev11'), '--db', replica, '--name', 'rev11')
+    const replica = await t.join(lead, 'rev11')
     expect(shared(replica)).toEqual(shared(lead))
     expect(shared(replica).marks).toEqual([{ queue: 1, mark: 'good', note: '' }])
     // The join set indexes and triggers aside while the bulk data came, and put them back.
@@ -1104,7 +929,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     ])
     expect(shared(lead).verdicts).toHaveLength(2)
     // One global id: the log's UUID of each change set is its own uid on every replica.
-    const logged = await server.admin$(
+    const logged = await postgres.server.admin$(
       `SELECT replace(uid::text, '-', '') AS uid FROM winnow.change_sets ORDER BY seq`,
       t.db,
     )
@@ -1124,16 +949,16 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
   }, 60_000)
 
   it('refuses a server set up by a newer Winnow and pushes nothing', async () => {
-    const dir = tempDir()
-    const t = await team(dir)
-    const lead = await importedProject(dir, 'lead.winnow', 5)
-    await ok('team', 'init', '--db', lead, '--server', t.url(t.lead), '--name', t.lead)
+    const { t, lead } = await published(5)
     await ok('rate', '--db', lead, '--annotation', String(ratings(lead)[0]?.id), '--rating', '1')
-    await server.admin$('UPDATE winnow.schema_version SET version = 99', t.db)
+    await postgres.server.admin$('UPDATE winnow.schema_version SET version = 99', t.db)
     const refused = await cli('team', 'sync', '--db', lead, '--json')
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/newer Winnow \(server schema 99; this version knows 4\)/)
-    const logged = await server.admin$('SELECT count(*)::int AS n FROM winnow.change_sets', t.db)
+    const logged = await postgres.server.admin$(
+      'SELECT count(*)::int AS n FROM winnow.change_sets',
+      t.db,
+    )
     expect(logged.rows).toEqual([{ n: 1 }])
     expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })
   }, 60_000)
