@@ -6,7 +6,7 @@ import { changeSetting } from '../../src/main/changes/settings'
 import { saveExamSettings, saveQuestionSet } from '../../src/main/collections/crowdaq/authoring'
 import { type Db, openProject } from '../../src/main/db/connection'
 import { examRow } from '../../src/main/collections/crowdaq/db/specs'
-import { createTeamTables } from '../../src/main/db/queries/team/state'
+import { type PendingChangeSet, createTeamTables } from '../../src/main/db/queries/team/state'
 import { recomputeAll } from '../../src/main/ratings/effective'
 import { revertChangeSet, undo } from '../../src/main/ratings/revert'
 import { encodeChangeSet } from '../../src/main/team/codecs'
@@ -93,6 +93,16 @@ function state(db: Db): Record<string, unknown[]> {
   }
 }
 
+/** The change sets of `db` after local id `after`, oldest first, as a push reads them. */
+function changeSetsAfter(db: Db, after: number): PendingChangeSet[] {
+  return db
+    .prepare(
+      `SELECT id, kind, author, created_at AS createdAt, description, reverts, uid
+       FROM change_sets WHERE id > ? ORDER BY id`,
+    )
+    .all(after) as PendingChangeSet[]
+}
+
 describe('team codecs', () => {
   const tempDir = useTempDir()
 
@@ -174,20 +184,7 @@ describe('team codecs', () => {
     const settings = { ...(examRow(write, 'warmup')?.settings ?? fail()), passingGrade: 0.8 }
     saveExamSettings(write, 'warmup', settings, 'ann')
 
-    const made = write
-      .prepare(
-        `SELECT id, kind, author, created_at AS createdAt, description, reverts, uid
-         FROM change_sets WHERE id > ? ORDER BY id`,
-      )
-      .all(start) as {
-      id: number
-      kind: string
-      author: string
-      createdAt: number
-      description: string
-      reverts: number | null
-      uid: string
-    }[]
+    const made = changeSetsAfter(write, start)
     expect(new Set(made.map((c) => c.kind))).toEqual(
       new Set(['manual', 'revert', 'triage', 'audit', 'setting', 'crowdaq']),
     )
@@ -228,20 +225,7 @@ describe('change sets of collections on a replica whose rows have other ids', ()
 
   /** Carries the change sets made after local id `after` from `from` to `to`, as a pull does. */
   function carry(from: Db, to: Db, after: number): void {
-    const made = from
-      .prepare(
-        `SELECT id, kind, author, created_at AS createdAt, description, reverts, uid
-         FROM change_sets WHERE id > ? ORDER BY id`,
-      )
-      .all(after) as {
-      id: number
-      kind: string
-      author: string
-      createdAt: number
-      description: string
-      reverts: number | null
-      uid: string
-    }[]
+    const made = changeSetsAfter(from, after)
     to.transaction(() => {
       createTeamTables(to)
       made.forEach((c, i) => {
