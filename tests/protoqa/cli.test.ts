@@ -113,42 +113,14 @@ describe('winnow protoqa', () => {
     const db = join(dir, 'p.winnow')
     expect((await cli('protoqa', 'import', fixture('questions.jsonl'), '--db', db)).code).toBe(0)
     const out = join(dir, 'out.jsonl')
-    const tiers = await cli(
-      'export',
-      '--collection',
-      'protoqa',
-      '--db',
-      db,
-      '--out',
-      out,
-      '--tiers',
-      '3',
-    )
+    const protoqaExport = (...more: string[]) =>
+      cli('export', '--collection', 'protoqa', '--db', db, '--out', out, ...more)
+    const tiers = await protoqaExport('--tiers', '3')
     expect(tiers.code).toBe(2)
     expect(tiers.stderr).toMatch(/--tiers is not for a protoqa release: .*no tiers/)
-    const filter = await cli(
-      'export',
-      '--collection',
-      'protoqa',
-      '--db',
-      db,
-      '--out',
-      out,
-      '--worker',
-      'w1',
-    )
+    const filter = await protoqaExport('--worker', 'w1')
     expect(filter.stderr).toMatch(/--worker is not for a protoqa release: .*filters select GLUCOSE/)
-    const task = await cli(
-      'export',
-      '--collection',
-      'protoqa',
-      '--db',
-      db,
-      '--out',
-      out,
-      '--task',
-      'metaphor',
-    )
+    const task = await protoqaExport('--task', 'metaphor')
     expect(task.stderr).toMatch(/--task is for --collection halie/)
     const glucose = await cli('export', '--db', db, '--out', join(dir, 'r'), '--datasheet', 'x.md')
     expect(glucose.stderr).toMatch(/--datasheet is for --collection protoqa/)

@@ -9,7 +9,7 @@ import { examRow } from '../../src/main/collections/crowdaq/db/specs'
 import { type PendingChangeSet, createTeamTables } from '../../src/main/db/queries/team/state'
 import { recomputeAll } from '../../src/main/ratings/effective'
 import { revertChangeSet, undo } from '../../src/main/ratings/revert'
-import { encodeChangeSet } from '../../src/main/team/codecs'
+import { encodeChangeSet, logEntry } from '../../src/main/team/codecs'
 import { applyBody, insertHeader } from '../../src/main/team/sync'
 import {
   markAnnotation,
@@ -103,6 +103,16 @@ function changeSetsAfter(db: Db, after: number): PendingChangeSet[] {
     .all(after) as PendingChangeSet[]
 }
 
+/** Change sets of `db` as a pull reads them from the log: placed in order, their bodies as JSON. */
+function asPulled(db: Db, made: readonly PendingChangeSet[]) {
+  return made.map((c, i) => ({
+    ...logEntry(db, c, JSON.parse(JSON.stringify(encodeChangeSet(db, c))) as unknown),
+    seq: i + 1,
+    recordedAt: c.createdAt,
+    member: 'ann',
+  }))
+}
+
 describe('team codecs', () => {
   const tempDir = useTempDir()
 
@@ -189,17 +199,7 @@ describe('team codecs', () => {
       new Set(['manual', 'revert', 'triage', 'audit', 'setting', 'crowdaq']),
     )
     // Carried as the log carries them: JSON.
-    const entries = made.map((c, i) => ({
-      uid: c.uid,
-      seq: i + 1,
-      recordedAt: c.createdAt,
-      member: 'ann',
-      kind: c.kind,
-      author: c.author,
-      createdAt: c.createdAt,
-      description: c.description,
-      payload: JSON.parse(JSON.stringify(encodeChangeSet(write, c))) as unknown,
-    }))
+    const entries = asPulled(write, made)
 
     const replica = openProject(copy)
     replica
@@ -228,20 +228,7 @@ describe('change sets of collections on a replica whose rows have other ids', ()
     const made = changeSetsAfter(from, after)
     to.transaction(() => {
       createTeamTables(to)
-      made.forEach((c, i) => {
-        const entry = {
-          uid: c.uid,
-          seq: i + 1,
-          recordedAt: c.createdAt,
-          member: 'ann',
-          kind: c.kind,
-          author: c.author,
-          createdAt: c.createdAt,
-          description: c.description,
-          payload: JSON.parse(JSON.stringify(encodeChangeSet(from, c))) as unknown,
-        }
-        applyBody(to, insertHeader(to, entry), entry)
-      })
+      for (const entry of asPulled(from, made)) applyBody(to, insertHeader(to, entry), entry)
     }).immediate()
   }
 

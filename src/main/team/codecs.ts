@@ -7,6 +7,7 @@ import {
 } from '../db/queries/ratings/payload'
 import { insertCompensatingRows } from '../db/queries/ratings/rows'
 import {
+  type PendingChangeSet,
   type PolicyRunRow,
   type RatingEffects,
   changeSetOfUid,
@@ -17,6 +18,7 @@ import {
 } from '../db/queries/team/state'
 import { type EntriesPayload, applyEntries, encodeEntries } from './entryCodec'
 import { collectionCodecs } from '../collections/teams'
+import type { LogEntry } from '../db/server/log'
 import type { GrownSubmission } from '../db/queries/team/imports'
 
 /**
@@ -119,6 +121,18 @@ function codecFor(kind: string): ChangeSetCodec<unknown> {
     })
   }
   return codec
+}
+
+/** A local change set as the log takes it: its global id, its header and its encoded body. */
+export function logEntry(db: Db, change: PendingChangeSet, payload?: unknown): LogEntry {
+  return {
+    uid: change.uid,
+    kind: change.kind,
+    author: change.author,
+    createdAt: change.createdAt,
+    description: change.description,
+    payload: payload ?? encodeChangeSet(db, change),
+  }
 }
 
 export function encodeChangeSet(

@@ -15,7 +15,7 @@ import { setReplicaNumber } from '../db/queries/team/ids'
 import { addMember } from '../db/server/members'
 import { createServerSchema, groupRoles, holdsTeam } from '../db/server/schema'
 import { settlePending } from '../ratings/importTimelines'
-import { encodeChangeSet } from './codecs'
+import { logEntry } from './codecs'
 import { closeServer, inServerTransaction, memberAddress, openServer, serverError } from './server'
 import { pull } from './sync'
 
@@ -85,14 +85,7 @@ export async function publishProject(
           if (batch.length === 0) break
           await appendToLog(
             server.client,
-            batch.map((c) => ({
-              uid: c.uid,
-              kind: c.kind,
-              author: c.author,
-              createdAt: c.createdAt,
-              description: c.description,
-              payload: encodeChangeSet(db, c),
-            })),
+            batch.map((c) => logEntry(db, c)),
           )
           sent = batch[batch.length - 1]?.id ?? sent
           progress('Sending change sets', sent, changeSets)

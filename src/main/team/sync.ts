@@ -55,6 +55,7 @@ import {
   checkEnvelope,
   encodeChangeSet,
   grownAnnotations,
+  logEntry,
   revertedChangeSet,
   withGrown,
 } from './codecs'
@@ -226,15 +227,7 @@ export async function push(db: Db, server: TeamServer): Promise<number> {
     }
     const entries: (LogEntry & { id: number })[] = pending
       .slice(0, at < 0 ? undefined : at)
-      .map((c) => ({
-        id: c.id,
-        uid: c.uid,
-        kind: c.kind,
-        author: c.author,
-        createdAt: c.createdAt,
-        description: c.description,
-        payload: encodeChangeSet(db, c),
-      }))
+      .map((c) => ({ id: c.id, ...logEntry(db, c) }))
     pushed += await pushEntries(db, server, entries)
   }
 }
@@ -319,17 +312,11 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
       message: `Change set ${change.id} (${change.description}) imported data into this replica; only a lead's imports are shared, so it and what came after it wait unpushed.`,
     })
   }
-  const entry: LogEntry = {
-    uid: change.uid,
-    kind: change.kind,
-    author: change.author,
-    createdAt: change.createdAt,
-    description: change.description,
-    payload: withGrown(
-      { ...encodeChangeSet(db, change), bulk: true },
-      grownSubmissions(db, change.id),
-    ),
-  }
+  const entry = logEntry(
+    db,
+    change,
+    withGrown({ ...encodeChangeSet(db, change), bulk: true }, grownSubmissions(db, change.id)),
+  )
   const placed = await inServerTransaction(server, async () => {
     await checkServerSchema(server.client, server.address.url)
     if (!(await logHolds(server.client, change.uid))) {
