@@ -40,6 +40,15 @@ export const TEAM_ROLES: readonly TeamRole[] = ['lead', 'reviewer', 'viewer']
 /** Change-set kinds a reviewer may push (ratings, triage, audits); a lead any, a viewer none. */
 export const REVIEWER_KINDS = ['manual', 'bulk', 'revert', 'triage', 'audit'] as const
 
+/** The group roles as identifiers a statement can name. */
+function quoted(groups: GroupRoles): GroupRoles {
+  return {
+    lead: escapeIdentifier(groups.lead),
+    reviewer: escapeIdentifier(groups.reviewer),
+    viewer: escapeIdentifier(groups.viewer),
+  }
+}
+
 /**
  * Roles are global to the PostgreSQL cluster, so the group roles carry the database's name: two
  * teams on one server never share a group.
@@ -53,9 +62,7 @@ const m001: ServerMigration = {
   version: 1,
   name: 'log',
   async up(client, groups) {
-    const lead = escapeIdentifier(groups.lead)
-    const reviewer = escapeIdentifier(groups.reviewer)
-    const viewer = escapeIdentifier(groups.viewer)
+    const { lead, reviewer, viewer } = quoted(groups)
     // As this migration first wrote it; migration 2 widens it.
     const reviewerKinds = `'manual', 'bulk', 'revert'`
     await client.query(`
@@ -163,9 +170,7 @@ const m002: ServerMigration = {
   version: 2,
   name: 'reviewer-kinds-and-claims',
   async up(client, groups) {
-    const lead = escapeIdentifier(groups.lead)
-    const reviewer = escapeIdentifier(groups.reviewer)
-    const viewer = escapeIdentifier(groups.viewer)
+    const { lead, reviewer, viewer } = quoted(groups)
     const reviewerKinds = REVIEWER_KINDS.map((k) => `'${k}'`).join(', ')
     await client.query(`
       DROP POLICY change_sets_push ON winnow.change_sets;
@@ -203,9 +208,7 @@ const m003: ServerMigration = {
   version: 3,
   name: 'imports-after-publishing',
   async up(client, groups) {
-    const lead = escapeIdentifier(groups.lead)
-    const reviewer = escapeIdentifier(groups.reviewer)
-    const viewer = escapeIdentifier(groups.viewer)
+    const { lead, reviewer, viewer } = quoted(groups)
     await client.query(`
       CREATE SEQUENCE winnow.replica_numbers MINVALUE 1 START 1;
       CREATE INDEX submissions_change_set ON winnow.submissions (change_set_uid);
@@ -229,9 +232,7 @@ const m004: ServerMigration = {
   version: 4,
   name: 'collection-tables',
   async up(client, groups) {
-    const lead = escapeIdentifier(groups.lead)
-    const reviewer = escapeIdentifier(groups.reviewer)
-    const viewer = escapeIdentifier(groups.viewer)
+    const { lead, reviewer, viewer } = quoted(groups)
     for (const table of COLLECTION_TABLES) {
       const columns = table.columns.map((c) => `${c.name} ${SERVER_TYPES[c.type]}`)
       const uid = table.columns.find((c) => c.type === 'uid')
