@@ -25,3 +25,13 @@ export async function serverSchemaVersion(server: PgServer, db: string): Promise
   const result = await server.admin$('SELECT version FROM winnow.schema_version', db)
   return (result.rows[0] as { version: number }).version
 }
+
+/** Takes a team's server back to schema 4, before the natural keys of collection tables. */
+export async function serverAtSchema4(server: PgServer, db: string): Promise<void> {
+  const drops = COLLECTION_TABLES.flatMap((t) =>
+    (t.unique ?? []).map(
+      (_, i) => `ALTER TABLE winnow.${t.name} DROP CONSTRAINT ${t.name}_natural_${i};`,
+    ),
+  )
+  await server.admin$(`${drops.join('\n')} UPDATE winnow.schema_version SET version = 4;`, db)
+}

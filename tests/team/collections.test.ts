@@ -7,7 +7,6 @@ import { rateSessions } from '../../src/main/collections/halie/ratings'
 import { saveClustering } from '../../src/main/collections/protoqa/clusterings'
 import { currentClusterings } from '../../src/main/collections/protoqa/db/clusterings'
 import { questionRow } from '../../src/main/collections/protoqa/db/questions'
-import type { Db } from '../../src/main/db/connection'
 import { cli, ok } from '../helpers/cli'
 import { writeHalieFolder } from '../helpers/halie'
 import { noPostgres } from '../helpers/postgres'
@@ -15,7 +14,12 @@ import { usePostgres } from '../helpers/team'
 import { withProject } from '../helpers/project'
 import { useTempDir } from '../helpers/tmp'
 import { HALIE_TASKS } from '../../src/shared/halie/tasks'
-import { serverAtSchema3, serverSchemaVersion } from '../helpers/serverSchema'
+import { serverAtSchema3, serverAtSchema4, serverSchemaVersion } from '../helpers/serverSchema'
+import { COLLECTION_TABLES } from '../../src/main/collections/teams'
+import { type Db, openProject } from '../../src/main/db/connection'
+import { openTeamServer, pull, requireTeam } from '../../src/main/team/sync'
+import { closeServer } from '../../src/main/team/server'
+import { takeBackImport } from '../../src/main/team/takeBack'
 
 /**
  * ProtoQA, CROWDAQ and HALIE data travel as GLUCOSE's does: a publish sends their tables by
@@ -271,6 +275,136 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
       expect(await ok('team', 'status', '--db', path)).toMatchObject({ pending: 0 })
   }, 120_000)
 
+  /** Publishes `lead` and joins a second lead; both import one question set and one exam. */
+  async function sameImportsOnTwoLeads(
+    dir: string,
+  ): Promise<{ db: string; lead: string; other: string }> {
+    const lead = join(dir, 'lead.winnow')
+    await ok('protoqa', 'import', fixture('protoqa/predictions.json'), '--db', lead)
+    const { db, rev: other } = await publishAndJoin(dir, lead, 'lead')
+    for (const path of [lead, other]) {
+      await ok('protoqa', 'import', fixture('protoqa/questions.jsonl'), '--db', path)
+      await ok('crowdaq', 'import', fixture('crowdaq/exam.json'), '--db', path)
+    }
+    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 2 })
+    return { db, lead, other }
+  }
+
+  /** The change set a refused sync names, after checking the refusal names the row. */
+  async function refusedSync(path: string, table: string): Promise<number> {
+    const refused = await cli('team', 'sync', '--db', path, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(
+      new RegExp(`refused change set \\d+ .*the team holds ${table} \\(\\w+\\)=\\(`),
+    )
+    expect(refused.stderr).toMatch(/revert it here/)
+    return Number(/refused change set (\d+)/.exec(refused.stderr)?.[1])
+  }
+
+  it('refuses the second of two leads importing one ProtoQA question and one CROWDAQ exam at once; its pull gives way to the rows placed first', async () => {
+    const dir = tempDir()
+    const { db, lead, other } = await sameImportsOnTwoLeads(dir)
+    const refused = await refusedSync(other, 'protoqa_questions')
+    // The server holds each question once, as the first lead imported it.
+    const served = await postgres.server.admin$(
+      `SELECT count(*)::int AS n, count(DISTINCT external_id)::int AS distinct FROM winnow.protoqa_questions`,
+      db,
+    )
+    const questions = withProject(lead, (d) =>
+      d.prepare('SELECT count(*) FROM protoqa_questions').pluck().get(),
+    )
+    expect(served.rows[0]).toEqual({ n: questions, distinct: questions })
+
+    // The pull succeeds: the second lead's imports give way to the rows the log placed.
+    const replica = openProject(other)
+    try {
+      const server = await openTeamServer(requireTeam(replica))
+      try {
+        expect((await pull(replica, server)).pulled).toBe(2)
+      } finally {
+        await closeServer(server)
+      }
+      const withdrawn = replica
+        .prepare('SELECT change_set_id FROM team_withdrawn ORDER BY 1')
+        .pluck()
+        .all()
+      expect(withdrawn).toEqual([refused, refused + 1])
+    } finally {
+      replica.close()
+    }
+    const tables = collectionTables(lead)
+    expect(tables.protoqa_questions?.length).toBeGreaterThan(0)
+    expect(tables.crowdaq_exams?.length).toBeGreaterThan(0)
+    expect(collectionTables(other)).toEqual(tables)
+    expect(await ok('team', 'sync', '--db', other)).toMatchObject({ pushed: 0 })
+    await ok('team', 'sync', '--db', lead)
+    expect(collectionTables(other)).toEqual(tables)
+    for (const path of [lead, other])
+      expect(await ok('team', 'status', '--db', path)).toMatchObject({ pending: 0 })
+  }, 120_000)
+
+  it('takes back here an import the server refused (a question set, then an exam), leaving the replica equal to the other', async () => {
+    const dir = tempDir()
+    const { lead, other } = await sameImportsOnTwoLeads(dir)
+    for (const table of ['protoqa_questions', 'crowdaq_exams']) {
+      const refused = await refusedSync(other, table)
+      withProject(other, (d) =>
+        d.transaction(() => takeBackImport(d, refused, 'refused by the team’s server')).immediate(),
+      )
+    }
+    expect(await ok('team', 'sync', '--db', other)).toMatchObject({ pushed: 0, pulled: 2 })
+    await ok('team', 'sync', '--db', lead)
+    const tables = collectionTables(lead)
+    expect(tables.protoqa_answers?.length).toBeGreaterThan(0)
+    expect(tables.crowdaq_questions?.length).toBeGreaterThan(0)
+    expect(collectionTables(other)).toEqual(tables)
+    for (const path of [lead, other])
+      expect(await ok('team', 'status', '--db', path)).toMatchObject({ pending: 0 })
+  }, 120_000)
+
+  it('upgrades a server at schema 4 to hold natural keys, and refuses one holding a question twice, naming its rows and changing nothing', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await importCollections(lead, null)
+    const { db } = await publishAndJoin(dir, lead)
+    await serverAtSchema4(postgres.server, db)
+    // A question twice, as two leads' pushes left it before the server held natural keys.
+    await postgres.server.admin$(
+      `INSERT INTO winnow.protoqa_questions
+         SELECT id + 1000000, external_id, source, original, normalized, change_set_uid, source_file_id
+         FROM winnow.protoqa_questions WHERE external_id = 't1q1'`,
+      db,
+    )
+    const refused = await cli('team', 'upgrade', '--db', lead, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/holds one thing twice/)
+    expect(refused.stderr).toMatch(
+      /protoqa_questions external_id t1q1 in rows \d+ \(change set [0-9a-f-]+\), \d+/,
+    )
+    expect(refused.stderr).toMatch(/nothing changed/)
+    expect(await serverSchemaVersion(postgres.server, db)).toBe(4)
+    const kept = await postgres.server.admin$(
+      `SELECT count(*)::int AS n FROM winnow.protoqa_questions WHERE external_id = 't1q1'`,
+      db,
+    )
+    expect(kept.rows[0]).toEqual({ n: 2 })
+
+    await postgres.server.admin$(`DELETE FROM winnow.protoqa_questions WHERE id >= 1000000`, db)
+    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({
+      from: 4,
+      to: SERVER_SCHEMA_VERSION,
+    })
+    const constraints = await postgres.server.admin$(
+      `SELECT conname FROM pg_constraint WHERE conname LIKE '%\\_natural\\_%' ORDER BY 1`,
+      db,
+    )
+    expect(constraints.rows.map((r) => (r as { conname: string }).conname)).toEqual(
+      COLLECTION_TABLES.flatMap((t) =>
+        (t.unique ?? []).map((_, i) => `${t.name}_natural_${i}`),
+      ).sort(),
+    )
+  }, 120_000)
+
   it('takes as the final clustering the one placed later in the log, the same on both replicas', async () => {
     const dir = tempDir()
     const lead = join(dir, 'lead.winnow')
@@ -307,7 +441,9 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     await postgres.server.admin$('UPDATE winnow.schema_version SET version = 3', db)
     const refused = await cli('team', 'sync', '--db', lead, '--json')
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/has server schema 3; this Winnow needs 4/)
+    expect(refused.stderr).toMatch(
+      new RegExp(`has server schema 3; this Winnow needs ${SERVER_SCHEMA_VERSION}`),
+    )
     expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })
   }, 120_000)
 
@@ -321,7 +457,9 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     // A reviewer is told to ask the lead, and its own upgrade is refused by the server's grants.
     const asked = await cli('team', 'sync', '--db', rev, '--json')
     expect(asked.code).toBe(1)
-    expect(asked.stderr).toMatch(/has server schema 3; this Winnow needs 4\. Ask the lead/)
+    expect(asked.stderr).toMatch(
+      new RegExp(`has server schema 3; this Winnow needs ${SERVER_SCHEMA_VERSION}\\. Ask the lead`),
+    )
     const refused = await cli('team', 'upgrade', '--db', rev, '--json')
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/Only the lead who published the team can upgrade/)
@@ -330,9 +468,15 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
 
     const told = await cli('team', 'sync', '--db', lead, '--json')
     expect(told.stderr).toMatch(/Upgrade it with winnow team upgrade/)
-    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ from: 3, to: 4 })
-    expect(await serverSchemaVersion(postgres.server, db)).toBe(4)
-    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ from: 4, to: 4 })
+    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({
+      from: 3,
+      to: SERVER_SCHEMA_VERSION,
+    })
+    expect(await serverSchemaVersion(postgres.server, db)).toBe(SERVER_SCHEMA_VERSION)
+    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({
+      from: SERVER_SCHEMA_VERSION,
+      to: SERVER_SCHEMA_VERSION,
+    })
 
     const second = await joinAs(`csecond${number}`)
     const tables = collectionTables(lead)

@@ -7,6 +7,7 @@ import type { TeamLiveStatus } from '../../src/shared/contract/team'
 import { dispatch } from '../../src/main/api/dispatch'
 import { openProject } from '../../src/main/db/connection'
 import { Session } from '../../src/main/session'
+import { SERVER_SCHEMA_VERSION } from '../../src/main/db/server/schema'
 import { runTask } from '../../src/main/tasks/threadTasks'
 import { UserError } from '../../src/shared/contract/errors'
 import { addTeamMember } from '../../src/main/team/members'
@@ -132,13 +133,15 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
     await a.call('ratings.rateItems', { annotationIds: [annotation], rating: -2 })
     await b.call('ratings.rateItems', { annotationIds: [annotation + 1], rating: 2 })
     await expect.poll(() => a.status()?.upgrade, { timeout: 15_000 }).toBe(true)
-    expect(a.status()?.problem).toMatch(/has server schema 3; this Winnow needs 4/)
+    expect(a.status()?.problem).toMatch(
+      new RegExp(`has server schema 3; this Winnow needs ${SERVER_SCHEMA_VERSION}`),
+    )
     await expect.poll(() => b.status()?.problem ?? '', { timeout: 15_000 }).toMatch(/Ask the lead/)
     expect(b.status()?.upgrade).toBe(false)
     expect(a.status()?.pending).toBe(1)
 
-    expect(await a.call('team.upgrade')).toMatchObject({ from: 3, to: 4 })
-    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(4)
+    expect(await a.call('team.upgrade')).toMatchObject({ from: 3, to: SERVER_SCHEMA_VERSION })
+    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(SERVER_SCHEMA_VERSION)
     await expect.poll(() => a.status()?.pending, { timeout: 15_000 }).toBe(0)
     expect(a.status()).toMatchObject({ upgrade: false, problem: null })
     await expect.poll(() => ratingOf(replicaPath, annotation), { timeout: 15_000 }).toBe(-2)

@@ -10,6 +10,12 @@ import type { Db } from '../db/types'
  */
 export interface SharedTable extends BulkTable {
   key: readonly string[]
+  /**
+   * The natural keys the project's own table holds unique beside its key (a question's external
+   * id, an answer's question and text): the server holds them too (its migration 5), so two
+   * imports of one thing cannot both be placed.
+   */
+  unique?: readonly (readonly string[])[]
   owner?: { column: string; table: string }
   worker?: string
 }
@@ -49,12 +55,18 @@ type Column = [string, BulkTable['columns'][number]['type']]
 export function sharedTable(
   name: string,
   columns: readonly Column[],
-  more: { key?: readonly string[]; owner?: SharedTable['owner']; worker?: string } = {},
+  more: {
+    key?: readonly string[]
+    unique?: SharedTable['unique']
+    owner?: SharedTable['owner']
+    worker?: string
+  } = {},
 ): SharedTable {
   return {
     name,
     columns: columns.map(([n, type]) => ({ name: n, type })),
     key: more.key ?? ['id'],
+    ...(more.unique ? { unique: more.unique } : {}),
     ...(more.owner ? { owner: more.owner } : {}),
     ...(more.worker ? { worker: more.worker } : {}),
   }

@@ -11,6 +11,8 @@ import { memberAddress } from '../team/server'
 import { type TaskThread, runTask } from './threadTasks'
 import { isPending, setWithdrawn } from '../db/queries/team/state'
 import { revertAsNeeded } from './ratingJobs'
+import { takeBackImport } from '../team/takeBack'
+import { changeSetById } from '../db/queries/changes/history'
 
 /** A member's way in: the server address (no password) the project keeps, and the password. */
 export interface TeamLogin {
@@ -164,12 +166,18 @@ export async function withdrawRefused(
     })
   }
   const reason = status.problem ?? 'refused by the team’s server'
-  db.transaction(() => setWithdrawn(db, changeSetId, reason)).immediate()
-  try {
-    await revertAsNeeded(session, changeSetId, author)
-  } catch (error) {
-    db.transaction(() => setWithdrawn(db, changeSetId, null)).immediate()
-    throw error
+  if (changeSetById(db, changeSetId)?.kind === 'import') {
+    // An import only added what it made: taking it back removes that, as no revert would.
+    db.transaction(() => takeBackImport(db, changeSetId, reason)).immediate()
+    session.dataChanged()
+  } else {
+    db.transaction(() => setWithdrawn(db, changeSetId, reason)).immediate()
+    try {
+      await revertAsNeeded(session, changeSetId, author)
+    } catch (error) {
+      db.transaction(() => setWithdrawn(db, changeSetId, null)).immediate()
+      throw error
+    }
   }
   const live = session.teamLive()
   live?.changedHere()

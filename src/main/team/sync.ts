@@ -73,6 +73,7 @@ import {
 } from './server'
 import { parseServerUrl } from '../db/server/connect'
 import { teamStep } from './steps'
+import { giveWayTo } from './takeBack'
 
 /**
  * Push and pull. The server's log orders every change set: each gets a place (`seq`) and a time
@@ -336,16 +337,22 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
 }
 
 /**
- * A row the server holds already under the key of one the import wrote (an exam or a task of a
- * CROWDAQ file imported again, under its own name): said, rather than PostgreSQL's words.
+ * A row the server holds already under a key of one the import wrote (another lead imported the
+ * same question, exam or attempt first): the change set is refused, named with the row, and can
+ * be reverted here (`team.withdraw`), as a change set the server refused for its role.
  */
 function heldByServer(error: unknown, change: PendingChangeSet, table: string): UserError | null {
-  if ((error as { code?: unknown }).code !== '23505') return null
-  return new UserError({
-    type: 'conflict',
-    code: 'collection-not-shared',
-    message: `Change set ${change.id} (${change.description}) writes rows of ${table} the team holds already (an exam, tutorial or task imported again under its name); an import that changes shared rows does not travel yet, so it and what came after it wait unpushed.`,
-  })
+  const { code, detail } = error as { code?: unknown; detail?: unknown }
+  if (code !== '23505') return null
+  const key = typeof detail === 'string' ? detail.replace(/^Key /, '').replace(/\.$/, '') : 'a key'
+  return new PushRefused(
+    change,
+    new UserError({
+      type: 'conflict',
+      code: 'held-by-team',
+      message: `The team's server refused change set ${change.id} (${change.description}): the team holds ${table} ${key} already (another lead imported it first). It and what came after it wait unpushed; revert it here to let the rest go, and the team's row comes with the next pull.`,
+    }),
+  )
 }
 
 /** Fetches the bulk data of others' change sets in a page of the log, by global id. */
@@ -428,6 +435,7 @@ export function applyPulled(
         const id = insertHeader(db, entry)
         const rows = bulk.get(entry.uid)
         if (rows) {
+          giveWayTo(db, rows)
           insertImportRows(db, IMPORT_TABLES, rows, id)
           imported.push(id)
         }

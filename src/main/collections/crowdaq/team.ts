@@ -64,7 +64,7 @@ export const crowdaqTeam: CollectionTeam = {
         ['started_at', 'int'],
         ['deadline', 'int'],
       ],
-      { worker: 'worker_id' },
+      { unique: [['source_key']], worker: 'worker_id' },
     ),
     t(
       'crowdaq_attempt_answers',
@@ -90,7 +90,7 @@ export const crowdaqTeam: CollectionTeam = {
         ['response', 'text'],
         ['change_set_uid', 'uid'],
       ],
-      { worker: 'worker_id' },
+      { unique: [['task_id', 'worker_id']], worker: 'worker_id' },
     ),
   ],
   importFormats: [],

@@ -10,15 +10,19 @@ import { protoqaCodec } from './teamCodec'
  */
 export const protoqaTeam: CollectionTeam = {
   tables: [
-    t('protoqa_questions', [
-      ['id', 'int'],
-      ['external_id', 'text'],
-      ['source', 'text'],
-      ['original', 'text'],
-      ['normalized', 'text'],
-      ['change_set_uid', 'uid'],
-      ['source_file_id', 'int'],
-    ]),
+    t(
+      'protoqa_questions',
+      [
+        ['id', 'int'],
+        ['external_id', 'text'],
+        ['source', 'text'],
+        ['original', 'text'],
+        ['normalized', 'text'],
+        ['change_set_uid', 'uid'],
+        ['source_file_id', 'int'],
+      ],
+      { unique: [['external_id']] },
+    ),
     t(
       'protoqa_answers',
       [
@@ -27,7 +31,10 @@ export const protoqaTeam: CollectionTeam = {
         ['text', 'text'],
         ['count', 'int'],
       ],
-      { owner: { column: 'question_id', table: 'protoqa_questions' } },
+      {
+        unique: [['question_id', 'text']],
+        owner: { column: 'question_id', table: 'protoqa_questions' },
+      },
     ),
     t(
       'protoqa_responses',
@@ -40,7 +47,11 @@ export const protoqaTeam: CollectionTeam = {
         ['source_file_id', 'int'],
         ['line', 'int'],
       ],
-      { owner: { column: 'source_file_id', table: 'source_files' }, worker: 'worker_id' },
+      {
+        unique: [['question_id', 'worker_id']],
+        owner: { column: 'source_file_id', table: 'source_files' },
+        worker: 'worker_id',
+      },
     ),
     t('protoqa_clusterings', [
       ['id', 'int'],

@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import { UserError } from '../../../shared/contract/errors'
 import { COLLECTION_TABLES } from '../../collections/teams'
+import type { SharedTable } from '../../collections/team'
 import { type ServerClient, escapeIdentifier } from './connect'
 import { copyRowsIn } from './bulk'
 import type { BulkTable, BulkValue } from './bulkTable'
@@ -257,7 +258,57 @@ const m004: ServerMigration = {
   },
 }
 
-export const serverMigrations: readonly ServerMigration[] = [m001, m002, m003, m004]
+/**
+ * Two leads importing one ProtoQA question or CROWDAQ attempt at once would each place it under
+ * an id of their own band, and a replica could hold only one: the server holds each shared
+ * table's natural keys (`unique` of its declaration) unique too, so the second push is refused.
+ * A server that holds such doubles already is left as it is, with the rows named.
+ */
+const m005: ServerMigration = {
+  version: 5,
+  name: 'natural-keys',
+  async up(client) {
+    const doubles: string[] = []
+    for (const table of COLLECTION_TABLES) {
+      for (const columns of table.unique ?? [])
+        doubles.push(...(await doubled(client, table, columns)))
+    }
+    if (doubles.length > 0) {
+      throw new UserError({
+        type: 'conflict',
+        code: 'server-doubles',
+        message: `The team's server holds one thing twice, which this Winnow refuses from now on: ${doubles.join('; ')}. Remove one of each (and the change set that brought it) on the server, then upgrade again; nothing changed.`,
+      })
+    }
+    for (const table of COLLECTION_TABLES) {
+      for (const [i, columns] of (table.unique ?? []).entries()) {
+        await client.query(
+          `ALTER TABLE winnow.${table.name} ADD CONSTRAINT ${table.name}_natural_${i} UNIQUE (${columns.join(', ')})`,
+        )
+      }
+    }
+  },
+}
+
+/** Rows of a table sharing one natural key, said with their key and the change sets that brought them. */
+async function doubled(
+  client: pg.ClientBase,
+  table: SharedTable,
+  columns: readonly string[],
+): Promise<string[]> {
+  const named = columns.map((c) => `${c}::text`).join(`, ' / ', `)
+  const key = table.key.map((c) => `${c}::text`).join(`, ' / ', `)
+  const uid = table.columns.find((c) => c.type === 'uid')
+  const result = await client.query<{ key: string; rows: string }>(
+    `SELECT concat(${named}) AS key,
+       string_agg(concat(${key}${uid ? `, ' (change set ', ${uid.name}::text, ')'` : ''}), ', ') AS rows
+     FROM winnow.${table.name} GROUP BY ${columns.join(', ')} HAVING count(*) > 1
+     ORDER BY 1 LIMIT 20`,
+  )
+  return result.rows.map((r) => `${table.name} ${columns.join(' / ')} ${r.key} in rows ${r.rows}`)
+}
+
+export const serverMigrations: readonly ServerMigration[] = [m001, m002, m003, m004, m005]
 
 export const SERVER_SCHEMA_VERSION = serverMigrations.length
 

@@ -3,7 +3,7 @@ import { pluck, run } from '../../connection'
 import { type SqlFragment, sql } from '../../sql'
 import type { BulkTable, BulkValue } from '../../server/bulk'
 import { collectionRowsOf, collectionWorkersOf } from '../../server/imports'
-import { SHARED_IMPORT_FORMATS } from '../../../collections/teams'
+import { COLLECTION_TABLES, SHARED_IMPORT_FORMATS } from '../../../collections/teams'
 import { localColumn } from './bulk'
 import { recordAddedAnnotations } from '../submissions'
 import type { Band } from './ids'
@@ -155,4 +155,58 @@ export function importedAnnotations(changeSetIds: readonly number[]): SqlFragmen
     WHERE s.change_set_id IN (SELECT value FROM json_each(${ids}))
     UNION SELECT annotation_id FROM added_annotations
     WHERE change_set_id IN (SELECT value FROM json_each(${ids}))`
+}
+
+/**
+ * Removes what an import of collection data wrote (its collection rows, children first, and its
+ * source files), inside the caller's transaction: an import the team holds already, taken back
+ * here. The caller checks it wrote no submissions.
+ */
+export function deleteImportRows(db: Db, changeSetId: number): void {
+  for (const table of [...COLLECTION_TABLES].reverse()) {
+    db.prepare(`DELETE FROM ${table.name} WHERE ${rowsOf(table.name, changeSetId)}`).run()
+  }
+  run(db, sql`DELETE FROM source_files WHERE change_set_id = ${changeSetId}`)
+}
+
+/** Whether a change set wrote submissions or added annotations (GLUCOSE data). */
+export function wroteSubmissions(db: Db, changeSetId: number): boolean {
+  return (
+    pluck<number>(
+      db,
+      sql`SELECT EXISTS (SELECT 1 FROM submissions WHERE change_set_id = ${changeSetId})
+          OR EXISTS (SELECT 1 FROM added_annotations WHERE change_set_id = ${changeSetId})`,
+    ) === 1
+  )
+}
+
+/**
+ * The local change sets holding a row under one of the keys (its own or a natural one) of rows
+ * another replica's import brought, in the collection tables that name their change set.
+ */
+export function holdersOfKeys(
+  db: Db,
+  rows: ReadonlyMap<string, readonly BulkValue[][]>,
+): Map<number, string> {
+  const holders = new Map<number, string>()
+  for (const table of COLLECTION_TABLES) {
+    const pulled = rows.get(table.name) ?? []
+    if (pulled.length === 0 || !table.columns.some((c) => c.type === 'uid')) continue
+    for (const key of [table.key, ...(table.unique ?? [])]) {
+      const at = key.map((name) => table.columns.findIndex((c) => c.name === name))
+      const holder = db
+        .prepare(
+          `SELECT change_set_id FROM ${table.name} WHERE ${key.map((k) => `${k} = ?`).join(' AND ')}`,
+        )
+        .pluck()
+      for (const row of pulled) {
+        const values = at.map((i) => row[i] ?? null)
+        const id = holder.get(values) as number | undefined
+        if (id !== undefined && !holders.has(id)) {
+          holders.set(id, `${table.name} ${key.join(' / ')} ${values.join(' / ')}`)
+        }
+      }
+    }
+  }
+  return holders
 }
