@@ -20,6 +20,7 @@ import { type Db, openProject } from '../../src/main/db/connection'
 import { openTeamServer, pull, requireTeam } from '../../src/main/team/sync'
 import { closeServer } from '../../src/main/team/server'
 import { takeBackImport } from '../../src/main/team/takeBack'
+import { SERVER_SCHEMA_VERSION } from '../../src/main/db/server/schema'
 
 /**
  * ProtoQA, CROWDAQ and HALIE data travel as GLUCOSE's does: a publish sends their tables by
