@@ -1,5 +1,6 @@
 import type pg from 'pg'
 import { UserError } from '../../../shared/contract/errors'
+import { append } from '../../../shared/lists'
 import { COLLECTION_TABLES } from '../../collections/teams'
 import type { SharedTable } from '../../collections/team'
 import { type ServerClient, escapeIdentifier } from './connect'
@@ -271,7 +272,7 @@ const m005: ServerMigration = {
     const doubles: string[] = []
     for (const table of COLLECTION_TABLES) {
       for (const columns of table.unique ?? [])
-        doubles.push(...(await doubled(client, table, columns)))
+        append(doubles, await doubled(client, table, columns))
     }
     if (doubles.length > 0) {
       throw new UserError({
