@@ -1,4 +1,4 @@
-import { cpSync } from 'node:fs'
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { saveExamSettings } from '../../src/main/collections/crowdaq/authoring'
@@ -75,7 +75,12 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
             : `x.${c}`,
         )
         out[table] = db
-          .prepare(`SELECT ${columns.join(', ')} FROM ${table} x ORDER BY 1, 2, 3`)
+          .prepare(
+            `SELECT ${columns.join(', ')} FROM ${table} x ORDER BY ${columns
+              .slice(0, 3)
+              .map((_, i) => i + 1)
+              .join(', ')}`,
+          )
           .raw()
           .all()
       }
@@ -375,5 +380,55 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     const workers = (path: string): unknown[] =>
       withProject(path, (d) => d.prepare('SELECT id, external_id FROM workers ORDER BY id').all())
     expect(workers(other)).toEqual(workers(lead))
+  }, 120_000)
+
+  it('carries what a HALIE import adds to sessions imported before to every replica, a member joining later too', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    const folder = writeHalieFolder(join(dir, 'halie'), { sessionsPerTask: 2, blocksPerSession: 2 })
+    const copy = (from: string, to: string): void =>
+      cpSync(join(dir, 'halie', from), join(dir, to, from), { recursive: true })
+    // Before publishing: every task's event blocks but question's, whose sessions come from their
+    // raw logs alone (no worker, model or prompt yet).
+    for (const task of HALIE_TASKS)
+      copy(task === 'question' ? 'question/logs' : `${task}/event_blocks.csv`, 'first')
+    await ok('halie', 'import', join(dir, 'first'), '--db', lead)
+    const { rev, join: joinAs, number } = await publishAndJoin(dir, lead)
+
+    // After: the surveys, crossword's accuracies, the other raw logs and question's event blocks,
+    // all of sessions held already; then a file of metadata alone.
+    for (const task of HALIE_TASKS) copy(`${task}/survey_responses.csv`, 'second')
+    for (const file of ['crossword/accuracies.csv', 'metaphor/logs.zip', 'summarization/logs'])
+      copy(file, 'second')
+    copy('question/event_blocks.csv', 'second')
+    await ok('halie', 'import', join(dir, 'second'), '--db', lead)
+    const described = folder.sessions.find((s) => s.task === 'dialogue')
+    if (!described) throw new Error('the folder has no dialogue session')
+    mkdirSync(join(dir, 'third', 'dialogue'), { recursive: true })
+    writeFileSync(
+      join(dir, 'third', 'dialogue', 'metadata.jsonl'),
+      JSON.stringify({ verification_code: described.id, start_timestamp: 1_654_000_000 }) + '\n',
+    )
+    await ok('halie', 'import', join(dir, 'third'), '--db', lead)
+    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 2 })
+    await ok('team', 'sync', '--db', rev)
+
+    const tables = collectionTables(lead)
+    const sessions = withProject(lead, (d) =>
+      d
+        .prepare(
+          `SELECT count(*) FILTER (WHERE worker_id IS NULL) AS keyless,
+             count(*) FILTER (WHERE metadata IS NOT NULL) AS described,
+             count(*) FILTER (WHERE started_at IS NOT NULL) AS started,
+             (SELECT count(DISTINCT session_id) FROM halie_scores) AS scored
+           FROM halie_sessions`,
+        )
+        .get(),
+    )
+    // Every session has its keys and scores now, some a start, one its metadata.
+    expect(sessions).toMatchObject({ keyless: 0, described: 1, scored: folder.sessions.length })
+    expect((sessions as { started: number }).started).toBeGreaterThan(1)
+    expect(collectionTables(rev)).toEqual(tables)
+    expect(collectionTables(await joinAs(`clate${number}`))).toEqual(tables)
   }, 120_000)
 })
