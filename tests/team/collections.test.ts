@@ -1,4 +1,5 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
+import pg from 'pg'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { saveExamSettings } from '../../src/main/collections/crowdaq/authoring'
@@ -16,6 +17,7 @@ import { withProject } from '../helpers/project'
 import { useTempDir } from '../helpers/tmp'
 import { HALIE_TASKS } from '../../src/shared/halie/tasks'
 import { serverAtSchema3, serverSchemaVersion } from '../helpers/serverSchema'
+import { SERVER_SCHEMA_VERSION, groupRoles } from '../../src/main/db/server/schema'
 
 /**
  * ProtoQA, CROWDAQ and HALIE data travel as GLUCOSE's does: a publish sends their tables by
@@ -312,7 +314,9 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     await postgres.server.admin$('UPDATE winnow.schema_version SET version = 3', db)
     const refused = await cli('team', 'sync', '--db', lead, '--json')
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/has server schema 3; this Winnow needs 4/)
+    expect(refused.stderr).toMatch(
+      `has server schema 3; this Winnow needs ${SERVER_SCHEMA_VERSION}.`,
+    )
     expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })
   }, 120_000)
 
@@ -326,18 +330,26 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     // A reviewer is told to ask the lead, and its own upgrade is refused by the server's grants.
     const asked = await cli('team', 'sync', '--db', rev, '--json')
     expect(asked.code).toBe(1)
-    expect(asked.stderr).toMatch(/has server schema 3; this Winnow needs 4\. Ask the lead/)
+    expect(asked.stderr).toMatch(
+      `has server schema 3; this Winnow needs ${SERVER_SCHEMA_VERSION}. Ask a lead`,
+    )
     const refused = await cli('team', 'upgrade', '--db', rev, '--json')
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/Only the lead who published the team can upgrade/)
+    expect(refused.stderr).toMatch(/Only a lead can upgrade/)
     expect(refused.stderr).toMatch(/permission denied/)
     expect(await serverSchemaVersion(postgres.server, db)).toBe(3)
 
     const told = await cli('team', 'sync', '--db', lead, '--json')
     expect(told.stderr).toMatch(/Upgrade it with winnow team upgrade/)
-    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ from: 3, to: 4 })
-    expect(await serverSchemaVersion(postgres.server, db)).toBe(4)
-    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ from: 4, to: 4 })
+    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({
+      from: 3,
+      to: SERVER_SCHEMA_VERSION,
+    })
+    expect(await serverSchemaVersion(postgres.server, db)).toBe(SERVER_SCHEMA_VERSION)
+    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({
+      from: SERVER_SCHEMA_VERSION,
+      to: SERVER_SCHEMA_VERSION,
+    })
 
     const second = await joinAs(`csecond${number}`)
     const tables = collectionTables(lead)
@@ -351,6 +363,97 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     expect(clusterings(second, 't1q1')).toContainEqual(
       expect.objectContaining({ author: 'bob', role: 'reviewer' }),
     )
+  }, 120_000)
+
+  it('lets a second lead upgrade an older server once the publisher has handed it to the leads; a reviewer stays refused by the server', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await importCollections(lead, null)
+    const t = await postgres.teamDatabase(dir)
+    await t.publish(lead)
+    const second = await t.join(lead, `clead2x${t.number}`, 'lead')
+    const reviewerPassword = await t.addMember(lead, `crevx${t.number}`, 'reviewer')
+    const reviewer = await (async () => {
+      const path = join(dir, 'reviewer.winnow')
+      await ok(
+        'team',
+        'join',
+        '--server',
+        t.url(`crevx${t.number}`),
+        '--db',
+        path,
+        '--name',
+        `crevx${t.number}`,
+      )
+      return path
+    })()
+    const leads = groupRoles(t.db).lead
+    const owners = async (): Promise<string[]> =>
+      (
+        await postgres.server.admin$(
+          `SELECT DISTINCT tableowner AS owner FROM pg_tables WHERE schemaname = 'winnow' ORDER BY 1`,
+          t.db,
+        )
+      ).rows.map((r) => (r as { owner: string }).owner)
+    expect(await owners()).toEqual([leads])
+
+    // A server set up before the leads owned it: every object is its publisher's.
+    await serverAtSchema3(postgres.server, t.db)
+    await postgres.server.admin$(
+      `REVOKE CREATE ON SCHEMA winnow FROM "${leads}";
+       ALTER TABLE winnow.change_sets NO FORCE ROW LEVEL SECURITY;
+       ALTER TABLE winnow.triage_claims NO FORCE ROW LEVEL SECURITY;
+       DO $$ DECLARE o record; BEGIN
+         FOR o IN SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n
+             ON n.oid = c.relnamespace WHERE n.nspname = 'winnow' AND c.relkind IN ('r', 'S') LOOP
+           EXECUTE format('ALTER %s winnow.%I OWNER TO "${t.lead}"',
+             CASE o.relkind WHEN 'S' THEN 'SEQUENCE' ELSE 'TABLE' END, o.relname);
+         END LOOP;
+         ALTER FUNCTION winnow.place_change_set() OWNER TO "${t.lead}";
+         ALTER FUNCTION winnow.announce_change_sets() OWNER TO "${t.lead}";
+       END $$;`,
+      t.db,
+    )
+    const before = await cli('team', 'upgrade', '--db', second, '--json')
+    expect(before.code).toBe(1)
+    expect(before.stderr).toMatch(/the lead who published the team upgrades it this once/)
+    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(3)
+    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ to: SERVER_SCHEMA_VERSION })
+    expect(await owners()).toEqual([leads])
+
+    // Older again, now the leads': the second lead upgrades it, and what it makes is the leads'.
+    await serverAtSchema3(postgres.server, t.db)
+    const refused = await cli('team', 'upgrade', '--db', reviewer, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/Only a lead can upgrade/)
+    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(3)
+    expect(await ok('team', 'upgrade', '--db', second)).toMatchObject({
+      from: 3,
+      to: SERVER_SCHEMA_VERSION,
+    })
+    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(SERVER_SCHEMA_VERSION)
+    expect(await owners()).toEqual([leads])
+    expect(collectionTables(second)).toEqual(collectionTables(lead))
+    withProject(second, (d) => clusteringOf(d, 't1q1', 'ann', 'keys'))
+    expect(await ok('team', 'sync', '--db', second)).toMatchObject({ pushed: 1 })
+
+    // The reviewer's own connection cannot act as the leads nor make anything in the schema.
+    const client = new pg.Client({ connectionString: t.url(`crevx${t.number}`, reviewerPassword) })
+    await client.connect()
+    try {
+      const tries = [
+        `SET ROLE "${leads}"`,
+        'CREATE TABLE winnow.forged (a int)',
+        'ALTER TABLE winnow.change_sets DISABLE ROW LEVEL SECURITY',
+        'UPDATE winnow.schema_version SET version = 99',
+      ]
+      for (const statement of tries) {
+        await expect(client.query(statement), statement).rejects.toMatchObject({ code: '42501' })
+      }
+    } finally {
+      await client.end()
+    }
+    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(SERVER_SCHEMA_VERSION)
   }, 120_000)
 
   it('brings two leads importing HALIE tasks at once to one state, their rows under ids of their own', async () => {

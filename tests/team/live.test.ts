@@ -15,6 +15,7 @@ import { noPostgres } from '../helpers/postgres'
 import { importedProject, usePostgres } from '../helpers/team'
 import { useTempDir } from '../helpers/tmp'
 import { serverAtSchema3, serverSchemaVersion } from '../helpers/serverSchema'
+import { SERVER_SCHEMA_VERSION } from '../../src/main/db/server/schema'
 
 /**
  * The app's side of team mode against a real PostgreSQL server: two app sessions (as serve mode
@@ -132,13 +133,15 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
     await a.call('ratings.rateItems', { annotationIds: [annotation], rating: -2 })
     await b.call('ratings.rateItems', { annotationIds: [annotation + 1], rating: 2 })
     await expect.poll(() => a.status()?.upgrade, { timeout: 15_000 }).toBe(true)
-    expect(a.status()?.problem).toMatch(/has server schema 3; this Winnow needs 4/)
-    await expect.poll(() => b.status()?.problem ?? '', { timeout: 15_000 }).toMatch(/Ask the lead/)
+    expect(a.status()?.problem).toMatch(
+      `has server schema 3; this Winnow needs ${SERVER_SCHEMA_VERSION}.`,
+    )
+    await expect.poll(() => b.status()?.problem ?? '', { timeout: 15_000 }).toMatch(/Ask a lead/)
     expect(b.status()?.upgrade).toBe(false)
     expect(a.status()?.pending).toBe(1)
 
-    expect(await a.call('team.upgrade')).toMatchObject({ from: 3, to: 4 })
-    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(4)
+    expect(await a.call('team.upgrade')).toMatchObject({ from: 3, to: SERVER_SCHEMA_VERSION })
+    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(SERVER_SCHEMA_VERSION)
     await expect.poll(() => a.status()?.pending, { timeout: 15_000 }).toBe(0)
     expect(a.status()).toMatchObject({ upgrade: false, problem: null })
     await expect.poll(() => ratingOf(replicaPath, annotation), { timeout: 15_000 }).toBe(-2)
