@@ -16,6 +16,7 @@ import { releaseCsv } from '../helpers/glucose'
 import { noPostgres } from '../helpers/postgres'
 import { type TeamDatabase, importedProject, usePostgres } from '../helpers/team'
 import { useTempDir } from '../helpers/tmp'
+import { SERVER_SCHEMA_VERSION } from '../../src/main/db/server/schema'
 
 /**
  * Team mode against a real PostgreSQL server started for these tests: publishing, joining,
@@ -954,7 +955,9 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     await postgres.server.admin$('UPDATE winnow.schema_version SET version = 99', t.db)
     const refused = await cli('team', 'sync', '--db', lead, '--json')
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/newer Winnow \(server schema 99; this version knows 4\)/)
+    expect(refused.stderr).toMatch(
+      `newer Winnow (server schema 99; this version knows ${SERVER_SCHEMA_VERSION})`,
+    )
     const logged = await postgres.server.admin$(
       'SELECT count(*)::int AS n FROM winnow.change_sets',
       t.db,
