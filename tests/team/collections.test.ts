@@ -1,4 +1,5 @@
-import { cpSync } from 'node:fs'
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
+import pg from 'pg'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { saveExamSettings } from '../../src/main/collections/crowdaq/authoring'
@@ -20,7 +21,7 @@ import { type Db, openProject } from '../../src/main/db/connection'
 import { openTeamServer, pull, requireTeam } from '../../src/main/team/sync'
 import { closeServer } from '../../src/main/team/server'
 import { takeBackImport } from '../../src/main/team/takeBack'
-import { SERVER_SCHEMA_VERSION } from '../../src/main/db/server/schema'
+import { SERVER_SCHEMA_VERSION, groupRoles } from '../../src/main/db/server/schema'
 
 /**
  * ProtoQA, CROWDAQ and HALIE data travel as GLUCOSE's does: a publish sends their tables by
@@ -80,7 +81,12 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
             : `x.${c}`,
         )
         out[table] = db
-          .prepare(`SELECT ${columns.join(', ')} FROM ${table} x ORDER BY 1, 2, 3`)
+          .prepare(
+            `SELECT ${columns.join(', ')} FROM ${table} x ORDER BY ${columns
+              .slice(0, 3)
+              .map((_, i) => i + 1)
+              .join(', ')}`,
+          )
           .raw()
           .all()
       }
@@ -443,7 +449,7 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     const refused = await cli('team', 'sync', '--db', lead, '--json')
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(
-      new RegExp(`has server schema 3; this Winnow needs ${SERVER_SCHEMA_VERSION}`),
+      `has server schema 3; this Winnow needs ${SERVER_SCHEMA_VERSION}.`,
     )
     expect(await ok('team', 'status', '--db', lead)).toMatchObject({ pending: 1 })
   }, 120_000)
@@ -459,11 +465,11 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     const asked = await cli('team', 'sync', '--db', rev, '--json')
     expect(asked.code).toBe(1)
     expect(asked.stderr).toMatch(
-      new RegExp(`has server schema 3; this Winnow needs ${SERVER_SCHEMA_VERSION}\\. Ask the lead`),
+      `has server schema 3; this Winnow needs ${SERVER_SCHEMA_VERSION}. Ask a lead`,
     )
     const refused = await cli('team', 'upgrade', '--db', rev, '--json')
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/Only the lead who published the team can upgrade/)
+    expect(refused.stderr).toMatch(/Only a lead can upgrade/)
     expect(refused.stderr).toMatch(/permission denied/)
     expect(await serverSchemaVersion(postgres.server, db)).toBe(3)
 
@@ -493,6 +499,97 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     )
   }, 120_000)
 
+  it('lets a second lead upgrade an older server once the publisher has handed it to the leads; a reviewer stays refused by the server', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await importCollections(lead, null)
+    const t = await postgres.teamDatabase(dir)
+    await t.publish(lead)
+    const second = await t.join(lead, `clead2x${t.number}`, 'lead')
+    const reviewerPassword = await t.addMember(lead, `crevx${t.number}`, 'reviewer')
+    const reviewer = await (async () => {
+      const path = join(dir, 'reviewer.winnow')
+      await ok(
+        'team',
+        'join',
+        '--server',
+        t.url(`crevx${t.number}`),
+        '--db',
+        path,
+        '--name',
+        `crevx${t.number}`,
+      )
+      return path
+    })()
+    const leads = groupRoles(t.db).lead
+    const owners = async (): Promise<string[]> =>
+      (
+        await postgres.server.admin$(
+          `SELECT DISTINCT tableowner AS owner FROM pg_tables WHERE schemaname = 'winnow' ORDER BY 1`,
+          t.db,
+        )
+      ).rows.map((r) => (r as { owner: string }).owner)
+    expect(await owners()).toEqual([leads])
+
+    // A server set up before the leads owned it: every object is its publisher's.
+    await serverAtSchema3(postgres.server, t.db)
+    await postgres.server.admin$(
+      `REVOKE CREATE ON SCHEMA winnow FROM "${leads}";
+       ALTER TABLE winnow.change_sets NO FORCE ROW LEVEL SECURITY;
+       ALTER TABLE winnow.triage_claims NO FORCE ROW LEVEL SECURITY;
+       DO $$ DECLARE o record; BEGIN
+         FOR o IN SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n
+             ON n.oid = c.relnamespace WHERE n.nspname = 'winnow' AND c.relkind IN ('r', 'S') LOOP
+           EXECUTE format('ALTER %s winnow.%I OWNER TO "${t.lead}"',
+             CASE o.relkind WHEN 'S' THEN 'SEQUENCE' ELSE 'TABLE' END, o.relname);
+         END LOOP;
+         ALTER FUNCTION winnow.place_change_set() OWNER TO "${t.lead}";
+         ALTER FUNCTION winnow.announce_change_sets() OWNER TO "${t.lead}";
+       END $$;`,
+      t.db,
+    )
+    const before = await cli('team', 'upgrade', '--db', second, '--json')
+    expect(before.code).toBe(1)
+    expect(before.stderr).toMatch(/the lead who published the team upgrades it this once/)
+    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(3)
+    expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ to: SERVER_SCHEMA_VERSION })
+    expect(await owners()).toEqual([leads])
+
+    // Older again, now the leads': the second lead upgrades it, and what it makes is the leads'.
+    await serverAtSchema3(postgres.server, t.db)
+    const refused = await cli('team', 'upgrade', '--db', reviewer, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/Only a lead can upgrade/)
+    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(3)
+    expect(await ok('team', 'upgrade', '--db', second)).toMatchObject({
+      from: 3,
+      to: SERVER_SCHEMA_VERSION,
+    })
+    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(SERVER_SCHEMA_VERSION)
+    expect(await owners()).toEqual([leads])
+    expect(collectionTables(second)).toEqual(collectionTables(lead))
+    withProject(second, (d) => clusteringOf(d, 't1q1', 'ann', 'keys'))
+    expect(await ok('team', 'sync', '--db', second)).toMatchObject({ pushed: 1 })
+
+    // The reviewer's own connection cannot act as the leads nor make anything in the schema.
+    const client = new pg.Client({ connectionString: t.url(`crevx${t.number}`, reviewerPassword) })
+    await client.connect()
+    try {
+      const tries = [
+        `SET ROLE "${leads}"`,
+        'CREATE TABLE winnow.forged (a int)',
+        'ALTER TABLE winnow.change_sets DISABLE ROW LEVEL SECURITY',
+        'UPDATE winnow.schema_version SET version = 99',
+      ]
+      for (const statement of tries) {
+        await expect(client.query(statement), statement).rejects.toMatchObject({ code: '42501' })
+      }
+    } finally {
+      await client.end()
+    }
+    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(SERVER_SCHEMA_VERSION)
+  }, 120_000)
+
   it('brings two leads importing HALIE tasks at once to one state, their rows under ids of their own', async () => {
     const dir = tempDir()
     const lead = join(dir, 'lead.winnow')
@@ -520,5 +617,55 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     const workers = (path: string): unknown[] =>
       withProject(path, (d) => d.prepare('SELECT id, external_id FROM workers ORDER BY id').all())
     expect(workers(other)).toEqual(workers(lead))
+  }, 120_000)
+
+  it('carries what a HALIE import adds to sessions imported before to every replica, a member joining later too', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    const folder = writeHalieFolder(join(dir, 'halie'), { sessionsPerTask: 2, blocksPerSession: 2 })
+    const copy = (from: string, to: string): void =>
+      cpSync(join(dir, 'halie', from), join(dir, to, from), { recursive: true })
+    // Before publishing: every task's event blocks but question's, whose sessions come from their
+    // raw logs alone (no worker, model or prompt yet).
+    for (const task of HALIE_TASKS)
+      copy(task === 'question' ? 'question/logs' : `${task}/event_blocks.csv`, 'first')
+    await ok('halie', 'import', join(dir, 'first'), '--db', lead)
+    const { rev, join: joinAs, number } = await publishAndJoin(dir, lead)
+
+    // After: the surveys, crossword's accuracies, the other raw logs and question's event blocks,
+    // all of sessions held already; then a file of metadata alone.
+    for (const task of HALIE_TASKS) copy(`${task}/survey_responses.csv`, 'second')
+    for (const file of ['crossword/accuracies.csv', 'metaphor/logs.zip', 'summarization/logs'])
+      copy(file, 'second')
+    copy('question/event_blocks.csv', 'second')
+    await ok('halie', 'import', join(dir, 'second'), '--db', lead)
+    const described = folder.sessions.find((s) => s.task === 'dialogue')
+    if (!described) throw new Error('the folder has no dialogue session')
+    mkdirSync(join(dir, 'third', 'dialogue'), { recursive: true })
+    writeFileSync(
+      join(dir, 'third', 'dialogue', 'metadata.jsonl'),
+      JSON.stringify({ verification_code: described.id, start_timestamp: 1_654_000_000 }) + '\n',
+    )
+    await ok('halie', 'import', join(dir, 'third'), '--db', lead)
+    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 2 })
+    await ok('team', 'sync', '--db', rev)
+
+    const tables = collectionTables(lead)
+    const sessions = withProject(lead, (d) =>
+      d
+        .prepare(
+          `SELECT count(*) FILTER (WHERE worker_id IS NULL) AS keyless,
+             count(*) FILTER (WHERE metadata IS NOT NULL) AS described,
+             count(*) FILTER (WHERE started_at IS NOT NULL) AS started,
+             (SELECT count(DISTINCT session_id) FROM halie_scores) AS scored
+           FROM halie_sessions`,
+        )
+        .get(),
+    )
+    // Every session has its keys and scores now, some a start, one its metadata.
+    expect(sessions).toMatchObject({ keyless: 0, described: 1, scored: folder.sessions.length })
+    expect((sessions as { started: number }).started).toBeGreaterThan(1)
+    expect(collectionTables(rev)).toEqual(tables)
+    expect(collectionTables(await joinAs(`clate${number}`))).toEqual(tables)
   }, 120_000)
 })

@@ -34,6 +34,20 @@ export interface CollectionTeam {
   codecs?: Readonly<Record<string, CollectionCodec>>
   /** Why an import after publishing cannot travel (rows it changed that another change set brought), or null. */
   heldBack?(db: Db, changeSetId: number): string | null
+  /** What an import changed in rows an earlier change set brought, carried in its envelope. */
+  earlier?: EarlierRows
+}
+
+/**
+ * An import's changes to rows an earlier change set brought (their rows on the server keep the
+ * state they arrived with): `encode` reads them, named as every replica names those rows, or null
+ * when it changed none; `apply` writes them into the change set opened for it on another replica
+ * (a pull, or a join replaying the log, in the log's order). `name` keys them in the envelope.
+ */
+export interface EarlierRows {
+  name: string
+  encode(db: Db, changeSetId: number): unknown
+  apply(db: Db, changeSetId: number, changes: never): void
 }
 
 /** A change set kind's codec (team/codecs.ts): its payload read here, written on another replica. */

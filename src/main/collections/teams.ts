@@ -2,6 +2,7 @@ import { crowdaqTeam } from './crowdaq/team'
 import { halieTeam } from './halie/team'
 import { protoqaTeam } from './protoqa/team'
 import type { Db } from '../db/types'
+import { UserError } from '../../shared/contract/errors'
 import type { CollectionCodec, CollectionTeam, EntryKeys, SharedTable } from './team'
 
 /**
@@ -36,4 +37,33 @@ export function importHeldBack(db: Db, changeSetId: number): string | null {
     if (reason !== null) return reason
   }
   return null
+}
+
+/** What an import changed in rows earlier change sets brought, by collection; null when nothing. */
+export function encodeEarlier(db: Db, changeSetId: number): Record<string, unknown> | null {
+  const out: Record<string, unknown> = {}
+  for (const c of collectionTeams) {
+    const changes = c.earlier?.encode(db, changeSetId) ?? null
+    if (changes !== null) out[c.earlier?.name ?? ''] = changes
+  }
+  return Object.keys(out).length === 0 ? null : out
+}
+
+/** Writes another replica's changes to earlier rows (`encodeEarlier`) into change set `changeSetId`. */
+export function applyEarlier(
+  db: Db,
+  changeSetId: number,
+  earlier: Readonly<Record<string, unknown>>,
+): void {
+  for (const [name, changes] of Object.entries(earlier)) {
+    const c = collectionTeams.find((t) => t.earlier?.name === name)
+    if (!c?.earlier) {
+      throw new UserError({
+        type: 'conflict',
+        code: 'unknown-change-set-kind',
+        message: `The team's log holds changes to ${name} rows, which this Winnow cannot apply. Update Winnow.`,
+      })
+    }
+    c.earlier.apply(db, changeSetId, changes as never)
+  }
 }

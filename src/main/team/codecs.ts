@@ -17,7 +17,7 @@ import {
   uidOf,
 } from '../db/queries/team/state'
 import { type EntriesPayload, applyEntries, encodeEntries } from './entryCodec'
-import { collectionCodecs } from '../collections/teams'
+import { collectionCodecs, encodeEarlier } from '../collections/teams'
 import type { LogEntry } from '../db/server/log'
 import type { GrownSubmission } from '../db/queries/team/imports'
 
@@ -94,9 +94,13 @@ const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
  * Format 2: a change set may have brought bulk data, which the server holds beside the log.
  * Format 3: it may have added annotations to submissions of earlier change sets (`grown`); an
  * envelope is written at 3 only then, so an older Winnow refuses it rather than miss those rows.
+ * Format 4: an import may carry what it changed in a collection's rows of earlier change sets
+ * (`earlier`: HALIE's sessions); written at 4 only then, for the same reason.
  */
-export const PAYLOAD_FORMAT = 3
+export const PAYLOAD_FORMAT = 4
 const PLAIN_FORMAT = 2
+const GROWN_FORMAT = 3
+const EARLIER_FORMAT = 4
 
 export interface Envelope {
   format: number
@@ -109,6 +113,8 @@ export interface Envelope {
   bulk?: true
   /** Submissions of earlier change sets it added annotations to (their rows travel with its own). */
   grown?: GrownSubmission[]
+  /** What it changed in a collection's rows of earlier change sets, by collection (`encodeEarlier`). */
+  earlier?: Record<string, unknown>
 }
 
 function codecFor(kind: string): ChangeSetCodec<unknown> {
@@ -140,12 +146,14 @@ export function encodeChangeSet(
   change: { id: number; kind: string; reverts: number | null },
 ): Envelope {
   const reverts = change.reverts === null ? null : (uidOf(db, change.reverts) ?? null)
-  return {
+  const envelope: Envelope = {
     format: PLAIN_FORMAT,
     reverts,
     effects: ratingEffectsOf(db, change.id),
     body: codecFor(change.kind).encode(db, change.id),
   }
+  const earlier = change.kind === 'import' ? encodeEarlier(db, change.id) : null
+  return earlier === null ? envelope : { ...envelope, format: EARLIER_FORMAT, earlier }
 }
 
 /** The local id of the change set an envelope reverts, or null. */
@@ -159,7 +167,9 @@ export function revertedChangeSet(db: Db, envelope: Envelope): number | null {
 
 /** An import's envelope with the submissions it grew, at the format that carries them. */
 export function withGrown(envelope: Envelope, grown: GrownSubmission[]): Envelope {
-  return grown.length === 0 ? envelope : { ...envelope, format: PAYLOAD_FORMAT, grown }
+  return grown.length === 0
+    ? envelope
+    : { ...envelope, format: Math.max(envelope.format, GROWN_FORMAT), grown }
 }
 
 /** The annotations an envelope's grown submissions gained, by id. */

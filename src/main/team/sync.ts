@@ -62,7 +62,7 @@ import {
 import { replaceClaims } from '../db/queries/team/claims'
 import { allClaims } from '../db/server/claims'
 import { applyEntryHere } from './entryCodec'
-import { importHeldBack } from '../collections/teams'
+import { applyEarlier, importHeldBack } from '../collections/teams'
 import { hasAnyEntries, moveEntriesLast } from '../db/queries/team/entries'
 import {
   type TeamServer,
@@ -496,6 +496,8 @@ export function applyBody(db: Db, id: number, entry: PulledEntry): void {
     recordEffects(db, id, envelope.effects.changed, envelope.effects.transitions)
   // Their annotations arrived with the bulk rows (or the join's); their flags count them now.
   if (envelope.grown) setGrownFlags(db, envelope.grown)
+  // What it changed in rows earlier change sets brought (the server's rows keep their first state).
+  if (envelope.earlier) applyEarlier(db, id, envelope.earlier)
 }
 
 /** Brings this replica's copy of the claims up to the server's. */

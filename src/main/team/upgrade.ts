@@ -14,8 +14,8 @@ export interface UpgradeResult {
 /**
  * Upgrades the team's server to this Winnow's schema (`winnow team upgrade`, or Upgrade in the
  * app's status bar): its pending migrations in one transaction, what they made filled from this
- * replica (the lead's). The server's grants refuse anyone but the schema's owner, whatever the
- * app asks; that refusal is said in the team's words.
+ * replica (the lead's). The server refuses anyone outside the leads' group, which owns the schema,
+ * whatever the app asks; that refusal is said in the team's words.
  */
 export async function upgradeTeamServer(db: Db): Promise<UpgradeResult> {
   const server = await openTeamServer(requireTeam(db))
@@ -37,10 +37,15 @@ export async function upgradeWith(db: Db, server: TeamServer): Promise<UpgradeRe
     ),
   ).catch((error: unknown) => {
     if (error instanceof UserError && error.info.code === 'not-allowed') {
+      // A server before migration 6 is its publisher's alone until they upgrade it once.
+      const who =
+        requireTeam(db).role === 'lead'
+          ? 'This server was set up before every lead could upgrade it: the lead who published the team upgrades it this once (winnow team upgrade), and any lead can after.'
+          : "Only a lead can upgrade the team's server; ask a lead to run winnow team upgrade."
       throw new UserError({
         type: 'conflict',
         code: 'not-allowed',
-        message: `Only the lead who published the team can upgrade its server; ask them to run winnow team upgrade. ${error.message} Nothing changed.`,
+        message: `${who} ${error.message} Nothing changed.`,
       })
     }
     throw error

@@ -24,6 +24,7 @@ import {
   fillStartTimes,
   scoreWriter,
   setManySessionFigures,
+  recordChangedSessions,
 } from './db/store'
 import { findOrAddWorker } from '../../db/queries/workers/ids'
 import { completeSourceFile, insertSourceFile } from '../../db/queries/submissions'
@@ -128,6 +129,8 @@ export function importHalie(
       return found
     }
 
+    // Sessions written to: those an earlier change set brought are recorded as changed by this one.
+    const touched = new Set<number>()
     const rows = rowWriter(db)
     const scores = scoreWriter(db)
     for (const table of tables) {
@@ -173,6 +176,7 @@ export function importHalie(
         const id =
           known.get(`${task}\t${externalId}`) ??
           session(task, externalId, { worker: cell(wid), model: cell(mid), prompt: cell(pid) })
+        touched.add(id)
         rows.add(tableId, row.line, id, JSON.stringify(cells))
         const list = bySession.get(id)
         if (list) list.push(cells)
@@ -221,6 +225,7 @@ export function importHalie(
         bytesDone += log.bytes
         continue
       }
+      touched.add(id)
       const sourceFileId = insertSourceFile(db, {
         name: display,
         path,
@@ -253,7 +258,8 @@ export function importHalie(
     for (const m of metadata) {
       for (const record of m.records) {
         counts(record.task)
-        setMetadata(db, session(record.task, record.sessionId), record.line)
+        const id = session(record.task, record.sessionId)
+        if (setMetadata(db, id, record.line)) touched.add(id)
       }
       bytesDone += m.bytes
     }
@@ -267,11 +273,12 @@ export function importHalie(
       file: '',
       step: 'Committing',
     })
-    const added = Object.values(result.tasks).some(
-      (c) => c.eventBlocks + c.surveyResponses + c.logs > 0,
-    )
-    if (added) describeChangeSet(db, changeSet.id, `Import HALIE: ${describeHalieImport(result)}`)
-    else discardChangeSet(db, changeSet.id)
+    // Metadata alone is a change too (it travels to a team's other replicas).
+    const added = touched.size > 0
+    if (added) {
+      describeChangeSet(db, changeSet.id, `Import HALIE: ${describeHalieImport(result)}`)
+      recordChangedSessions(db, [...touched], changeSet.id)
+    } else discardChangeSet(db, changeSet.id)
     return result
   }
   return withPragmas(db, IMPORT_PRAGMAS, () => db.transaction(write).immediate())

@@ -1,9 +1,10 @@
 import type { CollectionSchema } from '../schema'
 import m014 from './db/migrations/014-halie'
 import m016 from './db/migrations/016-halie-ratings'
+import m021 from './db/migrations/021-halie-changed-sessions'
 
 export const halieSchema: CollectionSchema = {
   id: 'halie',
-  migrations: [m014, m016],
+  migrations: [m014, m016, m021],
   holds: ['halie_sessions'],
 }

@@ -6,6 +6,7 @@ import {
   localHalieRatingKey,
   sharedHalieRatingKey,
 } from './db/ratings'
+import { type ChangedSession, applyChangedSession, changedSessionsOf } from './db/changedSessions'
 
 /**
  * HALIE's share of a team: sessions, their tables' rows, scores and raw logs. Its imports made
@@ -88,6 +89,25 @@ export const halieTeam: CollectionTeam = {
     ),
   ],
   importFormats: ['halie-event-blocks', 'halie-survey-responses', 'halie-accuracies', 'halie-log'],
+  // Figures, scores, keys, metadata and a start an import added to sessions imported before.
+  earlier: {
+    name: 'halie.sessions',
+    encode(db, changeSetId) {
+      const changed = changedSessionsOf(db, changeSetId)
+      return changed.length === 0 ? null : changed
+    },
+    apply(db, changeSetId, changes: readonly ChangedSession[]) {
+      for (const change of changes) {
+        if (!applyChangedSession(db, changeSetId, change)) {
+          throw new UserError({
+            type: 'conflict',
+            code: 'not-shared',
+            message: `The team's log changes a HALIE session this replica lacks (${change.task} ${change.externalId}).`,
+          })
+        }
+      }
+    },
+  },
   entryKeys: {
     subject: 'halie.rating',
     toShared(db, key) {

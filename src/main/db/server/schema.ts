@@ -309,9 +309,70 @@ async function doubled(
   return result.rows.map((r) => `${table.name} ${columns.join(' / ')} ${r.key} in rows ${r.rows}`)
 }
 
-export const serverMigrations: readonly ServerMigration[] = [m001, m002, m003, m004, m005]
+/**
+ * The schema's tables, sequences and functions belong to the leads' group role, not to the lead
+ * who published: every lead may upgrade the server (an upgrade runs as that group), and reviewers
+ * and viewers, not in it, may not. The schema itself stays its publisher's; the group may create
+ * in it. On an older server only the objects' owner, the publisher, can hand them over, so this
+ * migration is that lead's, once.
+ */
+const m006: ServerMigration = {
+  version: 6,
+  name: 'leads-own-the-schema',
+  async up(client, groups) {
+    await handToLeads(client, groups)
+    // An owner skips row-level security unless forced; every lead is one now.
+    await client.query(`ALTER TABLE winnow.change_sets FORCE ROW LEVEL SECURITY;
+      ALTER TABLE winnow.triage_claims FORCE ROW LEVEL SECURITY;`)
+  },
+}
 
-export const SERVER_SCHEMA_VERSION = serverMigrations.length
+export const serverMigrations: readonly ServerMigration[] = [m001, m002, m003, m004, m005, m006]
+
+export const SERVER_SCHEMA_VERSION = serverMigrations.at(-1)?.version ?? 0
+
+/**
+ * Makes the leads' group the owner of every table, sequence and function of schema `winnow` and
+ * lets it create there; what it owns already is left alone.
+ */
+async function handToLeads(client: pg.ClientBase, groups: GroupRoles): Promise<void> {
+  const lead = escapeIdentifier(groups.lead)
+  const schemaOwner = await client.query<{ mine: boolean }>(
+    `SELECT nspowner = (SELECT oid FROM pg_roles WHERE rolname = current_user) AS mine
+     FROM pg_namespace WHERE nspname = 'winnow'`,
+  )
+  if (schemaOwner.rows[0]?.mine)
+    await client.query(`GRANT USAGE, CREATE ON SCHEMA winnow TO ${lead} WITH GRANT OPTION`)
+  const others = await client.query<{ kind: string; name: string }>(
+    `WITH leads AS (SELECT oid FROM pg_roles WHERE rolname = $1)
+     SELECT CASE c.relkind WHEN 'S' THEN 'SEQUENCE' ELSE 'TABLE' END AS kind,
+       'winnow.' || quote_ident(c.relname) AS name
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'winnow' AND c.relkind IN ('r', 'p', 'S')
+       AND c.relowner <> (SELECT oid FROM leads)
+     UNION ALL
+     SELECT 'FUNCTION', p.oid::regprocedure::text
+     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+     WHERE n.nspname = 'winnow' AND p.proowner <> (SELECT oid FROM leads)`,
+    [groups.lead],
+  )
+  for (const { kind, name } of others.rows)
+    await client.query(`ALTER ${kind} ${name} OWNER TO ${lead}`)
+}
+
+/** Whether the leads' group owns the schema's objects (a server at migration 6 or later). */
+async function leadsOwnSchema(client: pg.ClientBase, groups: GroupRoles): Promise<boolean> {
+  const result = await client.query<{ owner: string }>(
+    `SELECT tableowner AS owner FROM pg_tables
+     WHERE schemaname = 'winnow' AND tablename = 'schema_version'`,
+  )
+  return result.rows[0]?.owner === groups.lead
+}
+
+/** Runs what follows in the transaction as the leads' group, which a lead's login role is in. */
+async function actAsLeads(client: pg.ClientBase, groups: GroupRoles): Promise<void> {
+  await client.query(`SET LOCAL ROLE ${escapeIdentifier(groups.lead)}`)
+}
 
 /** Whether the database already holds a Winnow team (its schema exists). */
 export async function holdsTeam(client: pg.ClientBase): Promise<boolean> {
@@ -327,11 +388,18 @@ export async function createServerSchema(client: pg.ClientBase, groups: GroupRol
     const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [name])
     if (exists.rowCount === 0) await client.query(`CREATE ROLE ${escapeIdentifier(name)} NOLOGIN`)
   }
-  await client.query(`CREATE SCHEMA winnow;
-    CREATE TABLE winnow.schema_version (version integer NOT NULL);
+  // The publisher joins the leads' group here (it is added as a lead member after) and makes
+  // every table as the group, so that every lead owns them.
+  const lead = escapeIdentifier(groups.lead)
+  await client.query(`GRANT ${lead} TO CURRENT_USER;
+    CREATE SCHEMA winnow;
+    GRANT USAGE, CREATE ON SCHEMA winnow TO ${lead} WITH GRANT OPTION;`)
+  await actAsLeads(client, groups)
+  await client.query(`CREATE TABLE winnow.schema_version (version integer NOT NULL);
     INSERT INTO winnow.schema_version VALUES (0);`)
   for (const migration of serverMigrations) await migration.up(client, groups)
   await client.query('UPDATE winnow.schema_version SET version = $1', [SERVER_SCHEMA_VERSION])
+  await client.query('RESET ROLE')
 }
 
 /** A number of this Winnow's own for the advisory lock an upgrade holds ("winnow" in ASCII). */
@@ -341,8 +409,9 @@ const UPGRADE_LOCK = 0x77696e6e6f77
  * Upgrades an existing team's schema (`winnow team upgrade`), inside the caller's transaction:
  * under an advisory lock, so two leads upgrading at once take turns and the second finds nothing
  * to do, the migrations after the server's version run and fill what they made, and the new
- * version is recorded. The server's grants decide who may: only the owner of the schema (the lead
- * who published) can create its tables. Returns the versions before and after.
+ * version is recorded. The server decides who may: a member of the leads' group, which owns the
+ * schema's objects (before migration 6, their owner, the lead who published). Returns the
+ * versions before and after.
  */
 export async function upgradeServerSchema(
   client: ServerClient,
@@ -353,12 +422,21 @@ export async function upgradeServerSchema(
   await client.query('SELECT pg_advisory_xact_lock($1)', [UPGRADE_LOCK])
   const from = await serverSchemaVersion(client, server)
   if (from > SERVER_SCHEMA_VERSION) await checkServerSchema(client, server)
-  for (const migration of serverMigrations.filter((m) => m.version > from)) {
+  // Once the leads' group owns the schema (migration 6), any lead migrates it as that group; a
+  // reviewer's or viewer's login role is not in it, so the server refuses theirs.
+  const pending = serverMigrations.filter((m) => m.version > from)
+  if (pending.length === 0) return { from, to: from }
+  let asLeads = false
+  for (const migration of pending) {
+    if (!asLeads && (await leadsOwnSchema(client, groups))) {
+      await actAsLeads(client, groups)
+      asLeads = true
+    }
     await migration.up(client, groups)
     await migration.fill?.(client, rowsOf)
   }
   await client.query('UPDATE winnow.schema_version SET version = $1', [SERVER_SCHEMA_VERSION])
-  return { from, to: Math.max(from, SERVER_SCHEMA_VERSION) }
+  return { from, to: SERVER_SCHEMA_VERSION }
 }
 
 async function serverSchemaVersion(client: pg.ClientBase, server: string): Promise<number> {
@@ -398,7 +476,7 @@ export async function checkServerSchema(
         ? 'Upgrade it with winnow team upgrade (or Upgrade in the status bar)'
         : role === null
           ? 'A lead upgrades it with winnow team upgrade'
-          : 'Ask the lead who published the team to upgrade it (winnow team upgrade)'
+          : 'Ask a lead of the team to upgrade it (winnow team upgrade)'
     throw new UserError({
       type: 'conflict',
       code: 'server-too-old',

@@ -132,8 +132,31 @@ export function setManySessionFigures(
   )
 }
 
-export function setMetadata(db: Db, sessionId: number, line: string): void {
-  run(db, sql`UPDATE halie_sessions SET metadata = ${line} WHERE id = ${sessionId}`)
+/** Sets a session's metadata line; whether it changed (a folder imported again changes nothing). */
+export function setMetadata(db: Db, sessionId: number, line: string): boolean {
+  return (
+    run(
+      db,
+      sql`UPDATE halie_sessions SET metadata = ${line} WHERE id = ${sessionId} AND metadata IS NOT ${line}`,
+    ).changes > 0
+  )
+}
+
+/**
+ * Records the sessions change set `changeSetId` wrote to (figures, scores, keys, a log, metadata),
+ * those an earlier change set brought: a team push carries what it changed in them.
+ */
+export function recordChangedSessions(
+  db: Db,
+  sessionIds: readonly number[],
+  changeSetId: number,
+): void {
+  run(
+    db,
+    sql`INSERT OR IGNORE INTO halie_changed_sessions (change_set_id, session_id)
+        SELECT ${changeSetId}, s.id FROM json_each(${JSON.stringify(sessionIds)}) j
+        JOIN halie_sessions s ON s.id = j.value WHERE s.change_set_id != ${changeSetId}`,
+  )
 }
 
 export function hasLog(db: Db, sessionId: number): boolean {
