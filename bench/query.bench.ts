@@ -202,6 +202,8 @@ function ours(
   totalMs: number
   total: number
   statements: string[]
+  /** The plain count statement alone, for the shell (null when nothing is counted). */
+  count: string | null
   next: ReviewCursor | null
 } {
   const times: number[] = []
@@ -232,6 +234,7 @@ function ours(
     totalMs: quantile(totalTimes, 0.5),
     total,
     statements: trace.map(inline),
+    count: plain ? inline(plain) : null,
     next: page.next,
   }
 }
@@ -258,7 +261,7 @@ function shell(path: string, queries: string[][]): number[] {
     (m) => Number(m[1]) * 1000,
   )
   const out: number[] = []
-  let at = 2 // the two PRAGMAs are timed too
+  let at = 0 // the PRAGMAs come before `.timer on`: only the statements are timed
   for (const statements of queries) {
     const sums: number[] = []
     for (let i = 0; i < REPEATS + 1; i++) {
@@ -295,14 +298,30 @@ const libVersion = pluck<string>(db, sql`SELECT sqlite_version()`)
 // 1. First page + exact total, 30 seeded combinations.
 // Each query runs in our path and then in the shell right away, so both see the same load.
 const combos = combinations(db)
+const isText = (f: AnnotationFilter) => f.text !== undefined || f.sentence !== undefined
+/** The shell's figure for a text total's plain count statement alone (NaN for other filters). */
+const countInShell = (q: Query, m: { count: string | null }) =>
+  isText(q.filter) && m.count ? (shell(path, [[m.count]])[0] ?? NaN) : NaN
 const reference: number[] = []
+const countReference: number[] = []
 const measured = combos.map((q) => {
   const m = ours(db, q)
   reference.push(shell(path, [m.statements])[0] ?? NaN)
+  countReference.push(countInShell(q, m))
   return m
 })
+const orDash = (v: number) => (Number.isNaN(v) ? '–' : fmt(v))
 const rows: (string | number)[][] = [
-  ['#', 'filter', 'sort', 'total', 'first rows ms', 'exact total ms', 'sqlite3 ms'],
+  [
+    '#',
+    'filter',
+    'sort',
+    'total',
+    'first rows ms',
+    'exact total ms',
+    'sqlite3 ms',
+    'sqlite3 count ms',
+  ],
 ]
 combos.forEach((q, i) => {
   const m = measured[i]!
@@ -314,13 +333,14 @@ combos.forEach((q, i) => {
     fmt(m.ms),
     fmt(m.totalMs),
     fmt(reference[i] ?? NaN),
+    orDash(countReference[i] ?? NaN),
   ])
 })
 const oursAll = measured.map((m) => m.ms)
 const totalsAll = measured.map((m) => m.totalMs)
-const isText = (f: AnnotationFilter) => f.text !== undefined || f.sentence !== undefined
 const textTotals = measured.filter((_, i) => isText(combos[i]!.filter)).map((m) => m.totalMs)
 const otherTotals = measured.filter((_, i) => !isText(combos[i]!.filter)).map((m) => m.totalMs)
+const textCounts = countReference.filter((v) => !Number.isNaN(v))
 const summary: (string | number)[][] = [
   [
     'measure',
@@ -355,12 +375,12 @@ const summary: (string | number)[][] = [
     '',
   ],
   [
-    `exact total, the ${textTotals.length} with text or sentence`,
+    `exact total, the ${textTotals.length} with text or sentence (sqlite3: the count alone)`,
     fmt(quantile(textTotals, 0.5)),
     fmt(quantile(textTotals, 0.95)),
-    '',
-    '',
-    '',
+    fmt(quantile(textCounts, 0.5)),
+    fmt(quantile(textCounts, 0.95)),
+    ratio(quantile(textTotals, 0.95), quantile(textCounts, 0.95)),
   ],
 ]
 
@@ -410,13 +430,15 @@ const singles: Query[] = [
   },
 ]
 const singleShell: number[] = []
+const singleCountShell: number[] = []
 const singleMeasured = singles.map((q) => {
   const m = ours(db, q)
   singleShell.push(shell(path, [m.statements])[0] ?? NaN)
+  singleCountShell.push(countInShell(q, m))
   return m
 })
 const singleRows: (string | number)[][] = [
-  ['filter and sort', 'total', 'first rows ms', 'exact total ms', 'sqlite3 ms'],
+  ['filter and sort', 'total', 'first rows ms', 'exact total ms', 'sqlite3 ms', 'sqlite3 count ms'],
 ]
 singles.forEach((q, i) =>
   singleRows.push([
@@ -425,6 +447,7 @@ singles.forEach((q, i) =>
     fmt(singleMeasured[i]!.ms),
     fmt(singleMeasured[i]!.totalMs),
     fmt(singleShell[i] ?? NaN),
+    orDash(singleCountShell[i] ?? NaN),
   ]),
 )
 
@@ -437,7 +460,8 @@ const report = [
     `when the summary cannot give it); exact total = the summary's sum, or the count thread's statement for text, ` +
     `sentence and story filters, computed afresh; medians of ${REPEATS}. sqlite3 = the plain SQL: a count of the ` +
     `annotations, the page and its rows, run by the \`sqlite3\` shell ` +
-    `(${shellVersion}; Winnow's SQLite is ${libVersion}) on the same file, \`.timer on\`.`,
+    `(${shellVersion}; Winnow's SQLite is ${libVersion}) on the same file, \`.timer on\`; sqlite3 count = ` +
+    `the shell's figure for a text or sentence filter's plain count statement alone (the floor of its total).`,
   '',
   table(summary),
   '',

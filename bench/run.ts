@@ -9,8 +9,10 @@ import { fileURLToPath } from 'node:url'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const args = process.argv.slice(2)
-const wanted = args.filter((a) => !a.startsWith('--'))
-const flags = args.filter((a) => a.startsWith('--'))
+// Names first, then the flags with their values (`--scale 10m`).
+const firstFlag = args.findIndex((a) => a.startsWith('--'))
+const wanted = firstFlag < 0 ? args : args.slice(0, firstFlag)
+const flags = firstFlag < 0 ? [] : args.slice(firstFlag)
 const benches = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))

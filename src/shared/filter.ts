@@ -111,6 +111,18 @@ function uniqueSorted<T extends string | number>(values: readonly T[]): T[] {
 }
 
 /**
+ * The shortest sentence text the trigram index finds; shorter text is matched by reading every
+ * sentence.
+ */
+export const SENTENCE_INDEX_MIN = 3
+
+/** Whether `filter`'s sentence text is too short for the trigram index (a read of every sentence). */
+export function sentenceScanned(filter: AnnotationFilter): boolean {
+  const text = normalizeFilter(filter).sentence
+  return text !== undefined && [...text].length < SENTENCE_INDEX_MIN
+}
+
+/**
  * The canonical form of a filter: trimmed text, lists deduplicated and sorted, empty fields
  * dropped. Two filters that select the same rows by the same words compare equal.
  */

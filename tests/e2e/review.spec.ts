@@ -151,3 +151,41 @@ test('typing fast, the rows come first and the total shown is the last filter’
   expect(shown).toBe(plain)
   await expect(page.locator('.ag-row').first()).toBeVisible()
 })
+
+test('typing a sentence fast runs no query that reads every sentence; a short one runs once typing pauses', async ({
+  page,
+  demo,
+}) => {
+  await openDemo(page, demo.url)
+  const sentences: string[] = []
+  page.on('request', (request) => {
+    if (!request.url().endsWith('/api/review.query')) return
+    const body = JSON.parse(request.postData() ?? '{}') as { filter?: { sentence?: string } }
+    if (body.filter?.sentence !== undefined) sentences.push(body.filter.sentence)
+  })
+  const plainCount = (like: string): number => {
+    const db = new Database(demo.dbPath, { readonly: true })
+    const n = db
+      .prepare(
+        `SELECT count(*) FROM annotations a JOIN sentences s
+           ON s.story_id = a.story_id AND s.idx = a.sentence_index WHERE s.text LIKE ?`,
+      )
+      .pluck()
+      .get(like) as number
+    db.close()
+    return n
+  }
+
+  // "t" and "th" are under the trigram index's three characters: the keys after them replace them.
+  await page.getByTestId('filter-sentence').click()
+  await page.keyboard.type('the', { delay: 15 })
+  await expect(page.getByTestId('filter-chip')).toHaveCount(1)
+  await expect.poll(() => total(page)).toBe(plainCount('%the%'))
+  expect(sentences).toEqual(['the'])
+
+  // Two characters, then a pause: their rows come, and their total is the plain one.
+  await page.keyboard.press('Backspace')
+  await expect.poll(() => total(page)).toBe(plainCount('%th%'))
+  expect(sentences).toEqual(['the', 'th'])
+  await expect(page.locator('.ag-row').first()).toBeVisible()
+})

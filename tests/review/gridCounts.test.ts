@@ -5,6 +5,13 @@ import { Session } from '../../src/main/session'
 import type { ReviewPage } from '../../src/shared/contract/review'
 import type { AnnotationFilter } from '../../src/shared/filter'
 import { useTempDir } from '../helpers/tmp'
+import { type Db, all } from '../../src/main/db/connection'
+import {
+  constraintsOf,
+  liveCountStatement,
+  plainCountStatement,
+} from '../../src/main/db/queries/review/count'
+import { type SqlFragment, sql } from '../../src/main/db/sql'
 import { plainRows, reference, synthProject } from './fixture'
 
 /**
@@ -113,5 +120,51 @@ describe('grid totals counted apart from the rows', () => {
     ])
     expect(grid.total).toBe(reference(plain, forGrid).length)
     expect(dialog.total).toBe(reference(plain, forDialog).length)
+  })
+
+  it('counts a text filter with dimensions as a plain recount does, alone or with other fields', async () => {
+    const { call, plain } = open()
+    const filters: AnnotationFilter[] = [
+      { text: 'the', dimensions: [1] },
+      { text: 'the', dimensions: [2, 7, 10] },
+      { text: '"the day"', dimensions: [6] },
+      { text: 'the', dimensions: [1, 6], ratings: [2, 'unrated'] },
+      { text: 'zzzz', dimensions: [1] },
+    ]
+    for (const filter of filters) {
+      const counted = await call<{ total: number | null }>('review.gridCount', { filter })
+      expect(counted.total, JSON.stringify(filter)).toBe(reference(plain, filter).length)
+    }
+    expect(reference(plain, filters[1] ?? {}).length).toBeGreaterThan(0)
+  })
+})
+
+describe('a text filter’s count statement', () => {
+  const tempDir = useTempDir()
+
+  /** What a statement reads, from SQLite's own plan (`a` is the annotations' alias). */
+  function tablesRead(db: Db, statement: SqlFragment): string {
+    const plan = all<{ detail: string }>(db, sql`EXPLAIN QUERY PLAN ${statement}`)
+    return plan.map((p) => p.detail).join('\n')
+  }
+
+  it('reads only the full-text index when the other fields are dimensions', () => {
+    const db = synthProject(tempDir(), 100)
+    // The count thread's liveness check, which the live statement calls.
+    db.function('winnow_live', { varargs: true }, () => 1)
+    try {
+      const c = constraintsOf(db, { text: 'the', dimensions: [2, 7] })
+      for (const statement of [liveCountStatement(db, c, 1), plainCountStatement(db, c)]) {
+        expect(statement).not.toBeNull()
+        const plan = tablesRead(db, statement as SqlFragment)
+        expect(plan).toMatch(/annotation_search/)
+        expect(plan).not.toMatch(/\bannotations\b|\bann_|SEARCH a /)
+      }
+      // Another field needs the annotation: the hits are joined.
+      const rated = constraintsOf(db, { text: 'the', dimensions: [2], ratings: [2] })
+      expect(tablesRead(db, plainCountStatement(db, rated) as SqlFragment)).toMatch(/SEARCH a /)
+    } finally {
+      db.close()
+    }
   })
 })

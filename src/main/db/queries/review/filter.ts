@@ -1,4 +1,9 @@
-import { type AnnotationFilter, dayStart, normalizeFilter } from '../../../../shared/filter'
+import {
+  type AnnotationFilter,
+  SENTENCE_INDEX_MIN,
+  dayStart,
+  normalizeFilter,
+} from '../../../../shared/filter'
 import { annotationFlagMask } from '../../../../shared/glucose/flags'
 import { ftsQuery, highlightTerms } from '../../../../shared/textSearch'
 import type { Db } from '../../connection'
@@ -47,7 +52,7 @@ interface SentenceMatch {
 function sentenceMatch(text: string): SentenceMatch {
   return {
     like: likeContains(text),
-    trigram: [...text].length >= 3 ? `"${text.replace(/"/g, '""')}"` : null,
+    trigram: [...text].length >= SENTENCE_INDEX_MIN ? `"${text.replace(/"/g, '""')}"` : null,
   }
 }
 

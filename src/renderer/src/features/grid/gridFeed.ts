@@ -5,11 +5,19 @@
  * old rows stay until the new first block arrives; then the grid gets a datasource that already
  * holds that block. A block without its exact total (a text filter still counting) is shown at
  * once, the total reads "Counting…", and the count asked apart fills it in when it is still the
- * query's; a newer count replaces it in main.
+ * query's; a newer count replaces it in main. A sentence too short for the trigram index (a read
+ * of every sentence, which main cannot stop once begun) is sent only once typing pauses: the keys
+ * that follow would otherwise wait behind it.
  */
 import type { GridApi, IDatasource, IGetRowsParams } from 'ag-grid-community'
 import type { ReviewPage, ReviewRow } from '../../../../shared/contract/review'
-import { DEFAULT_SORT, type SortSpec, filterKey, sortColumns } from '../../../../shared/filter'
+import {
+  DEFAULT_SORT,
+  type SortSpec,
+  filterKey,
+  sentenceScanned,
+  sortColumns,
+} from '../../../../shared/filter'
 import { BLOCK_SIZE, ROW_HEIGHT } from './gridSetup'
 import {
   BlockDropped,
@@ -18,6 +26,9 @@ import {
   QueryRows,
   type RowQuery,
 } from './queryRows'
+
+/** A pause in typing this long sends a query held back for reading every sentence. */
+const SCAN_PAUSE_MS = 150
 
 export interface FeedTarget {
   /** The query's exact total (null: a new query is on its way). */
@@ -66,6 +77,8 @@ export class GridFeed {
   /** The query last asked for (what the grid should end up showing). */
   private latest: RowQuery | null = null
   private scheduled = false
+  /** Holds back a query that reads every sentence while the keys keep coming. */
+  private held: ReturnType<typeof setTimeout> | null = null
 
   /** Rows whose total has been asked for. */
   private counted = new WeakSet<QueryRows>()
@@ -145,6 +158,15 @@ export class GridFeed {
       const sort = this.grid ? gridSort(this.grid) : DEFAULT_SORT
       this.latest = { ...latest, sort }
       this.wanted = this.latest
+      if (this.held) clearTimeout(this.held)
+      this.held = null
+      if (sentenceScanned(latest.filter)) {
+        this.held = setTimeout(() => {
+          this.held = null
+          if (!this.inFlight) this.sendNext()
+        }, SCAN_PAUSE_MS)
+        return
+      }
       if (!this.inFlight) this.sendNext()
     })
   }
@@ -183,7 +205,7 @@ export class GridFeed {
 
   private sendNext(): void {
     const query = this.wanted
-    if (!query) return
+    if (!query || this.held) return
     this.wanted = null
     this.inFlight = query
     this.fetchPage(query, { limit: BLOCK_SIZE, offset: 0 })
