@@ -6,7 +6,7 @@
 // same run, is the same process doing almost nothing: `winnow stats` on the project, tsx's loader
 // alone.
 // Writes its figures into docs/benchmarks.md ("Peak memory of large jobs").
-//   npx tsx bench/memory.bench.ts [--quick] [--scale 1m|10m] [--only NAME,…] [--cli FILE]
+//   npx tsx bench/memory.bench.ts [--quick] [--scale 1m|10m] [--only WORD,…] [--cli FILE]
 //   (or: npm run bench -- memory)
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -160,7 +160,8 @@ console.log(
 const rows: (string | number)[][] = [['job', 'seconds', `peak RSS MB (limit ${LIMIT_MB})`]]
 try {
   for (const job of jobs) {
-    if (only && !job.reference && !only.has(job.name.split(' ')[0] ?? '')) continue
+    // `--only` names any word of a job's name: `export`, `parquet`, `query`, `recomputation`…
+    if (only && !job.reference && !job.name.split(/[ ,]+/).some((w) => only.has(w))) continue
     const args = job.prepare()
     const run = measured(args)
     const verdict = job.reference ? '' : run.peakMb <= LIMIT_MB ? ' (under)' : ' (over)'
