@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { ApiErrorInfo } from '../../shared/contract/errors'
 import { toErrorInfo } from '../api/errors'
-import { TempStore, openProject } from '../db/connection'
+import { openProject } from '../db/connection'
 import { type Evaluation, type PolicyInput, evaluate } from './evaluation'
 
 /** The policy thread: reads the facts on its own connection and runs the script's sandbox. */
@@ -26,9 +26,6 @@ async function main(data: PolicyWorkerData): Promise<void> {
       memoryMap: false,
       ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
     })
-    // The facts' groupings sort every annotation: SQLite's sorter spills to temporary files,
-    // which a connection keeping its temporary data in memory holds in the process.
-    db.pragma(`temp_store = ${TempStore.file}`)
     try {
       post({
         type: 'done',
