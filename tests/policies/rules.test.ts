@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { drawAudit, judge } from '../../src/main/audits/audits'
-import type { Db } from '../../src/main/db/connection'
+import { type Db, TempStore } from '../../src/main/db/connection'
 import { rateSelection } from '../../src/main/ratings/rateTargets'
 import { revertChangeSet, undo } from '../../src/main/ratings/revert'
 import {
@@ -14,6 +14,7 @@ import { policyRunDetail } from '../../src/main/policies/history'
 import { ratingScale, setRatingScale } from '../../src/main/ratings/scale'
 import { markAnnotation, startQueue } from '../../src/main/triage/queue'
 import { saveTriageSettings, triageSettings } from '../../src/main/triage/settings'
+import { runWrite } from '../../src/main/tasks/writeTasks'
 import { useTempDir } from '../helpers/tmp'
 import { day, expectConsistent, importSubmissions, newProject } from '../ratings/helpers'
 import { policyText, ratingsSnapshot, tableCounts } from './helpers'
@@ -89,6 +90,28 @@ describe('policy rules', () => {
       'Test policy: everything else',
       'Test policy: rushing — good rules',
     ])
+  })
+
+  it("keeps the moves in a file while the app's apply writes them, then the connection as it was", async () => {
+    // The apply job's connection, as the task thread opens it: temporary tables in memory.
+    const db = project(tempDir())
+    expect(db.pragma('temp_store', { simple: true })).toBe(TempStore.memory)
+    const source = policyText(`    return [rule({ name: 'all to 1', where: {}, to: 1 })]`)
+    const evaluation = await evaluatePolicy(db, input(source))
+    const stores: unknown[] = []
+    const applied = runWrite(
+      db,
+      'policy',
+      { evaluation, source, fileName: FILE, author: 'lead' },
+      {
+        progress: () => stores.push(db.pragma('temp_store', { simple: true })),
+        cancelled: () => false,
+      },
+    )
+    expect(applied.changed).toBe(14)
+    expect(stores).toEqual([TempStore.file, TempStore.file, TempStore.file])
+    expect(db.pragma('temp_store', { simple: true })).toBe(TempStore.memory)
+    expectConsistent(db)
   })
 
   it('claims an annotation already at its target without writing a rating for it', async () => {

@@ -1,7 +1,7 @@
 import { UserError } from '../../shared/contract/errors'
 import type { PolicyApplied, PolicyReport, PolicyRuleReport } from '../../shared/contract/policies'
 import { plural } from '../../shared/text'
-import type { Db } from '../db/connection'
+import { type Db, TempStore, withPragmas } from '../db/connection'
 import { createChangeSet } from '../db/queries/changes/sets'
 import { recordEffects } from '../db/queries/changes/history'
 import {
@@ -89,14 +89,24 @@ function report(db: Db, e: Evaluation, selectStarted: number): PolicyReport {
 /** What applying the policy would do. Changes nothing in the project. */
 export async function dryRunPolicy(db: Db, input: PolicyInput): Promise<PolicyReport> {
   const e = await evaluated(db, input)
-  return db
-    .transaction(() => {
-      if (dataState(db) !== e.basis.split(':')[0]) throw changedMeanwhile(false)
-      const started = performance.now()
-      selectMoves(db, e.rules, { file: input.fileName, timeMs: e.timeMs })
-      return report(db, e, started)
-    })
-    .deferred()
+  return withMovesOnDisk(db, () =>
+    db
+      .transaction(() => {
+        if (dataState(db) !== e.basis.split(':')[0]) throw changedMeanwhile(false)
+        const started = performance.now()
+        selectMoves(db, e.rules, { file: input.fileName, timeMs: e.timeMs })
+        return report(db, e, started)
+      })
+      .deferred(),
+  )
+}
+
+/**
+ * Runs `work` with the connection's temporary tables in a file: the moves a policy selects hold a
+ * row per annotation moved (millions at ten million annotations), on whichever connection runs it.
+ */
+function withMovesOnDisk<T>(db: Db, work: () => T): T {
+  return withPragmas(db, { temp_store: TempStore.file }, work)
 }
 
 /** `sinceDryRun`: an apply confirming a dry run; else the change came while the script ran. */
@@ -167,44 +177,42 @@ export function applyEvaluated(
           : 'The parameters changed since the dry run; dry run again before applying.',
     })
   }
-  return db
-    .transaction((): PolicyApplied => {
-      step(hooks, 'Selecting the annotations each rule moves')
-      if (dataState(db) !== e.basis.split(':')[0])
-        throw changedMeanwhile(request.basis !== undefined)
-      const started = performance.now()
-      selectMoves(db, e.rules, { file: request.fileName, timeMs: e.timeMs })
-      const result = report(db, e, started)
-      const rows = keepChangingMoves(db)
-      if (rows === 0) return { ...result, changeSet: null }
-      step(hooks, 'Recording item ratings', 0, rows)
-      const changeSet = createChangeSet(db, {
-        kind: 'policy',
-        author: request.author,
-        description: `Policy ${e.outline.name} (${request.fileName}, ${e.sha256.slice(0, 12)}): ${plural(rows, 'annotation')} re-rated`,
-      })
-      recordItemRatings(db, moveRatings, rows, {
-        changeSetId: changeSet.id,
-        at: changeSet.at,
-        author: request.author,
-      })
-      step(hooks, 'Recording what moved', rows, rows)
-      recordEffects(
-        db,
-        changeSet.id,
-        result.changed,
-        result.transitions.map((t) => ({ from: t.from, to: t.to, count: t.annotations })),
-      )
-      insertPolicyRun(db, {
-        changeSetId: changeSet.id,
-        name: e.outline.name,
-        fileName: request.fileName,
-        script: request.source,
-        sha256: e.sha256,
-        params: JSON.stringify(e.params),
-        report: JSON.stringify({ ...result, timings: undefined }),
-      })
-      return { ...result, changeSet: changeSet.id }
+  const write = db.transaction((): PolicyApplied => {
+    step(hooks, 'Selecting the annotations each rule moves')
+    if (dataState(db) !== e.basis.split(':')[0]) throw changedMeanwhile(request.basis !== undefined)
+    const started = performance.now()
+    selectMoves(db, e.rules, { file: request.fileName, timeMs: e.timeMs })
+    const result = report(db, e, started)
+    const rows = keepChangingMoves(db)
+    if (rows === 0) return { ...result, changeSet: null }
+    step(hooks, 'Recording item ratings', 0, rows)
+    const changeSet = createChangeSet(db, {
+      kind: 'policy',
+      author: request.author,
+      description: `Policy ${e.outline.name} (${request.fileName}, ${e.sha256.slice(0, 12)}): ${plural(rows, 'annotation')} re-rated`,
     })
-    .immediate()
+    recordItemRatings(db, moveRatings, rows, {
+      changeSetId: changeSet.id,
+      at: changeSet.at,
+      author: request.author,
+    })
+    step(hooks, 'Recording what moved', rows, rows)
+    recordEffects(
+      db,
+      changeSet.id,
+      result.changed,
+      result.transitions.map((t) => ({ from: t.from, to: t.to, count: t.annotations })),
+    )
+    insertPolicyRun(db, {
+      changeSetId: changeSet.id,
+      name: e.outline.name,
+      fileName: request.fileName,
+      script: request.source,
+      sha256: e.sha256,
+      params: JSON.stringify(e.params),
+      report: JSON.stringify({ ...result, timings: undefined }),
+    })
+    return { ...result, changeSet: changeSet.id }
+  })
+  return withMovesOnDisk(db, () => write.immediate())
 }

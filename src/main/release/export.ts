@@ -19,7 +19,6 @@ import {
   releaseRows,
   releaseSource,
   sourceFileRecords,
-  storiesById,
   storiesRated,
   workerIdsById,
   workerPseudonyms,
@@ -42,6 +41,7 @@ import { type DimensionText, type ReleaseRecord, releaseDate } from './record'
 import { cardOfRelease, refusePlaceholders } from './placeholders'
 import { releasedTiers, tierMap } from './settings'
 import { drawStorySplit } from './split'
+import { StoryReader } from './stories'
 import { ReleaseTally } from './tally'
 import { type RecordWriter, type WrittenFile, openWriter } from './writers'
 
@@ -103,7 +103,7 @@ export function exportRelease(
     const pseudonyms = options.pseudonymize
       ? new WorkerPseudonyms(workerNames, workerPseudonyms(db))
       : null
-    const storyTexts = storiesById(db)
+    const storyTexts = new StoryReader(db)
 
     const parts = (tier: number): ReleasePart[] => {
       if (!split) return ['all']
@@ -212,7 +212,7 @@ export function exportRelease(
         tally.left(leftOutReason(rating, steps))
       } else {
         if (!current) {
-          const story = storyTexts.get(storyId)
+          const story = storyTexts.story(storyId)
           const storyExternal = story?.externalId ?? ''
           current = {
             base: {

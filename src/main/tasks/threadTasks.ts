@@ -118,12 +118,14 @@ type TaskResult<K extends TaskName> = Awaited<ReturnType<(typeof threadTasks)[K]
 export type TaskThread = 'auto' | 'thread' | 'here'
 
 /**
- * Old-generation caps by task. An export's live data is small (texts of stories, names of
- * workers), but the Parquet writer's garbage grows the heap to ~420 MB at a million annotations
- * unless V8 is told to collect sooner; with this cap it stays under 300 MB at the same speed.
+ * Old-generation caps by task. An export's live data is small (the names of workers, the stories
+ * last read, a Parquet file's row-group metadata), but its garbage, the Parquet writer's above
+ * all, grows the heap to ~420 MB at a million annotations unless V8 is told to collect sooner.
+ * Left 400 MB, a ten-million export's thread took it (372 MB for the process): 192 MB keeps the
+ * job under 300 MB.
  */
 const TASK_LIMITS: Partial<Record<TaskName, ResourceLimits>> = {
-  export: { maxOldGenerationSizeMb: 400 },
+  export: { maxOldGenerationSizeMb: 192 },
 }
 
 /** Runs a task for the job `context` on the thread `where` chooses; the job hears its progress. */

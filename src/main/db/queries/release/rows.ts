@@ -1,7 +1,7 @@
 import type { AnnotationFilter } from '../../../../shared/filter'
 import { isEmptyFilter } from '../../../../shared/filter'
 import type { Db } from '../../connection'
-import { all, pluck, run } from '../../connection'
+import { all, get, pluck, run } from '../../connection'
 import { type SqlFragment, sql } from '../../sql'
 import { lastRatingActivity } from '../ratings/rows'
 import { constraintsOf } from '../review/count'
@@ -108,23 +108,21 @@ export interface StoryText {
   sentences: string[]
 }
 
-/** Every story with its sentences, by internal id. */
-export function storiesById(db: Db): Map<number, StoryText> {
-  const stories = new Map<number, StoryText>()
-  for (const s of all<{ id: number; external_id: string; text: string }>(
+/** One story with its sentences (by index), or undefined when there is none of that id. */
+export function storyById(db: Db, id: number): StoryText | undefined {
+  const story = get<{ external_id: string; text: string }>(
     db,
-    sql`SELECT id, external_id, text FROM stories`,
-  )) {
-    stories.set(s.id, { externalId: s.external_id, text: s.text, sentences: [] })
-  }
-  for (const s of all<{ story_id: number; idx: number; text: string }>(
+    sql`SELECT external_id, text FROM stories WHERE id = ${id}`,
+  )
+  if (!story) return undefined
+  const sentences: string[] = []
+  for (const s of all<{ idx: number; text: string }>(
     db,
-    sql`SELECT story_id, idx, text FROM sentences`,
+    sql`SELECT idx, text FROM sentences WHERE story_id = ${id}`,
   )) {
-    const story = stories.get(s.story_id)
-    if (story) story.sentences[s.idx] = s.text
+    sentences[s.idx] = s.text
   }
-  return stories
+  return { externalId: story.external_id, text: story.text, sentences }
 }
 
 export function workerIdsById(db: Db): Map<number, string> {
