@@ -331,7 +331,7 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     const told = await cli('team', 'sync', '--db', lead, '--json')
     expect(told.stderr).toMatch(/Upgrade it with winnow team upgrade/)
     expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ from: 3, to: 4 })
-    expect(await serverSchemaVersion(postgres.server, db)).toBe(4)
+    expect(await serverSchemaVersion(postgres.server, db)).toBe(5)
     expect(await ok('team', 'upgrade', '--db', lead)).toMatchObject({ from: 4, to: 4 })
 
     const second = await joinAs(`csecond${number}`)

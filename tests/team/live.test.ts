@@ -138,7 +138,7 @@ describe.skipIf(noPostgres !== null)('team mode in the app', () => {
     expect(a.status()?.pending).toBe(1)
 
     expect(await a.call('team.upgrade')).toMatchObject({ from: 3, to: 4 })
-    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(4)
+    expect(await serverSchemaVersion(postgres.server, t.db)).toBe(5)
     await expect.poll(() => a.status()?.pending, { timeout: 15_000 }).toBe(0)
     expect(a.status()).toMatchObject({ upgrade: false, problem: null })
     await expect.poll(() => ratingOf(replicaPath, annotation), { timeout: 15_000 }).toBe(-2)

@@ -954,7 +954,7 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     await postgres.server.admin$('UPDATE winnow.schema_version SET version = 99', t.db)
     const refused = await cli('team', 'sync', '--db', lead, '--json')
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/newer Winnow \(server schema 99; this version knows 4\)/)
+    expect(refused.stderr).toMatch(/newer Winnow \(server schema 99; this version knows 5\)/)
     const logged = await postgres.server.admin$(
       'SELECT count(*)::int AS n FROM winnow.change_sets',
       t.db,

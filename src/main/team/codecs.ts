@@ -20,6 +20,11 @@ import { type EntriesPayload, applyEntries, encodeEntries } from './entryCodec'
 import { collectionCodecs } from '../collections/teams'
 import type { LogEntry } from '../db/server/log'
 import type { GrownSubmission } from '../db/queries/team/imports'
+import {
+  type MTurkRowsPayload,
+  encodeMTurkRows,
+  insertMTurkRows,
+} from '../db/queries/mturk/payload'
 
 /**
  * How each kind of change set travels in the log: `encode` reads what a local change set wrote
@@ -45,6 +50,19 @@ const ratingRows: ChangeSetCodec<RatingRowsPayload & Partial<EntriesPayload>> = 
   apply(db, change, payload) {
     insertRatingRows(db, change.id, change.at, payload)
     if (payload.entries) applyEntries(db, change, { entries: payload.entries })
+  },
+}
+
+/**
+ * An MTurk pull or worker action: its rating rows, and what it recorded on MTurk's side (the
+ * assignments and HITs it wrote, the worker actions it took), which the receiving replica records
+ * as done and never sends again.
+ */
+const mturk: ChangeSetCodec<RatingRowsPayload & MTurkRowsPayload> = {
+  encode: (db, id) => ({ ...encodeRatingRows(db, id), ...encodeMTurkRows(db, id) }),
+  apply(db, change, payload) {
+    insertRatingRows(db, change.id, change.at, payload)
+    insertMTurkRows(db, change.id, payload)
   },
 }
 
@@ -78,7 +96,7 @@ const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
   import: ratingRows,
   manual: ratingRows,
   bulk: ratingRows,
-  mturk: ratingRows,
+  mturk,
   policy,
   revert,
   triage: entries,
@@ -94,9 +112,13 @@ const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
  * Format 2: a change set may have brought bulk data, which the server holds beside the log.
  * Format 3: it may have added annotations to submissions of earlier change sets (`grown`); an
  * envelope is written at 3 only then, so an older Winnow refuses it rather than miss those rows.
+ * Format 4: an `mturk` change set carries its assignments, HITs and worker actions; written only
+ * then, so an older Winnow refuses it rather than drop a bonus paid and offer to pay it again.
  */
-export const PAYLOAD_FORMAT = 3
+export const PAYLOAD_FORMAT = 4
 const PLAIN_FORMAT = 2
+const GROWN_FORMAT = 3
+const MTURK_FORMAT = 4
 
 export interface Envelope {
   format: number
@@ -140,12 +162,18 @@ export function encodeChangeSet(
   change: { id: number; kind: string; reverts: number | null },
 ): Envelope {
   const reverts = change.reverts === null ? null : (uidOf(db, change.reverts) ?? null)
+  const body = codecFor(change.kind).encode(db, change.id)
   return {
-    format: PLAIN_FORMAT,
+    format: change.kind === 'mturk' && carriesMTurkRows(body) ? MTURK_FORMAT : PLAIN_FORMAT,
     reverts,
     effects: ratingEffectsOf(db, change.id),
-    body: codecFor(change.kind).encode(db, change.id),
+    body,
   }
+}
+
+function carriesMTurkRows(body: unknown): boolean {
+  const rows = body as MTurkRowsPayload
+  return rows.hits !== undefined || rows.assignments !== undefined || rows.actions !== undefined
 }
 
 /** The local id of the change set an envelope reverts, or null. */
@@ -159,7 +187,8 @@ export function revertedChangeSet(db: Db, envelope: Envelope): number | null {
 
 /** An import's envelope with the submissions it grew, at the format that carries them. */
 export function withGrown(envelope: Envelope, grown: GrownSubmission[]): Envelope {
-  return grown.length === 0 ? envelope : { ...envelope, format: PAYLOAD_FORMAT, grown }
+  if (grown.length === 0) return envelope
+  return { ...envelope, format: Math.max(envelope.format, GROWN_FORMAT), grown }
 }
 
 /** The annotations an envelope's grown submissions gained, by id. */
