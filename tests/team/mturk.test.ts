@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
 import { workerActionEntries } from '../../src/main/db/queries/mturk/actions'
@@ -104,18 +105,29 @@ describe.skipIf(noPostgres !== null)('team mode: MTurk', () => {
     const endpoint = ['--endpoint', mturk.url]
     const bonus = ['worker', 'bonus', '--assignment', assignmentId, '--amount', '0.50']
     expect(
-      await ok('worker', 'qualify', '--worker', worker, '--qualification-type', typeId, '--value',
-        '7', '--db', lead, ...endpoint),
+      await ok(
+        'worker',
+        'qualify',
+        '--worker',
+        worker,
+        '--qualification-type',
+        typeId,
+        '--value',
+        '7',
+        '--db',
+        lead,
+        ...endpoint,
+      ),
     ).toMatchObject({ succeeded: 1 })
     expect(await ok(...bonus, '--reason', 'Careful work', '--db', lead, ...endpoint)).toMatchObject(
       { succeeded: 1 },
     )
     expect(mturk.state.bonuses).toHaveLength(1)
-    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 3 })
+    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 2 })
 
     for (const replica of [lead2, rev]) await ok('team', 'sync', '--db', replica)
     const leadRows = mturkRows(lead)
-    expect(leadRows.actions.map((a) => (a as unknown[])[0])).toEqual(['qualify', 'bonus'])
+    expect(leadRows.actions?.map((a) => (a as unknown[])[0])).toEqual(['qualify', 'bonus'])
     for (const replica of [lead2, rev]) {
       expect(mturkRows(replica)).toEqual(leadRows)
       // The worker page lists them, and the assignment shows its bonus paid.
@@ -131,15 +143,37 @@ describe.skipIf(noPostgres !== null)('team mode: MTurk', () => {
     }
 
     // The same bonus asked of the second lead's replica is skipped as paid: nothing is sent.
-    expect(await ok(...bonus, '--reason', 'Careful work', '--db', lead2, ...endpoint)).toMatchObject(
-      { succeeded: 0, skipped: 1 },
-    )
+    expect(
+      await ok(...bonus, '--reason', 'Careful work', '--db', lead2, ...endpoint),
+    ).toMatchObject({ succeeded: 0, skipped: 1 })
+    expect(mturk.state.bonuses).toHaveLength(1)
+    // Even where the replica's MTurk project id differs (so its token would), the recorded
+    // payment of the same bonus keeps it from being sent again.
+    const other = openProject(lead2)
+    other
+      .prepare(`UPDATE settings SET value = '"another-project"' WHERE key = 'mturk.projectId'`)
+      .run()
+    other.close()
+    expect(
+      await ok(...bonus, '--reason', 'Careful work', '--db', lead2, ...endpoint),
+    ).toMatchObject({ succeeded: 0, skipped: 1 })
     expect(mturk.state.bonuses).toHaveLength(1)
 
     // A reviewer's message to a worker travels too (worker feedback is a reviewer's work).
     expect(
-      await ok('worker', 'notify', '--worker', worker, '--subject', 'Thanks', '--message',
-        'Good work', '--db', rev, ...endpoint),
+      await ok(
+        'worker',
+        'notify',
+        '--worker',
+        worker,
+        '--subject',
+        'Thanks',
+        '--message',
+        'Good work',
+        '--db',
+        rev,
+        ...endpoint,
+      ),
     ).toMatchObject({ succeeded: 1 })
     expect(await ok('team', 'sync', '--db', rev)).toMatchObject({ pushed: 1 })
     await ok('team', 'sync', '--db', lead)
@@ -153,4 +187,46 @@ describe.skipIf(noPostgres !== null)('team mode: MTurk', () => {
     const late = await t.join(lead, 'mlate2')
     expect(mturkRows(late)).toEqual(mturkRows(lead))
   }, 150_000)
+
+  it("lets a reviewer's worker actions in at the server and refuses a reviewer's pull and a viewer's actions", async () => {
+    const dir = tempDir()
+    const t = await postgres.teamDatabase(dir)
+    const lead = join(dir, 'lead.winnow')
+    await ok('import', releaseCsv(dir, 'first.csv', 3, 2), '--db', lead)
+    await t.publish(lead)
+    const reviewer = await t.addMember(lead, 'mrev3', 'reviewer')
+    const viewer = await t.addMember(lead, 'mview3', 'viewer')
+    const rows = { strings: [], workers: [], items: [], retractions: [] }
+    const actions = { ...rows, actions: [] }
+    const pulled = { ...rows, assignments: [] }
+
+    /** Inserts an `mturk` change set as `user` with raw SQL: null when the server took it. */
+    async function insertAs(user: string, password: string, payload: object): Promise<unknown> {
+      const client = new pg.Client({ connectionString: t.url(user, password) })
+      await client.connect()
+      try {
+        await client.query(
+          `INSERT INTO winnow.change_sets (uid, kind, author, created_at, description, payload)
+           VALUES (gen_random_uuid(), 'mturk', 'x', 0, 'forged', $1)`,
+          [{ format: 4, reverts: null, effects: null, ...payload }],
+        )
+        return null
+      } catch (error) {
+        return error
+      } finally {
+        await client.end()
+      }
+    }
+    expect(await insertAs('mrev3', reviewer, { body: actions })).toBeNull()
+    // A pull's change set (its assignments, or its rows as bulk data) is a lead's.
+    expect(String(await insertAs('mrev3', reviewer, { body: pulled }))).toMatch(
+      /row-level security/,
+    )
+    expect(String(await insertAs('mrev3', reviewer, { body: actions, bulk: true }))).toMatch(
+      /row-level security/,
+    )
+    expect(String(await insertAs('mview3', viewer, { body: actions }))).toMatch(
+      /permission denied for table change_sets/,
+    )
+  }, 60_000)
 })

@@ -14,7 +14,12 @@ import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
 import { createChangeSet, describeChangeSet } from '../db/queries/changes/sets'
 import { assignmentWorkers, setAssignmentStatus } from '../db/queries/mturk/assignments'
-import { insertWorkerAction, paidBonusId, workerActionsById } from '../db/queries/mturk/actions'
+import {
+  insertWorkerAction,
+  paidBonusId,
+  paidBonusLike,
+  workerActionsById,
+} from '../db/queries/mturk/actions'
 import {
   type ActionRecord,
   accountBalance,
@@ -23,6 +28,7 @@ import {
   bonus,
   bonusToken,
   disqualify,
+  normalizeMoney,
   notify,
   qualify,
   reject,
@@ -259,7 +265,13 @@ export async function payBonuses(
   const batch = new Batch(ac, 'bonus')
   const toPay = items.filter((item) => {
     const token = bonusToken(ac.projectId, item.assignmentId, p.amount, p.reason)
-    const paid = paidBonusId(ac.db, token)
+    const paid =
+      paidBonusId(ac.db, token) ??
+      paidBonusLike(ac.db, {
+        assignmentId: item.assignmentId,
+        amount: normalizeMoney(p.amount),
+        reason: p.reason,
+      })
     if (paid !== undefined) {
       batch.skipped++
       batch.ids.push(paid)
