@@ -250,7 +250,10 @@ export class PullStore {
     if (statusSet !== null) changeSetId = statusSet
     for (const page of pages) {
       for (const change of page.changes) {
-        if (statusSet !== null && setAssignmentStatus(db, { ...change, at, changeSetId: statusSet }))
+        if (
+          statusSet !== null &&
+          setAssignmentStatus(db, { ...change, at, changeSetId: statusSet })
+        )
           result.updated++
       }
       const { hit, nextToken, gone } = page.batch

@@ -162,7 +162,11 @@ class Batch {
   }
 
   /** Sets a submission's status in the batch's change set; false when it already had it. */
-  private localStatus(changeSetId: number, assignmentId: string, status: AssignmentStatus): boolean {
+  private localStatus(
+    changeSetId: number,
+    assignmentId: string,
+    status: AssignmentStatus,
+  ): boolean {
     const at = Date.now()
     return setAssignmentStatus(this.ac.db, {
       assignmentId,
