@@ -151,8 +151,8 @@ describe.skipIf(noPostgres !== null)('team mode: MTurk', () => {
     // payment of the same bonus keeps it from being sent again.
     const other = openProject(lead2)
     other
-      .prepare(`UPDATE settings SET value = '"another-project"' WHERE key = 'mturk.projectId'`)
-      .run()
+      .prepare(`INSERT OR REPLACE INTO settings (key, value) VALUES ('mturk.projectId', ?)`)
+      .run(JSON.stringify('another-project'))
     other.close()
     expect(
       await ok(...bonus, '--reason', 'Careful work', '--db', lead2, ...endpoint),

@@ -15,7 +15,6 @@ import { setReplicaNumber } from '../db/queries/team/ids'
 import { addMember } from '../db/server/members'
 import { createServerSchema, groupRoles, holdsTeam } from '../db/server/schema'
 import { settlePending } from '../ratings/importTimelines'
-import { projectId } from '../mturk/settings'
 import { logEntry } from './codecs'
 import { closeServer, inServerTransaction, memberAddress, openServer, serverError } from './server'
 import { pull } from './sync'
@@ -111,8 +110,7 @@ export async function publishProject(
 }
 
 /**
- * Before publishing: file ratings still waiting to become timelines get their change set, and the
- * project its MTurk project id if it has none yet. Returns
+ * Before publishing: file ratings still waiting to become timelines get their change set. Returns
  * how many change sets the log will hold.
  */
 function prepare(db: Db, author: string): number {
@@ -120,8 +118,6 @@ function prepare(db: Db, author: string): number {
     .transaction(() => {
       createTeamTables(db)
       settlePending(db, author)
-      // Bonus tokens derive from the MTurk project id: every member shares the one published.
-      projectId(db)
       return pendingChangeSets(db).length
     })
     .immediate()
