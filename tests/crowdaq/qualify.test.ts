@@ -36,8 +36,10 @@ describe('qualifying workers by exam band', () => {
     const changeSets = count(db, 'SELECT count(*) FROM change_sets')
     const first = await applyBands(ac, 'fx_exam')
     expect(first).toMatchObject({ sent: 2, skipped: 0, failed: 0 })
-    // Qualifications sent are worker actions, not a change set: a team has nothing to push.
-    expect(count(db, 'SELECT count(*) FROM change_sets')).toBe(changeSets)
+    // Each batch sent (one per band's type and value) is an MTurk change set, which a team's
+    // other replicas record as sent, so applying the bands there sends nothing again.
+    expect(count(db, "SELECT count(*) FROM change_sets WHERE kind = 'mturk'")).toBe(2)
+    expect(count(db, 'SELECT count(*) FROM change_sets')).toBe(changeSets + 2)
     expect(standin.state.qualification(main, 'AWONE')?.IntegerValue).toBe(100)
     expect(standin.state.qualification(warm, 'AWTHREE')?.IntegerValue).toBe(1)
     expect(standin.state.qualification(main, 'AWTWO')).toBeUndefined()
@@ -48,6 +50,7 @@ describe('qualifying workers by exam band', () => {
     expect(second).toMatchObject({ sent: 0, skipped: 2 })
     expect(standin.state.requests.length).toBe(sentBefore)
     expect(count(db, "SELECT count(*) FROM worker_actions WHERE action = 'qualify'")).toBe(2)
+    expect(count(db, 'SELECT count(*) FROM change_sets')).toBe(changeSets + 2)
   })
 })
 

@@ -46,13 +46,16 @@ function editableSecrets(session: Session) {
   return { save: store.save.bind(store), clear: store.clear.bind(store) }
 }
 
-/** Runs an action; every call that records one tells the page its data changed. */
+/**
+ * Runs an action; every call that records one tells the page its data changed. It runs in the
+ * jobs' turn, so a team's exchange pushes its change set whole, after the batch.
+ */
 async function act<K extends WorkerActionSpec['call']>(
   session: Session,
   spec: WorkerActionSpec<K>,
   args: ParsedArgs<K>,
 ): Promise<ActionOutcome> {
-  const outcome = await withActions(session, (ac) => spec.run(ac, args))
+  const outcome = await session.jobs.inTurn(() => withActions(session, (ac) => spec.run(ac, args)))
   session.dataChanged()
   return outcome
 }

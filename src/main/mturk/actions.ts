@@ -158,7 +158,7 @@ export async function reject(
 }
 
 /** `"1.5"` → `"1.50"`, so equal amounts give equal tokens. */
-function normalizeMoney(amount: string): string {
+export function normalizeMoney(amount: string): string {
   return /^[0-9]+(\.[0-9]{0,2})?$/.test(amount.trim()) ? Number(amount).toFixed(2) : amount
 }
 

@@ -228,6 +228,7 @@ export class PullStore {
           p.fresh.map((a, i) => link(p.batch.hit.HITId ?? '', a, p.mapped[i]?.sourceKey ?? '')),
         ),
         at,
+        changeSet.id,
       )
       result.added = writer.counts.submissions - before.submissions
       result.annotations = writer.counts.annotations - before.annotations
@@ -244,9 +245,16 @@ export class PullStore {
     if (attempts.length > 0) {
       changeSetId = this.storeAttempts(attempts, result)
     }
+    // Statuses changed on MTurk are written in the pull's change set, so they travel with it.
+    const statusSet = pages.some((p) => p.changes.length > 0) ? this.changeSetFor().id : null
+    if (statusSet !== null) changeSetId = statusSet
     for (const page of pages) {
       for (const change of page.changes) {
-        if (setAssignmentStatus(db, { ...change, at })) result.updated++
+        if (
+          statusSet !== null &&
+          setAssignmentStatus(db, { ...change, at, changeSetId: statusSet })
+        )
+          result.updated++
       }
       const { hit, nextToken, gone } = page.batch
       const hitId = hit.HITId ?? ''

@@ -9,6 +9,7 @@ import type { MTurkEndpointKind, MTurkSettings } from '../../shared/contract/mtu
 import { changeSetting } from '../changes/settings'
 import type { Db } from '../db/connection'
 import { readSetting } from '../db/queries/settings'
+import { teamState } from '../db/queries/team/state'
 import { localAuthor } from '../ratings/author'
 import { endpointUrl } from './client'
 import type { SecretStore } from './credentials'
@@ -55,10 +56,16 @@ export function resolveEndpoint(setting: EndpointSetting): string {
   return endpointUrl(setting.endpoint === 'custom' ? (setting.customUrl ?? '') : setting.endpoint)
 }
 
-/** A random id made once per project: the same bonus in two projects gets different tokens. */
+/**
+ * A random id made once per project: the same bonus in two projects gets different tokens. A team
+ * replica that holds none (its lead published before using MTurk) takes one from the team's
+ * database, the same on every replica, and records nothing: a reviewer's setting would be refused.
+ */
 export function projectId(db: Db): string {
   const id = readSetting(db, PROJECT_ID_KEY)
   if (typeof id === 'string' && id !== '') return id
+  const team = teamState(db)
+  if (team) return `team:${decodeURIComponent(new URL(team.server).pathname.slice(1))}`
   const fresh = randomUUID()
   changeSetting(db, {
     key: PROJECT_ID_KEY,

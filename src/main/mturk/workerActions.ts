@@ -14,7 +14,12 @@ import { UserError } from '../../shared/contract/errors'
 import type { Db } from '../db/connection'
 import { createChangeSet, describeChangeSet } from '../db/queries/changes/sets'
 import { assignmentWorkers, setAssignmentStatus } from '../db/queries/mturk/assignments'
-import { insertWorkerAction, paidBonusId, workerActionsById } from '../db/queries/mturk/actions'
+import {
+  insertWorkerAction,
+  paidBonusId,
+  paidBonusLike,
+  workerActionsById,
+} from '../db/queries/mturk/actions'
 import {
   type ActionRecord,
   accountBalance,
@@ -23,6 +28,7 @@ import {
   bonus,
   bonusToken,
   disqualify,
+  normalizeMoney,
   notify,
   qualify,
   reject,
@@ -42,6 +48,17 @@ export interface ActionContext {
   concurrency?: number
 }
 
+const ACTION_WORDS: Record<WorkerActionKind, string> = {
+  approve: 'Approvals',
+  reject: 'Rejections',
+  bonus: 'Bonuses',
+  notify: 'Messages to workers',
+  qualify: 'Qualifications granted',
+  disqualify: 'Qualifications revoked',
+  block: 'Blocks',
+  unblock: 'Unblocks',
+}
+
 /** Collects one batch's records and outcome. */
 class Batch {
   readonly ids: number[] = []
@@ -49,7 +66,8 @@ class Batch {
   succeeded = 0
   failed = 0
   skipped = 0
-  private changeSet: { id: number; count: number } | null = null
+  /** The batch's change set: every action it records, and the statuses it sets. */
+  private changeSet: { id: number; recorded: number; statuses: number } | null = null
 
   constructor(
     private readonly ac: ActionContext,
@@ -76,10 +94,12 @@ class Batch {
           this.ids.push(paid)
           return true
         }
-        let changeSetId: number | null = null
+        const changeSet = this.changeSetFor()
+        changeSet.recorded++
         if (!r.error && about.status && about.assignmentId) {
-          changeSetId = this.localStatus(about.assignmentId, about.status)
+          if (this.localStatus(changeSet.id, about.assignmentId, about.status)) changeSet.statuses++
         }
+        describeChangeSet(db, changeSet.id, this.description(changeSet))
         this.ids.push(
           insertWorkerAction(db, {
             action: this.action,
@@ -92,7 +112,7 @@ class Batch {
             endpoint: this.ac.endpoint,
             bonusToken: about.bonusToken ?? null,
             at: r.at,
-            changeSetId,
+            changeSetId: changeSet.id,
             targets: about.workers.map((workerId) => ({
               workerId,
               failure: about.failures?.get(workerId) ?? null,
@@ -119,25 +139,42 @@ class Batch {
     }
   }
 
-  /** Sets a submission's status in the batch's change set; null when it already had it. */
-  private localStatus(assignmentId: string, status: AssignmentStatus): number | null {
-    const { db } = this.ac
-    const at = Date.now()
-    if (!setAssignmentStatus(db, { assignmentId, status, reviewedAt: Math.floor(at / 1000), at })) {
-      return null
-    }
+  /**
+   * One change set per batch: what it did on MTurk travels with it to a team's other replicas,
+   * which record it as done. (An exchange waits for the batch: `act` runs it in the jobs' turn.)
+   */
+  private changeSetFor(): { id: number; recorded: number; statuses: number } {
     this.changeSet ??= {
-      id: createChangeSet(db, { kind: 'mturk', author: this.ac.author, description: '' }).id,
-      count: 0,
+      id: createChangeSet(this.ac.db, { kind: 'mturk', author: this.ac.author, description: '' })
+        .id,
+      recorded: 0,
+      statuses: 0,
     }
-    this.changeSet.count++
-    const verb = status === 'Approved' ? 'Approved' : 'Rejected'
-    describeChangeSet(
-      db,
-      this.changeSet.id,
-      `${verb} ${plural(this.changeSet.count, 'assignment')} on MTurk`,
-    )
-    return this.changeSet.id
+    return this.changeSet
+  }
+
+  private description(c: { recorded: number; statuses: number }): string {
+    if (c.statuses > 0) {
+      const verb = this.action === 'approve' ? 'Approved' : 'Rejected'
+      return `${verb} ${plural(c.statuses, 'assignment')} on MTurk`
+    }
+    return `${ACTION_WORDS[this.action]} on MTurk: ${plural(c.recorded, 'request')} recorded`
+  }
+
+  /** Sets a submission's status in the batch's change set; false when it already had it. */
+  private localStatus(
+    changeSetId: number,
+    assignmentId: string,
+    status: AssignmentStatus,
+  ): boolean {
+    const at = Date.now()
+    return setAssignmentStatus(this.ac.db, {
+      assignmentId,
+      status,
+      reviewedAt: Math.floor(at / 1000),
+      at,
+      changeSetId,
+    })
   }
 
   outcome(): ActionOutcome {
@@ -232,7 +269,13 @@ export async function payBonuses(
   const batch = new Batch(ac, 'bonus')
   const toPay = items.filter((item) => {
     const token = bonusToken(ac.projectId, item.assignmentId, p.amount, p.reason)
-    const paid = paidBonusId(ac.db, token)
+    const paid =
+      paidBonusId(ac.db, token) ??
+      paidBonusLike(ac.db, {
+        assignmentId: item.assignmentId,
+        amount: normalizeMoney(p.amount),
+        reason: p.reason,
+      })
     if (paid !== undefined) {
       batch.skipped++
       batch.ids.push(paid)

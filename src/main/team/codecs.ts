@@ -20,6 +20,11 @@ import { type EntriesPayload, applyEntries, encodeEntries } from './entryCodec'
 import { collectionCodecs, encodeEarlier } from '../collections/teams'
 import type { LogEntry } from '../db/server/log'
 import type { GrownSubmission } from '../db/queries/team/imports'
+import {
+  type MTurkRowsPayload,
+  encodeMTurkRows,
+  insertMTurkRows,
+} from '../db/queries/mturk/payload'
 
 /**
  * How each kind of change set travels in the log: `encode` reads what a local change set wrote
@@ -45,6 +50,19 @@ const ratingRows: ChangeSetCodec<RatingRowsPayload & Partial<EntriesPayload>> = 
   apply(db, change, payload) {
     insertRatingRows(db, change.id, change.at, payload)
     if (payload.entries) applyEntries(db, change, { entries: payload.entries })
+  },
+}
+
+/**
+ * An MTurk pull or worker action: its rating rows, and what it recorded on MTurk's side (the
+ * assignments and HITs it wrote, the worker actions it took), which the receiving replica records
+ * as done and never sends again.
+ */
+const mturk: ChangeSetCodec<RatingRowsPayload & MTurkRowsPayload> = {
+  encode: (db, id) => ({ ...encodeRatingRows(db, id), ...encodeMTurkRows(db, id) }),
+  apply(db, change, payload) {
+    insertRatingRows(db, change.id, change.at, payload)
+    insertMTurkRows(db, change.id, payload)
   },
 }
 
@@ -78,7 +96,7 @@ const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
   import: ratingRows,
   manual: ratingRows,
   bulk: ratingRows,
-  mturk: ratingRows,
+  mturk,
   policy,
   revert,
   triage: entries,
@@ -96,11 +114,14 @@ const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
  * envelope is written at 3 only then, so an older Winnow refuses it rather than miss those rows.
  * Format 4: an import may carry what it changed in a collection's rows of earlier change sets
  * (`earlier`: HALIE's sessions); written at 4 only then, for the same reason.
+ * Format 5: an `mturk` change set carries its assignments, HITs and worker actions; written only
+ * then, so an older Winnow refuses it rather than drop a bonus paid and offer to pay it again.
  */
-export const PAYLOAD_FORMAT = 4
+export const PAYLOAD_FORMAT = 5
 const PLAIN_FORMAT = 2
 const GROWN_FORMAT = 3
 const EARLIER_FORMAT = 4
+const MTURK_FORMAT = 5
 
 export interface Envelope {
   format: number
@@ -146,14 +167,20 @@ export function encodeChangeSet(
   change: { id: number; kind: string; reverts: number | null },
 ): Envelope {
   const reverts = change.reverts === null ? null : (uidOf(db, change.reverts) ?? null)
+  const body = codecFor(change.kind).encode(db, change.id)
   const envelope: Envelope = {
-    format: PLAIN_FORMAT,
+    format: change.kind === 'mturk' && carriesMTurkRows(body) ? MTURK_FORMAT : PLAIN_FORMAT,
     reverts,
     effects: ratingEffectsOf(db, change.id),
-    body: codecFor(change.kind).encode(db, change.id),
+    body,
   }
   const earlier = change.kind === 'import' ? encodeEarlier(db, change.id) : null
   return earlier === null ? envelope : { ...envelope, format: EARLIER_FORMAT, earlier }
+}
+
+function carriesMTurkRows(body: unknown): boolean {
+  const rows = body as MTurkRowsPayload
+  return rows.hits !== undefined || rows.assignments !== undefined || rows.actions !== undefined
 }
 
 /** The local id of the change set an envelope reverts, or null. */

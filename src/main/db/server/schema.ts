@@ -327,7 +327,35 @@ const m006: ServerMigration = {
   },
 }
 
-export const serverMigrations: readonly ServerMigration[] = [m001, m002, m003, m004, m005, m006]
+/**
+ * Worker actions travel (bonuses, messages, qualifications, blocks, approvals): a reviewer may push
+ * an `mturk` change set that records worker actions and brings no bulk rows (a pull's change set,
+ * whose rows are bulk data, stays a lead's).
+ */
+const m007: ServerMigration = {
+  version: 7,
+  name: 'reviewer-worker-actions',
+  async up(client) {
+    const reviewerKinds = [...REVIEWER_KINDS, 'protoqa'].map((k) => `'${k}'`).join(', ')
+    await client.query(`
+      DROP POLICY change_sets_push ON winnow.change_sets;
+      CREATE POLICY change_sets_push ON winnow.change_sets FOR INSERT WITH CHECK (
+        member = session_user AND EXISTS (
+          SELECT 1 FROM winnow.members m WHERE m.name = session_user
+            AND (m.role = 'lead' OR (m.role = 'reviewer' AND (kind IN (${reviewerKinds})
+              OR (kind = 'mturk' AND payload -> 'body' ? 'actions' AND NOT payload ? 'bulk'))))));`)
+  },
+}
+
+export const serverMigrations: readonly ServerMigration[] = [
+  m001,
+  m002,
+  m003,
+  m004,
+  m005,
+  m006,
+  m007,
+]
 
 export const SERVER_SCHEMA_VERSION = serverMigrations.at(-1)?.version ?? 0
 

@@ -55,6 +55,24 @@ export function paidBonusId(db: Db, token: string): number | undefined {
   )?.id
 }
 
+/**
+ * A recorded payment of the same bonus (assignment, amount, reason) under any token: one another
+ * replica of a team paid and recorded, whose token may derive from another project id.
+ */
+export function paidBonusLike(
+  db: Db,
+  p: { assignmentId: string; amount: string; reason: string },
+): number | undefined {
+  return get<{ id: number }>(
+    db,
+    sql`SELECT id FROM worker_actions WHERE action = 'bonus' AND error IS NULL
+          AND assignment_id = ${p.assignmentId}
+          AND json_extract(request, '$.BonusAmount') = ${p.amount}
+          AND json_extract(request, '$.Reason') = ${p.reason}
+        ORDER BY id LIMIT 1`,
+  )?.id
+}
+
 type EntryRow = Omit<WorkerActionEntry, 'request' | 'response' | 'error'> & {
   request: string
   response: string | null

@@ -34,23 +34,30 @@ export function knownAssignments(
 
 /**
  * Links newly written submissions to their assignments and gives them their status: two
- * statements per page, whatever its size.
+ * statements per page, whatever its size. The assignments name the change set that wrote them,
+ * with which they travel to a team's other replicas.
  */
-export function linkAssignments(db: Db, links: readonly AssignmentLink[], pulledAt: number): void {
+export function linkAssignments(
+  db: Db,
+  links: readonly AssignmentLink[],
+  pulledAt: number,
+  changeSetId: number,
+): void {
   if (links.length === 0) return
   const rows = JSON.stringify(links)
   run(
     db,
     sql`INSERT INTO mturk_assignments (assignment_id, hit_id, submission_id, worker_external_id,
-          status, auto_approval_at, reviewed_at, pulled_at)
+          status, auto_approval_at, reviewed_at, pulled_at, change_set_id)
         SELECT j.value ->> 'assignmentId', j.value ->> 'hitId', s.id, j.value ->> 'workerId',
-          j.value ->> 'status', j.value ->> 'autoApprovalAt', j.value ->> 'reviewedAt', ${pulledAt}
+          j.value ->> 'status', j.value ->> 'autoApprovalAt', j.value ->> 'reviewedAt', ${pulledAt},
+          ${changeSetId}
         FROM json_each(${rows}) AS j
           JOIN submissions AS s ON s.assignment_id = j.value ->> 'assignmentId'
         WHERE true
         ON CONFLICT (assignment_id) DO UPDATE SET status = excluded.status,
           auto_approval_at = excluded.auto_approval_at, reviewed_at = excluded.reviewed_at,
-          pulled_at = excluded.pulled_at`,
+          pulled_at = excluded.pulled_at, change_set_id = excluded.change_set_id`,
   )
   run(
     db,
@@ -60,15 +67,24 @@ export function linkAssignments(db: Db, links: readonly AssignmentLink[], pulled
   )
 }
 
-/** A known assignment's new status (pulled, or set by our own approve/reject). */
+/**
+ * A known assignment's new status (pulled, or set by our own approve/reject), written in change
+ * set `changeSetId`, with which it travels.
+ */
 export function setAssignmentStatus(
   db: Db,
-  change: { assignmentId: string; status: AssignmentStatus; reviewedAt: number | null; at: number },
+  change: {
+    assignmentId: string
+    status: AssignmentStatus
+    reviewedAt: number | null
+    at: number
+    changeSetId: number
+  },
 ): boolean {
   const changed = run(
     db,
     sql`UPDATE mturk_assignments SET status = ${change.status}, reviewed_at = ${change.reviewedAt},
-          pulled_at = max(pulled_at, ${change.at})
+          pulled_at = max(pulled_at, ${change.at}), change_set_id = ${change.changeSetId}
         WHERE assignment_id = ${change.assignmentId} AND status != ${change.status}`,
   ).changes
   run(
