@@ -1,7 +1,6 @@
 import { crowdaqTeam } from './crowdaq/team'
 import { halieTeam } from './halie/team'
 import { protoqaTeam } from './protoqa/team'
-import type { Db } from '../db/types'
 import type { CollectionCodec, CollectionTeam, EntryKeys, SharedTable } from './team'
 
 /**
@@ -27,13 +26,4 @@ export const collectionCodecs = Object.assign(
 /** The collection's way of naming an entry subject's rows on every replica, if it has one. */
 export function entryKeysOf(subject: string): EntryKeys | undefined {
   return collectionTeams.find((c) => c.entryKeys?.subject === subject)?.entryKeys
-}
-
-/** The first collection's reason an import after publishing cannot travel, or null. */
-export function importHeldBack(db: Db, changeSetId: number): string | null {
-  for (const c of collectionTeams) {
-    const reason = c.heldBack?.(db, changeSetId) ?? null
-    if (reason !== null) return reason
-  }
-  return null
 }

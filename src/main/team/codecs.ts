@@ -20,6 +20,7 @@ import { type EntriesPayload, applyEntries, encodeEntries } from './entryCodec'
 import { collectionCodecs } from '../collections/teams'
 import type { LogEntry } from '../db/server/log'
 import type { GrownSubmission } from '../db/queries/team/imports'
+import type { GrownRow } from '../db/queries/team/grownRows'
 
 /**
  * How each kind of change set travels in the log: `encode` reads what a local change set wrote
@@ -94,8 +95,11 @@ const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
  * Format 2: a change set may have brought bulk data, which the server holds beside the log.
  * Format 3: it may have added annotations to submissions of earlier change sets (`grown`); an
  * envelope is written at 3 only then, so an older Winnow refuses it rather than miss those rows.
+ * Format 4: it may have grown rows of collection tables that earlier change sets brought
+ * (`grownRows`), written only then, for the same reason.
  */
-export const PAYLOAD_FORMAT = 3
+export const PAYLOAD_FORMAT = 4
+const GROWN_FORMAT = 3
 const PLAIN_FORMAT = 2
 
 export interface Envelope {
@@ -109,6 +113,8 @@ export interface Envelope {
   bulk?: true
   /** Submissions of earlier change sets it added annotations to (their rows travel with its own). */
   grown?: GrownSubmission[]
+  /** Rows of collection tables that earlier change sets brought and it grew (with their children). */
+  grownRows?: GrownRow[]
 }
 
 function codecFor(kind: string): ChangeSetCodec<unknown> {
@@ -159,7 +165,12 @@ export function revertedChangeSet(db: Db, envelope: Envelope): number | null {
 
 /** An import's envelope with the submissions it grew, at the format that carries them. */
 export function withGrown(envelope: Envelope, grown: GrownSubmission[]): Envelope {
-  return grown.length === 0 ? envelope : { ...envelope, format: PAYLOAD_FORMAT, grown }
+  return grown.length === 0 ? envelope : { ...envelope, format: GROWN_FORMAT, grown }
+}
+
+/** An import's envelope with the collection rows it grew, at the format that carries them. */
+export function withGrownRows(envelope: Envelope, grownRows: GrownRow[]): Envelope {
+  return grownRows.length === 0 ? envelope : { ...envelope, format: PAYLOAD_FORMAT, grownRows }
 }
 
 /** The annotations an envelope's grown submissions gained, by id. */

@@ -16,6 +16,7 @@ import m017 from './017-annotation-counts'
 import m018 from './018-submission-counts'
 import m019 from './019-added-annotations'
 import m020 from './020-withdrawn-change-sets'
+import m021 from './021-grown-rows'
 
 /** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
 export const APPLICATION_ID = 0x574e4e57
@@ -41,6 +42,7 @@ export const migrations: readonly Migration[] = inSequence([
   m018,
   m019,
   m020,
+  m021,
   ...collectionSchemas.flatMap((c) => c.migrations),
 ])
 

@@ -309,7 +309,22 @@ async function doubled(
   return result.rows.map((r) => `${table.name} ${columns.join(' / ')} ${r.key} in rows ${r.rows}`)
 }
 
-export const serverMigrations: readonly ServerMigration[] = [m001, m002, m003, m004, m005]
+/**
+ * An import that grows rows the team holds (raw answers added to a ProtoQA question, a CROWDAQ
+ * exam imported again) updates them on the server rather than inserting: a lead may update the
+ * collection tables.
+ */
+const m006: ServerMigration = {
+  version: 6,
+  name: 'grown-rows',
+  async up(client, groups) {
+    const { lead } = quoted(groups)
+    for (const table of COLLECTION_TABLES)
+      await client.query(`GRANT UPDATE ON winnow.${table.name} TO ${lead}`)
+  },
+}
+
+export const serverMigrations: readonly ServerMigration[] = [m001, m002, m003, m004, m005, m006]
 
 export const SERVER_SCHEMA_VERSION = serverMigrations.length
 
