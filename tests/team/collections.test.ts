@@ -419,6 +419,48 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
       expect(await ok('team', 'status', '--db', path)).toMatchObject({ pending: 0 })
   }, 120_000)
 
+  it('refuses the second of two leads adding one new answer to a question the team holds; its pull gives way', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await ok('protoqa', 'import', fixture('protoqa/answers.csv'), '--db', lead)
+    const { rev: other } = await publishAndJoin(dir, lead, 'lead')
+    await ok(
+      'protoqa',
+      'import',
+      answerList(join(dir, 'a.csv'), [['t2q1', 'Pebble', 'W20']]),
+      '--db',
+      lead,
+    )
+    await ok(
+      'protoqa',
+      'import',
+      answerList(join(dir, 'b.csv'), [['t2q1', 'pebble', 'W21']]),
+      '--db',
+      other,
+    )
+    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 1 })
+    const refused = await cli('team', 'sync', '--db', other, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/the team holds protoqa_answers \(question_id, text\)=\(/)
+
+    const replica = openProject(other)
+    try {
+      const server = await openTeamServer(requireTeam(replica))
+      try {
+        expect((await pull(replica, server)).pulled).toBe(1)
+      } finally {
+        await closeServer(server)
+      }
+      expect(replica.prepare('SELECT count(*) FROM team_withdrawn').pluck().get()).toBe(1)
+    } finally {
+      replica.close()
+    }
+    const tables = collectionTables(lead)
+    expect(answerCount(lead, 't2q1', 'pebble')).toBe(1)
+    expect(collectionTables(other)).toEqual(tables)
+    expect(await ok('team', 'sync', '--db', other)).toMatchObject({ pushed: 0 })
+  }, 120_000)
+
   it('carries a CROWDAQ exam imported again, with its settings and questions changed, to every replica', async () => {
     const dir = tempDir()
     const lead = join(dir, 'lead.winnow')

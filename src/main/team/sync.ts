@@ -333,7 +333,12 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
         )
       }
       // Rows the team holds that this import grew: updated, not inserted.
-      await sendGrownRows(server.client, grownRows, grownRowValues(db, change.id))
+      await sendGrownRows(server.client, grownRows, grownRowValues(db, change.id)).catch(
+        (error: unknown) => {
+          const table = (error as { table?: unknown }).table
+          throw heldByServer(error, change, typeof table === 'string' ? table : 'a row') ?? error
+        },
+      )
     }
     return await appendToLog(server.client, [entry])
   })
@@ -451,9 +456,10 @@ export function applyPulled(
         const id = insertHeader(db, entry)
         const rows = bulk.get(entry.uid)
         if (rows) {
-          giveWayTo(db, rows)
           const grownRows = checkEnvelope(entry.payload).grownRows
-          if (grownRows) writeGrownRows(db, grownRows, grown.get(entry.uid) ?? new Map(), id)
+          const grownValues = grown.get(entry.uid) ?? new Map<string, BulkValue[][]>()
+          giveWayTo(db, rows, { rows: grownRows ?? [], values: grownValues })
+          if (grownRows) writeGrownRows(db, grownRows, grownValues, id)
           insertImportRows(db, IMPORT_TABLES, rows, id)
           if (grownRows) recountGrownRows(db, grownRows)
           imported.push(id)

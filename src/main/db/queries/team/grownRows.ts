@@ -98,6 +98,31 @@ export function writeGrownRows(
       mine.has(`${owner.table}\u0000${JSON.stringify([row[at(owner.column)] ?? null])}`)
     )
   }
+  // Under a parent written over, a child the team lacks was a withdrawn import's: it goes.
+  for (const table of COLLECTION_TABLES) {
+    const owner = table.owner
+    if (!owner) continue
+    const parents = grown.filter(
+      (g) => g.table === owner.table && !mine.has(`${g.table}\u0000${JSON.stringify(g.key)}`),
+    )
+    if (parents.length === 0) continue
+    const at = (name: string): number => table.columns.findIndex((c) => c.name === name)
+    const kept = new Set(
+      (rows.get(table.name) ?? []).map((row) =>
+        JSON.stringify(table.key.map((k) => row[at(k)] ?? null)),
+      ),
+    )
+    const children = db
+      .prepare(`SELECT ${table.key.join(', ')} FROM ${table.name} WHERE ${owner.column} = ?`)
+      .raw()
+    const remove = db.prepare(
+      `DELETE FROM ${table.name} WHERE ${table.key.map((k) => `${k} = ?`).join(' AND ')}`,
+    )
+    for (const parent of parents) {
+      for (const key of children.all(parent.key[0] ?? null) as BulkValue[][])
+        if (!kept.has(JSON.stringify(key))) remove.run(key)
+    }
+  }
   for (const table of COLLECTION_TABLES) {
     const taken = rows.get(table.name) ?? []
     if (taken.length === 0) continue
@@ -131,6 +156,47 @@ export function recountGrownRows(db: Db, grown: readonly GrownRow[]): void {
        WHERE ${where}`,
     ).run()
   }
+}
+
+/**
+ * This replica's pending change sets that grew a parent under which they added a row clashing,
+ * by a natural key, with a row another replica's import placed (two leads adding one answer to a
+ * question at once): the server refuses them, so they give way.
+ */
+export function clashingGrowers(
+  db: Db,
+  grown: readonly GrownRow[],
+  rows: ReadonlyMap<string, readonly BulkValue[][]>,
+): Map<number, string> {
+  const out = new Map<number, string>()
+  for (const table of COLLECTION_TABLES) {
+    const owner = table.owner
+    if (!owner || !grown.some((g) => g.table === owner.table)) continue
+    const at = (name: string): number => table.columns.findIndex((c) => c.name === name)
+    for (const unique of table.unique ?? []) {
+      const find = db.prepare(
+        `SELECT ${table.key.join(', ')} FROM ${table.name} WHERE ${unique.map((k) => `${k} = ?`).join(' AND ')}`,
+      )
+      for (const row of rows.get(table.name) ?? []) {
+        const local = find.raw().get(unique.map((k) => row[at(k)] ?? null)) as
+          BulkValue[] | undefined
+        if (
+          !local ||
+          JSON.stringify(local) === JSON.stringify(table.key.map((k) => row[at(k)] ?? null))
+        )
+          continue
+        const parent = { table: owner.table, key: [row[at(owner.column)] ?? null] }
+        for (const id of pendingGrowers(db, parent)) {
+          if (!out.has(id))
+            out.set(
+              id,
+              `${table.name} ${unique.join(' / ')} ${unique.map((k) => String(row[at(k)])).join(' / ')}`,
+            )
+        }
+      }
+    }
+  }
+  return out
 }
 
 /** This replica's pending change sets that grew the row too. */
