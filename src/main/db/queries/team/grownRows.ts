@@ -98,29 +98,19 @@ export function writeGrownRows(
       mine.has(`${owner.table}\u0000${JSON.stringify([row[at(owner.column)] ?? null])}`)
     )
   }
-  // Under a parent written over, a child the team lacks was a withdrawn import's: it goes.
+  // A child holding a placed row's natural key under another key was an import that gave way
+  // (`clashingGrowers`): it goes, and the placed row comes in its place.
   for (const table of COLLECTION_TABLES) {
-    const owner = table.owner
-    if (!owner) continue
-    const parents = grown.filter(
-      (g) => g.table === owner.table && !mine.has(`${g.table}\u0000${JSON.stringify(g.key)}`),
-    )
-    if (parents.length === 0) continue
     const at = (name: string): number => table.columns.findIndex((c) => c.name === name)
-    const kept = new Set(
-      (rows.get(table.name) ?? []).map((row) =>
-        JSON.stringify(table.key.map((k) => row[at(k)] ?? null)),
-      ),
-    )
-    const children = db
-      .prepare(`SELECT ${table.key.join(', ')} FROM ${table.name} WHERE ${owner.column} = ?`)
-      .raw()
-    const remove = db.prepare(
-      `DELETE FROM ${table.name} WHERE ${table.key.map((k) => `${k} = ?`).join(' AND ')}`,
-    )
-    for (const parent of parents) {
-      for (const key of children.all(parent.key[0] ?? null) as BulkValue[][])
-        if (!kept.has(JSON.stringify(key))) remove.run(key)
+    for (const unique of table.owner ? (table.unique ?? []) : []) {
+      const remove = db.prepare(
+        `DELETE FROM ${table.name} WHERE ${unique.map((k) => `${k} = ?`).join(' AND ')}
+           AND NOT (${table.key.map((k) => `${k} IS ?`).join(' AND ')})`,
+      )
+      for (const row of rows.get(table.name) ?? []) {
+        if (ours(table, row)) continue
+        remove.run([...unique, ...table.key].map((k) => row[at(k)] ?? null))
+      }
     }
   }
   for (const table of COLLECTION_TABLES) {
