@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import pg from 'pg'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -367,6 +367,141 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     expect(collectionTables(other)).toEqual(tables)
     for (const path of [lead, other])
       expect(await ok('team', 'status', '--db', path)).toMatchObject({ pending: 0 })
+  }, 120_000)
+
+  /** A raw answer list of beach answers to question t2q1 (and t2q2), one line per worker. */
+  function answerList(path: string, lines: [string, string, string][]): string {
+    const rows = lines.map(([q, answer, worker]) =>
+      q === 't2q1'
+        ? `t2q1,Name something you find at a beach.,${answer},${worker}`
+        : `t2q2,Name a pet.,${answer},${worker}`,
+    )
+    writeFileSync(path, ['question_id,question,answer,worker_id', ...rows, ''].join('\n'))
+    return path
+  }
+
+  function answerCount(path: string, question: string, text: string): unknown {
+    return withProject(path, (d) =>
+      d
+        .prepare(
+          `SELECT a.count FROM protoqa_answers a JOIN protoqa_questions q ON q.id = a.question_id
+           WHERE q.external_id = ? AND a.text = ?`,
+        )
+        .pluck()
+        .get(question, text),
+    )
+  }
+
+  it('carries answer lists two leads add to a question an earlier import brought; every replica counts both', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await ok('protoqa', 'import', fixture('protoqa/answers.csv'), '--db', lead)
+    const { number, rev: other, join: joinAs } = await publishAndJoin(dir, lead, 'lead')
+    expect(answerCount(lead, 't2q1', 'sand')).toBe(2)
+
+    const mine = [
+      ['t2q1', 'Shell', 'W9'],
+      ['t2q1', 'Sand', 'W10'],
+    ] as [string, string, string][]
+    const theirs = [
+      ['t2q1', 'sand', 'W11'],
+      ['t2q2', 'dog', 'W12'],
+    ] as [string, string, string][]
+    await ok('protoqa', 'import', answerList(join(dir, 'mine.csv'), mine), '--db', lead)
+    await ok('protoqa', 'import', answerList(join(dir, 'theirs.csv'), theirs), '--db', other)
+    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 1 })
+    expect(await ok('team', 'sync', '--db', other)).toMatchObject({ pushed: 1, pulled: 1 })
+    await ok('team', 'sync', '--db', lead)
+
+    const tables = collectionTables(lead)
+    expect(answerCount(lead, 't2q1', 'shell')).toBe(1)
+    // Two responses added to one answer on two replicas: both counted, everywhere.
+    expect(answerCount(lead, 't2q1', 'sand')).toBe(4)
+    expect(answerCount(lead, 't2q2', 'dog')).toBe(2)
+    expect(collectionTables(other)).toEqual(tables)
+    const later = await joinAs(`cgrowq${number}`)
+    expect(collectionTables(later)).toEqual(tables)
+    for (const path of [lead, other])
+      expect(await ok('team', 'status', '--db', path)).toMatchObject({ pending: 0 })
+  }, 120_000)
+
+  it('refuses the second of two leads adding one new answer to a question the team holds; its pull gives way', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await ok('protoqa', 'import', fixture('protoqa/answers.csv'), '--db', lead)
+    const { rev: other } = await publishAndJoin(dir, lead, 'lead')
+    await ok(
+      'protoqa',
+      'import',
+      answerList(join(dir, 'a.csv'), [['t2q1', 'Pebble', 'W20']]),
+      '--db',
+      lead,
+    )
+    await ok(
+      'protoqa',
+      'import',
+      answerList(join(dir, 'b.csv'), [['t2q1', 'pebble', 'W21']]),
+      '--db',
+      other,
+    )
+    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 1 })
+    const refused = await cli('team', 'sync', '--db', other, '--json')
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/the team holds protoqa_answers \(question_id, text\)=\(/)
+
+    const replica = openProject(other)
+    try {
+      const server = await openTeamServer(requireTeam(replica))
+      try {
+        expect((await pull(replica, server)).pulled).toBe(1)
+      } finally {
+        await closeServer(server)
+      }
+      expect(replica.prepare('SELECT count(*) FROM team_withdrawn').pluck().get()).toBe(1)
+    } finally {
+      replica.close()
+    }
+    const tables = collectionTables(lead)
+    expect(answerCount(lead, 't2q1', 'pebble')).toBe(1)
+    expect(collectionTables(other)).toEqual(tables)
+    expect(await ok('team', 'sync', '--db', other)).toMatchObject({ pushed: 0 })
+  }, 120_000)
+
+  it('carries a CROWDAQ exam imported again, with its settings and questions changed, to every replica', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    await ok('crowdaq', 'import', fixture('crowdaq/exam.json'), '--db', lead)
+    const { number, rev, join: joinAs } = await publishAndJoin(dir, lead)
+
+    const again = join(dir, 'again')
+    mkdirSync(again)
+    cpSync(fixture('crowdaq/fx_guide.md'), join(again, 'fx_guide.md'))
+    const exam = JSON.parse(readFileSync(fixture('crowdaq/exam.json'), 'utf8')) as {
+      max_attempts: number
+      question_set: { question_id: string }[]
+    }
+    const first = exam.question_set[0]
+    if (!first) throw new Error('the fixture exam has no question')
+    exam.max_attempts = 5
+    exam.question_set.push({ ...first, question_id: 'q_again' })
+    writeFileSync(join(again, 'exam.json'), JSON.stringify(exam))
+    await ok('crowdaq', 'import', join(again, 'exam.json'), '--db', lead)
+    expect(await ok('team', 'sync', '--db', lead)).toMatchObject({ pushed: 1 })
+    expect(await ok('team', 'sync', '--db', rev)).toMatchObject({ pulled: 1 })
+
+    const tables = collectionTables(lead)
+    expect(withProject(rev, (d) => examRow(d, 'fx_exam')?.settings.attemptsAllowed)).toBe(5)
+    expect(
+      withProject(rev, (d) =>
+        d
+          .prepare(`SELECT count(*) FROM crowdaq_questions WHERE question_id = 'q_again'`)
+          .pluck()
+          .get(),
+      ),
+    ).toBe(1)
+    expect(collectionTables(rev)).toEqual(tables)
+    const later = await joinAs(`cgrowx${number}`)
+    expect(collectionTables(later)).toEqual(tables)
   }, 120_000)
 
   it('upgrades a server at schema 4 to hold natural keys, and refuses one holding a question twice, naming its rows and changing nothing', async () => {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
-import { cli, ok } from '../helpers/cli'
+import { ok } from '../helpers/cli'
 import { restoreEnvAfterEach } from '../helpers/env'
 import { dimensionCsvs, releaseCsv } from '../helpers/glucose'
 import { noPostgres } from '../helpers/postgres'
@@ -270,7 +270,7 @@ describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () =
     expect(bulk(rev)).toEqual(bulk(t.lead))
   }, 90_000)
 
-  it('holds back a ProtoQA answer list that adds answers to a question an earlier import brought, with a message', async () => {
+  it('pushes a ProtoQA answer list that adds answers to a question an earlier import brought', async () => {
     const dir = tempDir()
     const t = await team(dir, [])
     const answers = join(root, 'tests/fixtures/protoqa/answers.csv')
@@ -283,12 +283,12 @@ describe.skipIf(noPostgres !== null)('team mode: imports after publishing', () =
       'question_id,question,answer,worker_id\nt2q1,Name something you find at a beach.,Shell,W9\n',
     )
     await ok('protoqa', 'import', more, '--db', t.lead)
-    const refused = await cli('team', 'sync', '--db', t.lead, '--json')
-    expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(
-      /its raw answers add to ProtoQA question t2q1, which an earlier change set brought/,
+    expect(await ok('team', 'sync', '--db', t.lead)).toMatchObject({ pushed: 1 })
+    expect(await serverCount(t.db, 'change_sets')).toBe(3)
+    const served = await postgres.server.admin$(
+      `SELECT count FROM winnow.protoqa_answers WHERE text = 'shell'`,
+      t.db,
     )
-    expect(await serverCount(t.db, 'change_sets')).toBe(2)
-    expect(await serverCount(t.db, 'source_files')).toBe(2)
+    expect(served.rows).toEqual([{ count: '1' }])
   }, 60_000)
 })

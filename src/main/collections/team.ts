@@ -18,6 +18,11 @@ export interface SharedTable extends BulkTable {
   unique?: readonly (readonly string[])[]
   owner?: { column: string; table: string }
   worker?: string
+  /**
+   * A column counting the rows of another table that name this row (`by`): worked out again,
+   * not copied, for the rows under a parent an import grew, so two leads adding to it both count.
+   */
+  counts?: { column: string; table: string; by: string }
 }
 
 /**
@@ -32,8 +37,6 @@ export interface CollectionTeam {
   importFormats: readonly string[]
   entryKeys?: EntryKeys
   codecs?: Readonly<Record<string, CollectionCodec>>
-  /** Why an import after publishing cannot travel (rows it changed that another change set brought), or null. */
-  heldBack?(db: Db, changeSetId: number): string | null
   /** What an import changed in rows an earlier change set brought, carried in its envelope. */
   earlier?: EarlierRows
 }
@@ -74,6 +77,7 @@ export function sharedTable(
     unique?: SharedTable['unique']
     owner?: SharedTable['owner']
     worker?: string
+    counts?: SharedTable['counts']
   } = {},
 ): SharedTable {
   return {
@@ -83,5 +87,6 @@ export function sharedTable(
     ...(more.unique ? { unique: more.unique } : {}),
     ...(more.owner ? { owner: more.owner } : {}),
     ...(more.worker ? { worker: more.worker } : {}),
+    ...(more.counts ? { counts: more.counts } : {}),
   }
 }

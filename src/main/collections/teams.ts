@@ -30,15 +30,6 @@ export function entryKeysOf(subject: string): EntryKeys | undefined {
   return collectionTeams.find((c) => c.entryKeys?.subject === subject)?.entryKeys
 }
 
-/** The first collection's reason an import after publishing cannot travel, or null. */
-export function importHeldBack(db: Db, changeSetId: number): string | null {
-  for (const c of collectionTeams) {
-    const reason = c.heldBack?.(db, changeSetId) ?? null
-    if (reason !== null) return reason
-  }
-  return null
-}
-
 /** What an import changed in rows earlier change sets brought, by collection; null when nothing. */
 export function encodeEarlier(db: Db, changeSetId: number): Record<string, unknown> | null {
   const out: Record<string, unknown> = {}

@@ -25,6 +25,7 @@ import {
   encodeMTurkRows,
   insertMTurkRows,
 } from '../db/queries/mturk/payload'
+import type { GrownRow } from '../db/queries/team/grownRows'
 
 /**
  * How each kind of change set travels in the log: `encode` reads what a local change set wrote
@@ -116,12 +117,15 @@ const CODECS: Readonly<Record<string, ChangeSetCodec<unknown>>> = {
  * (`earlier`: HALIE's sessions); written at 4 only then, for the same reason.
  * Format 5: an `mturk` change set carries its assignments, HITs and worker actions; written only
  * then, so an older Winnow refuses it rather than drop a bonus paid and offer to pay it again.
+ * Format 6: it may have grown rows of collection tables that earlier change sets brought
+ * (`grownRows`), written only then, for the same reason.
  */
-export const PAYLOAD_FORMAT = 5
+export const PAYLOAD_FORMAT = 6
 const PLAIN_FORMAT = 2
 const GROWN_FORMAT = 3
 const EARLIER_FORMAT = 4
 const MTURK_FORMAT = 5
+const GROWN_ROWS_FORMAT = 6
 
 export interface Envelope {
   format: number
@@ -136,6 +140,8 @@ export interface Envelope {
   grown?: GrownSubmission[]
   /** What it changed in a collection's rows of earlier change sets, by collection (`encodeEarlier`). */
   earlier?: Record<string, unknown>
+  /** Rows of collection tables that earlier change sets brought and it grew (with their children). */
+  grownRows?: GrownRow[]
 }
 
 function codecFor(kind: string): ChangeSetCodec<unknown> {
@@ -197,6 +203,13 @@ export function withGrown(envelope: Envelope, grown: GrownSubmission[]): Envelop
   return grown.length === 0
     ? envelope
     : { ...envelope, format: Math.max(envelope.format, GROWN_FORMAT), grown }
+}
+
+/** An import's envelope with the collection rows it grew, at the format that carries them. */
+export function withGrownRows(envelope: Envelope, grownRows: GrownRow[]): Envelope {
+  return grownRows.length === 0
+    ? envelope
+    : { ...envelope, format: Math.max(envelope.format, GROWN_ROWS_FORMAT), grownRows }
 }
 
 /** The annotations an envelope's grown submissions gained, by id. */

@@ -15,8 +15,10 @@ import {
 import type { BulkValue } from '../db/server/bulk'
 import {
   IMPORT_TABLES,
+  fetchGrownRows,
   fetchImportRows,
   logHolds,
+  sendGrownRows,
   sendImportRows,
   takeReplicaNumber,
 } from '../db/server/imports'
@@ -58,11 +60,18 @@ import {
   logEntry,
   revertedChangeSet,
   withGrown,
+  withGrownRows,
 } from './codecs'
+import {
+  grownRowValues,
+  grownRowsOf,
+  recountGrownRows,
+  writeGrownRows,
+} from '../db/queries/team/grownRows'
 import { replaceClaims } from '../db/queries/team/claims'
 import { allClaims } from '../db/server/claims'
 import { applyEntryHere } from './entryCodec'
-import { applyEarlier, importHeldBack } from '../collections/teams'
+import { applyEarlier } from '../collections/teams'
 import { hasAnyEntries, moveEntriesLast } from '../db/queries/team/entries'
 import {
   type TeamServer,
@@ -279,7 +288,7 @@ async function pushEntries(
  * cut off after its commit and retried sends only the (skipped) change set again.
  */
 async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet): Promise<void> {
-  // An import held back is not offered to revert here: it only added what it made (a revert
+  // An import waiting here is not offered to revert: it only added what it made (a revert
   // refuses it), so it waits with its message.
   const number = replicaNumber(db)
   if (number === null || outsideBand(db, change.id, bandOf(number))) {
@@ -297,14 +306,6 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
       message: `Change set ${change.id} (${change.description}) imported ${others.join(' and ')} data, which team mode does not share after publishing; it and what came after it wait unpushed.`,
     })
   }
-  const held = importHeldBack(db, change.id)
-  if (held !== null) {
-    throw new UserError({
-      type: 'conflict',
-      code: 'collection-not-shared',
-      message: `Change set ${change.id} (${change.description}) does not travel: ${held}; it and what came after it wait unpushed.`,
-    })
-  }
   // The server refuses another role's rows too (grants of its migration 3); this says why.
   if (requireTeam(db).role !== 'lead') {
     throw new UserError({
@@ -313,10 +314,14 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
       message: `Change set ${change.id} (${change.description}) imported data into this replica; only a lead's imports are shared, so it and what came after it wait unpushed.`,
     })
   }
+  const grownRows = grownRowsOf(db, change.id)
   const entry = logEntry(
     db,
     change,
-    withGrown({ ...encodeChangeSet(db, change), bulk: true }, grownSubmissions(db, change.id)),
+    withGrownRows(
+      withGrown({ ...encodeChangeSet(db, change), bulk: true }, grownSubmissions(db, change.id)),
+      grownRows,
+    ),
   )
   const placed = await inServerTransaction(server, async () => {
     await checkServerSchema(server.client, server.address.url)
@@ -328,6 +333,13 @@ async function pushImport(db: Db, server: TeamServer, change: PendingChangeSet):
           },
         )
       }
+      // Rows the team holds that this import grew: updated, not inserted.
+      await sendGrownRows(server.client, grownRows, grownRowValues(db, change.id)).catch(
+        (error: unknown) => {
+          const table = (error as { table?: unknown }).table
+          throw heldByServer(error, change, typeof table === 'string' ? table : 'a row') ?? error
+        },
+      )
     }
     return await appendToLog(server.client, [entry])
   })
@@ -355,13 +367,19 @@ function heldByServer(error: unknown, change: PendingChangeSet, table: string): 
   )
 }
 
-/** Fetches the bulk data of others' change sets in a page of the log, by global id. */
+type RowsByUid = Map<string, Map<string, BulkValue[][]>>
+
+/**
+ * Fetches the bulk data of others' change sets in a page of the log, by global id: the rows each
+ * brought, and apart the rows of earlier change sets each grew (as the server holds them now).
+ */
 async function fetchBulkData(
   db: Db,
   server: TeamServer,
   page: readonly PulledEntry[],
-): Promise<Map<string, Map<string, BulkValue[][]>>> {
-  const rows = new Map<string, Map<string, BulkValue[][]>>()
+): Promise<{ rows: RowsByUid; grown: RowsByUid }> {
+  const rows: RowsByUid = new Map()
+  const grown: RowsByUid = new Map()
   for (const entry of page) {
     const envelope = checkEnvelope(entry.payload)
     if (!envelope.bulk || changeSetOfUid(db, entry.uid) !== undefined) continue
@@ -370,11 +388,13 @@ async function fetchBulkData(
         entry.uid,
         await fetchImportRows(server.client, entry.uid, grownAnnotations(envelope)),
       )
+      if (envelope.grownRows)
+        grown.set(entry.uid, await fetchGrownRows(server.client, envelope.grownRows))
     } catch (error) {
       throw serverError(server, error)
     }
   }
-  return rows
+  return { rows, grown }
 }
 
 /** Pulls what the log holds after this replica's place and applies it, a page per transaction. */
@@ -390,7 +410,8 @@ export async function pull(db: Db, server: TeamServer): Promise<{ pulled: number
     }
     if (page.length === 0) return { pulled, seq: after }
     teamStep(db.name, 'read')
-    pulled += applyPulled(db, page, await fetchBulkData(db, server, page))
+    const { rows, grown } = await fetchBulkData(db, server, page)
+    pulled += applyPulled(db, page, rows, grown)
     teamStep(db.name, 'applied')
     // A page not full was the log's end when it was read; a later push is heard of again.
     if (page.length < PULL_PAGE) return { pulled, seq: requireTeam(db).seq }
@@ -409,6 +430,7 @@ export function applyPulled(
   db: Db,
   page: readonly PulledEntry[],
   bulk: ReadonlyMap<string, ReadonlyMap<string, BulkValue[][]>> = new Map(),
+  grown: ReadonlyMap<string, ReadonlyMap<string, BulkValue[][]>> = new Map(),
 ): number {
   return db
     .transaction(() => {
@@ -435,8 +457,12 @@ export function applyPulled(
         const id = insertHeader(db, entry)
         const rows = bulk.get(entry.uid)
         if (rows) {
-          giveWayTo(db, rows)
+          const grownRows = checkEnvelope(entry.payload).grownRows
+          const grownValues = grown.get(entry.uid) ?? new Map<string, BulkValue[][]>()
+          giveWayTo(db, rows, { rows: grownRows ?? [], values: grownValues })
+          if (grownRows) writeGrownRows(db, grownRows, grownValues, id)
           insertImportRows(db, IMPORT_TABLES, rows, id)
+          if (grownRows) recountGrownRows(db, grownRows)
           imported.push(id)
         }
         applyBody(db, id, entry)

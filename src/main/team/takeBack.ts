@@ -3,6 +3,7 @@ import type { Db } from '../db/connection'
 import { deleteImportRows, holdersOfKeys, wroteSubmissions } from '../db/queries/team/imports'
 import { isPending, setWithdrawn } from '../db/queries/team/state'
 import type { BulkValue } from '../db/server/bulk'
+import { type GrownRow, clashingGrowers } from '../db/queries/team/grownRows'
 
 /**
  * An import of collection data the team holds already (another lead imported the same question,
@@ -38,8 +39,18 @@ export function takeBackImport(db: Db, changeSetId: number, reason: string): voi
  * one of its keys can never be placed (the server holds that key now), so they give way, taken
  * back here, and the log's rows stand as on every other replica.
  */
-export function giveWayTo(db: Db, rows: ReadonlyMap<string, readonly BulkValue[][]>): void {
-  for (const [id, row] of holdersOfKeys(db, rows)) {
+export function giveWayTo(
+  db: Db,
+  rows: ReadonlyMap<string, readonly BulkValue[][]>,
+  grown: { rows: readonly GrownRow[]; values: ReadonlyMap<string, readonly BulkValue[][]> } = {
+    rows: [],
+    values: new Map(),
+  },
+): void {
+  const holders = holdersOfKeys(db, rows)
+  for (const [id, row] of clashingGrowers(db, grown.rows, grown.values))
+    if (!holders.has(id)) holders.set(id, row)
+  for (const [id, row] of holders) {
     if (!isPending(db, id)) continue
     takeBackImport(db, id, `the team holds ${row} already (another lead imported it first)`)
   }

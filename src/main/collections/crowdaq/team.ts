@@ -5,7 +5,7 @@ import { type CollectionTeam, sharedTable as t } from '../team'
  * attempts and assignments. An edit after publishing travels as its change set's entries
  * (`applyCrowdaqEntry` writes them on another replica); an import after publishing travels with
  * its change set, attempts and assignments under ids of the replica's band (exams, tutorials,
- * instructions and tasks keep their own names; one the team holds already does not travel).
+ * instructions and tasks keep their own names; one the team holds already is sent to be updated).
  */
 export const crowdaqTeam: CollectionTeam = {
   tables: [

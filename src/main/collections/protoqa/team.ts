@@ -1,12 +1,11 @@
 import { type CollectionTeam, sharedTable as t } from '../team'
-import { questionGivenAnswersBy } from './db/responses'
 import { protoqaCodec } from './teamCodec'
 
 /**
  * ProtoQA's share of a team: questions, answers, responses, clusterings and predictions. A
  * clustering saved after publishing travels as its change set (team/codecs.ts); an import after
- * publishing travels with it, its rows under ids of the replica's band, unless it adds answers to
- * a question an earlier change set brought.
+ * publishing travels with it, its rows under ids of the replica's band; one that adds raw answers
+ * to a question an earlier change set brought sends that question's answers to be updated.
  */
 export const protoqaTeam: CollectionTeam = {
   tables: [
@@ -34,6 +33,8 @@ export const protoqaTeam: CollectionTeam = {
       {
         unique: [['question_id', 'text']],
         owner: { column: 'question_id', table: 'protoqa_questions' },
+        // A question given raw answers counts its responses (one given counts cannot grow).
+        counts: { column: 'count', table: 'protoqa_responses', by: 'answer_id' },
       },
     ),
     t(
@@ -112,10 +113,4 @@ export const protoqaTeam: CollectionTeam = {
   ],
   importFormats: ['protoqa-questions', 'protoqa-answers', 'protoqa-predictions'],
   codecs: { protoqa: protoqaCodec },
-  heldBack(db, changeSetId) {
-    const question = questionGivenAnswersBy(db, changeSetId)
-    return question === undefined
-      ? null
-      : `its raw answers add to ProtoQA question ${question}, which an earlier change set brought, and only rows of questions an import brings travel`
-  },
 }

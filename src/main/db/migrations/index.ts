@@ -17,6 +17,7 @@ import m018 from './018-submission-counts'
 import m019 from './019-added-annotations'
 import m020 from './020-withdrawn-change-sets'
 import m022 from './022-mturk-change-sets'
+import m023 from './023-grown-rows'
 
 /** 'WNNW' — marks a SQLite file as a Winnow project; the first migration stamps it. */
 export const APPLICATION_ID = 0x574e4e57
@@ -43,6 +44,7 @@ export const migrations: readonly Migration[] = inSequence([
   m019,
   m020,
   m022,
+  m023,
   ...collectionSchemas.flatMap((c) => c.migrations),
 ])
 

@@ -136,3 +136,103 @@ export async function fetchImportRows(
   }
   return rows
 }
+
+/**
+ * A row of a collection's shared table that an import found there already and grew (children
+ * added, or the row rewritten), by its key. A row an import brought is never one, so two leads
+ * bringing one row at once are still told apart (the server's keys refuse the second).
+ */
+export interface GrownRow {
+  table: string
+  key: BulkValue[]
+}
+
+/**
+ * The tables holding a grown row's own row and its children (rows whose `owner` is it), each with
+ * a WHERE clause picking them; parents first. `value` writes a key value as SQL.
+ */
+export function grownRowsWhere(
+  grown: readonly GrownRow[],
+  value: (v: BulkValue) => string,
+): Map<SharedTable, string> {
+  const out = new Map<SharedTable, string>()
+  for (const table of COLLECTION_TABLES) {
+    const own = grown.filter((g) => g.table === table.name)
+    const parents = grown.filter((g) => g.table === table.owner?.table)
+    const clauses: string[] = []
+    if (own.length > 0) {
+      clauses.push(
+        own
+          .map(
+            (g) =>
+              `(${table.key.map((k, i) => `${k} = ${value(g.key[i] ?? null)}`).join(' AND ')})`,
+          )
+          .join(' OR '),
+      )
+    }
+    // A child names its parent by the parent's id, its key.
+    if (parents.length > 0 && table.owner) {
+      clauses.push(
+        `${table.owner.column} IN (${parents.map((g) => value(g.key[0] ?? null)).join(', ')})`,
+      )
+    }
+    if (clauses.length > 0) out.set(table, clauses.map((c) => `(${c})`).join(' OR '))
+  }
+  return out
+}
+
+/** A key value written into the server's SQL. */
+function literal(v: BulkValue): string {
+  if (v === null) return 'NULL'
+  if (typeof v === 'number') return String(Math.trunc(v))
+  return `'${String(v).replace(/'/g, "''")}'`
+}
+
+/**
+ * Sends rows an import grew (rows the team holds already, and their children): added where the
+ * server lacks them and updated where it holds them, the change set that brought each kept; then
+ * the counts the declarations derive are worked out again on the server's rows. Call inside the
+ * pushing transaction, after the import's own rows.
+ */
+export async function sendGrownRows(
+  client: ServerClient,
+  grown: readonly GrownRow[],
+  rows: ReadonlyMap<SharedTable, readonly BulkValue[][]>,
+): Promise<void> {
+  for (const [table, taken] of rows) {
+    const scratch = `winnow_grown_${table.name}`
+    await client.query(
+      `CREATE TEMP TABLE IF NOT EXISTS ${scratch} (LIKE winnow.${table.name}) ON COMMIT DELETE ROWS`,
+    )
+    await copyRowsIn(client, table, taken, undefined, scratch)
+    const updated = table.columns
+      .filter((c) => c.type !== 'uid' && !table.key.includes(c.name))
+      .map((c) => `${c.name} = excluded.${c.name}`)
+    await client.query(
+      `INSERT INTO winnow.${table.name} SELECT * FROM ${scratch}
+       ON CONFLICT (${table.key.join(', ')}) DO ${updated.length > 0 ? `UPDATE SET ${updated.join(', ')}` : 'NOTHING'}`,
+    )
+  }
+  for (const [table, where] of grownRowsWhere(grown, literal)) {
+    const c = table.counts
+    if (!c) continue
+    await client.query(
+      `UPDATE winnow.${table.name} x SET ${c.column} = (SELECT count(*) FROM winnow.${c.table} r WHERE r.${c.by} = x.id)
+       WHERE ${where}`,
+    )
+  }
+}
+
+/** Fetches the rows change sets grew (an envelope's `grownRows`) and their children, by table. */
+export async function fetchGrownRows(
+  client: ServerClient,
+  grown: readonly GrownRow[],
+): Promise<Map<string, BulkValue[][]>> {
+  const rows = new Map<string, BulkValue[][]>()
+  for (const [table, where] of grownRowsWhere(grown, literal)) {
+    const taken: BulkValue[][] = []
+    await copyRowsOut(client, table, (batch) => append(taken, batch), 5000, where)
+    rows.set(table.name, taken)
+  }
+  return rows
+}

@@ -4,13 +4,16 @@ import type { Db } from '../../../db/connection'
 import { all, get, pluck, run } from '../../../db/connection'
 import { sql } from '../../../db/sql'
 
-/** CROWDAQ instructions, tutorials, exams (settings and question pools) and task specs. */
+/**
+ * CROWDAQ instructions, tutorials, exams (settings and question pools) and task specs. A row
+ * written again keeps the change set that brought it, which a team shares it under.
+ */
 
 export function putInstruction(db: Db, id: string, markdown: string, changeSetId: number): void {
   run(
     db,
     sql`INSERT INTO crowdaq_instructions (id, markdown, change_set_id) VALUES (${id}, ${markdown}, ${changeSetId})
-        ON CONFLICT (id) DO UPDATE SET markdown = excluded.markdown, change_set_id = excluded.change_set_id`,
+        ON CONFLICT (id) DO UPDATE SET markdown = excluded.markdown`,
   )
 }
 
@@ -23,8 +26,7 @@ export function putTutorial(
     db,
     sql`INSERT INTO crowdaq_tutorials (id, instruction_id, spec, change_set_id)
         VALUES (${t.id}, ${t.instructionId}, ${JSON.stringify(t.spec)}, ${changeSetId})
-        ON CONFLICT (id) DO UPDATE SET instruction_id = excluded.instruction_id, spec = excluded.spec,
-          change_set_id = excluded.change_set_id`,
+        ON CONFLICT (id) DO UPDATE SET instruction_id = excluded.instruction_id, spec = excluded.spec`,
   )
 }
 
@@ -64,8 +66,7 @@ export function putExam(
           tutorial_id = excluded.tutorial_id, questions_per_attempt = excluded.questions_per_attempt,
           passing_grade = excluded.passing_grade, attempts_allowed = excluded.attempts_allowed,
           time_limit_seconds = excluded.time_limit_seconds,
-          qualification_type_id = excluded.qualification_type_id, bands = excluded.bands,
-          change_set_id = excluded.change_set_id`,
+          qualification_type_id = excluded.qualification_type_id, bands = excluded.bands`,
   )
   e.questions.forEach((q, position) => {
     run(
@@ -164,7 +165,7 @@ export function putTask(db: Db, id: string, spec: unknown, changeSetId: number):
   run(
     db,
     sql`INSERT INTO crowdaq_tasks (id, spec, change_set_id) VALUES (${id}, ${JSON.stringify(spec)}, ${changeSetId})
-        ON CONFLICT (id) DO UPDATE SET spec = excluded.spec, change_set_id = excluded.change_set_id`,
+        ON CONFLICT (id) DO UPDATE SET spec = excluded.spec`,
   )
 }
 

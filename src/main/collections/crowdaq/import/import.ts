@@ -15,6 +15,7 @@ import {
 } from '../db/specs'
 import { addTaskAssignment } from '../db/tasks'
 import { findOrAddWorker } from '../../../db/queries/workers/ids'
+import { noteGrownRow } from '../../../db/queries/team/grownRows'
 import { CancelledError } from '../../../jobs/cancel'
 import { plural } from '../../../../shared/text'
 import { describeCounts } from './counts'
@@ -233,11 +234,13 @@ export function importCrowdaq(
       }
       for (const i of found.instructions) {
         steps.tick()
+        noteGrownRow(db, changeSet, 'crowdaq_instructions', [i.id])
         putInstruction(db, i.id, i.markdown, changeSet)
         counts.instructions++
       }
       for (const { value } of valid.tutorial) {
         steps.tick()
+        noteGrownRow(db, changeSet, 'crowdaq_tutorials', [value.tutorial_id])
         putTutorial(
           db,
           { id: value.tutorial_id, instructionId: value.instruction_id ?? null, spec: value },
@@ -247,11 +250,14 @@ export function importCrowdaq(
       }
       for (const { value } of valid.exam) {
         steps.tick()
+        // An exam the project holds is rewritten (a team sends it to be updated, not inserted).
+        noteGrownRow(db, changeSet, 'crowdaq_exams', [value.exam_id])
         putExam(db, examInput(value), changeSet)
         counts.exams++
       }
       for (const [id, spec] of taskIds) {
         steps.tick()
+        noteGrownRow(db, changeSet, 'crowdaq_tasks', [id])
         putTask(db, id, spec, changeSet)
         counts.tasks++
       }

@@ -38,18 +38,3 @@ export function questionHasResponses(db: Db, questionId: number): boolean {
     ) !== undefined
   )
 }
-
-/**
- * The external id of a question an import's answer list gave responses to while another change
- * set brought the question, if any (such answers are not among the rows that travel with it).
- */
-export function questionGivenAnswersBy(db: Db, changeSetId: number): string | undefined {
-  return pluck<string>(
-    db,
-    sql`SELECT q.external_id FROM protoqa_responses r
-        JOIN source_files f ON f.id = r.source_file_id
-        JOIN protoqa_questions q ON q.id = r.question_id
-        WHERE f.change_set_id = ${changeSetId} AND q.change_set_id <> ${changeSetId}
-        LIMIT 1`,
-  )
-}

@@ -28,6 +28,7 @@ import { readPredictions } from './predictions'
 import { type ProtoqaRecord, readProtoqaQuestions } from './questions'
 import { readTextFile, textLines } from './text'
 import { append } from '../../../../shared/lists'
+import { noteGrownRow } from '../../../db/queries/team/grownRows'
 
 export interface ProtoqaImportFile {
   path: string
@@ -288,6 +289,8 @@ function writeResponses(
     if (released === undefined) {
       released = questionAnswers(db, q).length > 0 && !questionHasResponses(db, q)
       fromFile.set(r.questionId, released)
+      // A question an earlier change set brought gains answers (a team updates it, not inserts).
+      if (!released) noteGrownRow(db, at.changeSetId, 'protoqa_questions', [q])
     }
     if (released)
       throw new InputError(

@@ -370,7 +370,8 @@ export function insertPulledChangeSet(
 /** Whether a change set brought bulk rows (an import's submissions, files or added annotations). */
 export function broughtBulkData(db: Db, changeSetId: number): boolean {
   const id = Math.trunc(changeSetId)
-  // A collection's import may write no source file (CROWDAQ's): its own rows say it.
+  // A collection's import may write no source file (CROWDAQ's): its own rows, or the rows it
+  // grew, say it.
   const collections = COLLECTION_TABLES.filter((t) => t.columns.some((c) => c.type === 'uid')).map(
     (t) => `OR EXISTS (SELECT 1 FROM ${t.name} WHERE change_set_id = ${id})`,
   )
@@ -380,6 +381,7 @@ export function broughtBulkData(db: Db, changeSetId: number): boolean {
         `SELECT EXISTS (SELECT 1 FROM submissions WHERE change_set_id = ${id})
           OR EXISTS (SELECT 1 FROM source_files WHERE change_set_id = ${id})
           OR EXISTS (SELECT 1 FROM added_annotations WHERE change_set_id = ${id})
+          OR EXISTS (SELECT 1 FROM grown_rows WHERE change_set_id = ${id})
           OR ((SELECT kind FROM change_sets WHERE id = ${id}) = 'import'
             AND (0 ${collections.join(' ')}))`,
       )
