@@ -455,7 +455,8 @@ export function applyPulled(
       if (brought) {
         for (const pending of pendingChangeSets(db)) reapplyEntries(db, pending.id, null)
       }
-      if (broughtEarlier) for (const pending of pendingChangeSets(db)) reapplyEarlier(db, pending.id)
+      if (broughtEarlier)
+        for (const pending of pendingChangeSets(db)) reapplyEarlier(db, pending.id)
       let selected = fillSelection(db, annotationsTouchedBy(touched))
       if (imported.length > 0) selected += addToSelection(db, importedAnnotations(imported))
       if (selected > 0) refreshSelection(db)
