@@ -83,7 +83,15 @@ describe('a collection is a module', () => {
     expect(byCollection).toEqual([
       ['protoqa', ['7-protoqa']],
       ['crowdaq', ['11-crowdaq', '13-crowdaq-attempt-times']],
-      ['halie', ['14-halie', '16-halie-ratings', '21-halie-changed-sessions']],
+      [
+        'halie',
+        [
+          '14-halie',
+          '16-halie-ratings',
+          '21-halie-changed-sessions',
+          '24-halie-changed-session-values',
+        ],
+      ],
     ])
     for (const m of collections.flatMap((c) => c.schema.migrations)) {
       expect(migrations[m.version - 1]).toBe(m)

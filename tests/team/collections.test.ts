@@ -803,4 +803,130 @@ describe.skipIf(noPostgres !== null)('team mode: ProtoQA, CROWDAQ and HALIE', ()
     expect(collectionTables(rev)).toEqual(tables)
     expect(collectionTables(await joinAs(`clate${number}`))).toEqual(tables)
   }, 120_000)
+
+  it("lets the later-placed of two leads' HALIE imports stand on a session imported before, on every replica and a member joining later", async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    const folder = writeHalieFolder(join(dir, 'halie'), { sessionsPerTask: 2, blocksPerSession: 2 })
+    cpSync(join(dir, 'halie', 'dialogue'), join(dir, 'first', 'dialogue'), { recursive: true })
+    await ok('halie', 'import', join(dir, 'first'), '--db', lead)
+    const { db, number, rev: other, join: joinAs } = await publishAndJoin(dir, lead, 'lead')
+    const [one, two] = folder.sessions.filter((s) => s.task === 'dialogue') as [
+      (typeof folder.sessions)[number],
+      (typeof folder.sessions)[number],
+    ]
+
+    /** Imports a metadata file setting the session's start; the import's global id. */
+    const describe = async (path: string, name: string, session: string, start: number) => {
+      mkdirSync(join(dir, name, 'dialogue'), { recursive: true })
+      writeFileSync(
+        join(dir, name, 'dialogue', 'metadata.jsonl'),
+        JSON.stringify({ verification_code: session, start_timestamp: start }) + '\n',
+      )
+      await ok('halie', 'import', join(dir, name), '--db', path)
+      return withProject(path, (d) =>
+        d
+          .prepare(`SELECT uid FROM change_sets WHERE kind = 'import' ORDER BY id DESC LIMIT 1`)
+          .pluck()
+          .get(),
+      ) as string
+    }
+    const pullOnly = async (path: string): Promise<void> => {
+      const replica = openProject(path)
+      try {
+        const server = await openTeamServer(requireTeam(replica))
+        try {
+          await pull(replica, server)
+        } finally {
+          await closeServer(server)
+        }
+      } finally {
+        replica.close()
+      }
+    }
+    // Two ways the second lead meets the first's change: pulled after its own push, or pulled
+    // while its own import still waits to be pushed.
+    const expected = new Map<string, string>()
+    for (const [session, pullFirst] of [
+      [one, false],
+      [two, true],
+    ] as const) {
+      const mine = await describe(lead, `a-${session.id}`, session.id, 1_650_000_000)
+      const theirs = await describe(other, `b-${session.id}`, session.id, 1_660_000_000)
+      await ok('team', 'sync', '--db', lead)
+      if (pullFirst) await pullOnly(other)
+      await ok('team', 'sync', '--db', other)
+      await ok('team', 'sync', '--db', lead)
+      await ok('team', 'sync', '--db', other)
+      const log = (
+        await postgres.server.admin$(
+          `SELECT replace(uid::text, '-', '') AS uid FROM winnow.change_sets ORDER BY seq`,
+          db,
+        )
+      ).rows.map((r) => (r as { uid: string }).uid)
+      const later = log.indexOf(mine) > log.indexOf(theirs) ? mine : theirs
+      expect(log).toContain(mine)
+      expect(log).toContain(theirs)
+      expected.set(session.id, later === mine ? '1650000000' : '1660000000')
+    }
+    const starts = (path: string): Record<string, string> =>
+      withProject(path, (d) =>
+        Object.fromEntries(
+          (
+            d
+              .prepare(
+                `SELECT external_id AS id, json_extract(metadata, '$.start_timestamp') AS start
+                 FROM halie_sessions WHERE external_id IN (?, ?)`,
+              )
+              .all(one.id, two.id) as { id: string; start: number }[]
+          ).map((r) => [r.id, String(r.start)]),
+        ),
+      )
+    const want = Object.fromEntries(expected)
+    expect(starts(lead)).toEqual(want)
+    expect(starts(other)).toEqual(want)
+    expect(starts(await joinAs(`clater${number}`))).toEqual(want)
+    expect(collectionTables(other)).toEqual(collectionTables(lead))
+  }, 120_000)
+
+  it('puts a worker a HALIE import sets on a session imported before on the server, so a member joining later holds it', async () => {
+    const dir = tempDir()
+    const lead = join(dir, 'lead.winnow')
+    const folder = writeHalieFolder(join(dir, 'halie'), { sessionsPerTask: 2, blocksPerSession: 2 })
+    // Before publishing, question's sessions from their raw logs alone: no worker yet.
+    cpSync(join(dir, 'halie', 'question', 'logs'), join(dir, 'first', 'question', 'logs'), {
+      recursive: true,
+    })
+    await ok('halie', 'import', join(dir, 'first'), '--db', lead)
+    const { db, number, join: joinAs } = await publishAndJoin(dir, lead)
+    cpSync(
+      join(dir, 'halie', 'question', 'event_blocks.csv'),
+      join(dir, 'second', 'question', 'event_blocks.csv'),
+    )
+    await ok('halie', 'import', join(dir, 'second'), '--db', lead)
+    await ok('team', 'sync', '--db', lead)
+
+    const sessions = folder.sessions
+      .filter((s) => s.task === 'question')
+      .map((s) => [s.id, s.worker])
+      .sort()
+    const onServer = (
+      await postgres.server.admin$(`SELECT external_id FROM winnow.workers ORDER BY 1`, db)
+    ).rows.map((r) => (r as { external_id: string }).external_id)
+    expect(onServer).toEqual([...new Set(sessions.map(([, w]) => w))].sort())
+    const named = (path: string): unknown[] =>
+      withProject(path, (d) =>
+        d
+          .prepare(
+            `SELECT s.external_id, w.external_id FROM halie_sessions s JOIN workers w ON w.id = s.worker_id
+             WHERE s.task = 'question' ORDER BY 1`,
+          )
+          .raw()
+          .all(),
+      )
+    expect(named(lead)).toEqual(sessions)
+    const later = await joinAs(`cworker${number}`)
+    expect(named(later)).toEqual(sessions)
+    expect(collectionTables(later)).toEqual(collectionTables(lead))
+  }, 120_000)
 })

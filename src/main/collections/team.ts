@@ -43,14 +43,19 @@ export interface CollectionTeam {
 
 /**
  * An import's changes to rows an earlier change set brought (their rows on the server keep the
- * state they arrived with): `encode` reads them, named as every replica names those rows, or null
- * when it changed none; `apply` writes them into the change set opened for it on another replica
- * (a pull, or a join replaying the log, in the log's order). `name` keys them in the envelope.
+ * state they arrived with): `encode` reads what the import itself set, kept when it was made,
+ * named as every replica names those rows, or null when it set none; `apply` writes them into
+ * the change set opened for it on another replica (a pull, or a join replaying the log, in the
+ * log's order); `reapply` writes this replica's own again after a pull wrote others' (its place
+ * is later). `workers` is a subquery of the workers they name, which go to the server with the
+ * push. `name` keys them in the envelope.
  */
 export interface EarlierRows {
   name: string
   encode(db: Db, changeSetId: number): unknown
   apply(db: Db, changeSetId: number, changes: never): void
+  reapply(db: Db, changeSetId: number): void
+  workers(changeSetId: number): string
 }
 
 /** A change set kind's codec (team/codecs.ts): its payload read here, written on another replica. */

@@ -58,3 +58,15 @@ export function applyEarlier(
     c.earlier.apply(db, changeSetId, changes as never)
   }
 }
+
+/** Writes again what this replica's change set set in earlier rows, after a pull wrote others'. */
+export function reapplyEarlier(db: Db, changeSetId: number): void {
+  for (const c of collectionTeams) c.earlier?.reapply(db, changeSetId)
+}
+
+/** The workers a change set set on earlier rows, as `id IN (…)` clauses on the project's tables. */
+export function earlierWorkersOf(changeSetId: number): string[] {
+  return collectionTeams.flatMap((c) =>
+    c.earlier ? [`id IN (${c.earlier.workers(changeSetId)})`] : [],
+  )
+}

@@ -71,7 +71,7 @@ import {
 import { replaceClaims } from '../db/queries/team/claims'
 import { allClaims } from '../db/server/claims'
 import { applyEntryHere } from './entryCodec'
-import { applyEarlier } from '../collections/teams'
+import { applyEarlier, reapplyEarlier } from '../collections/teams'
 import { hasAnyEntries, moveEntriesLast } from '../db/queries/team/entries'
 import {
   type TeamServer,
@@ -424,7 +424,8 @@ export async function pull(db: Db, server: TeamServer): Promise<{ pulled: number
  * Pending change sets move after the page, and the effective ratings of every annotation the
  * page touched are worked out again by the rules local writes use; entries (marks, verdicts,
  * settings) of own and pending change sets are written again after those the page brought, so
- * the latest entry of a key is the latest placed. Returns how many were others'.
+ * the latest entry of a key is the latest placed, and so are the values own and pending imports
+ * set in earlier rows (HALIE's sessions). Returns how many were others'.
  */
 export function applyPulled(
   db: Db,
@@ -437,6 +438,7 @@ export function applyPulled(
       let others = 0
       let last = 0
       let brought = false
+      let broughtEarlier = false
       const touched: number[] = []
       const imported: number[] = []
       // Own work retimed moves no effective rating unless the order of ratings changed.
@@ -452,6 +454,7 @@ export function applyPulled(
           placeChangeSet(db, own, entry)
           retime(own, entry.recordedAt)
           reapplyEntries(db, own, entry.recordedAt)
+          reapplyEarlier(db, own)
           continue
         }
         const id = insertHeader(db, entry)
@@ -467,6 +470,7 @@ export function applyPulled(
         }
         applyBody(db, id, entry)
         brought ||= hasAnyEntries(db, id)
+        broughtEarlier ||= checkEnvelope(entry.payload).earlier !== undefined
         // A lone worker rating is written as the local one is; anything else is recomputed below.
         if (!applyLoneWorkerRating(db, id)) touched.push(id)
         others++
@@ -477,6 +481,8 @@ export function applyPulled(
       if (brought) {
         for (const pending of pendingChangeSets(db)) reapplyEntries(db, pending.id, null)
       }
+      if (broughtEarlier)
+        for (const pending of pendingChangeSets(db)) reapplyEarlier(db, pending.id)
       let selected = fillSelection(db, annotationsTouchedBy(touched))
       if (imported.length > 0) selected += addToSelection(db, importedAnnotations(imported))
       if (selected > 0) refreshSelection(db)

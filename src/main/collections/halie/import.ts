@@ -24,8 +24,13 @@ import {
   fillStartTimes,
   scoreWriter,
   setManySessionFigures,
-  recordChangedSessions,
 } from './db/store'
+import {
+  type ChangedSession,
+  ownChange,
+  recordChangedSessions,
+  sessionValues,
+} from './db/changedSessions'
 import { findOrAddWorker } from '../../db/queries/workers/ids'
 import { completeSourceFile, insertSourceFile } from '../../db/queries/submissions'
 import { CancelledError } from '../../jobs/cancel'
@@ -109,6 +114,9 @@ export function importHalie(
     }
     // One look-up per session, not per row: its rows were checked to agree on their keys.
     const known = new Map<string, number>()
+    // Sessions held before, as they were: what this import sets in them is what travels.
+    const looked = new Set<string>()
+    const before = new Map<number, ChangedSession>()
     const session = (
       task: HalieTask,
       id: string,
@@ -117,6 +125,11 @@ export function importHalie(
       const key = `${task}\t${id}`
       const cached = known.get(key)
       if (cached !== undefined) return cached
+      if (!looked.has(key)) {
+        looked.add(key)
+        const held = sessionValues(db, task, id)
+        if (held) before.set(held.id, held.values)
+      }
       const found = findOrAddSession(db, {
         task,
         externalId: id,
@@ -129,7 +142,7 @@ export function importHalie(
       return found
     }
 
-    // Sessions written to: those an earlier change set brought are recorded as changed by this one.
+    // Sessions written to: what this one set in those held before is recorded as its change.
     const touched = new Set<number>()
     const rows = rowWriter(db)
     const scores = scoreWriter(db)
@@ -277,11 +290,27 @@ export function importHalie(
     const added = touched.size > 0
     if (added) {
       describeChangeSet(db, changeSet.id, `Import HALIE: ${describeHalieImport(result)}`)
-      recordChangedSessions(db, [...touched], changeSet.id)
+      recordChangedSessions(db, changeSet.id, ownChanges(db, before, touched))
     } else discardChangeSet(db, changeSet.id)
     return result
   }
   return withPragmas(db, IMPORT_PRAGMAS, () => db.transaction(write).immediate())
+}
+
+/** What the import set in each session it wrote to that was held before it. */
+function ownChanges(
+  db: Db,
+  before: ReadonlyMap<number, ChangedSession>,
+  touched: ReadonlySet<number>,
+): { sessionId: number; change: ChangedSession }[] {
+  const out: { sessionId: number; change: ChangedSession }[] = []
+  for (const [sessionId, values] of before) {
+    if (!touched.has(sessionId)) continue
+    const after = sessionValues(db, values.task, values.externalId)
+    const change = after && ownChange(values, after.values)
+    if (change) out.push({ sessionId, change })
+  }
+  return out
 }
 
 /** A session's worker, model and prompt agree over every row of every table, and with the project. */

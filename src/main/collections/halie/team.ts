@@ -6,7 +6,13 @@ import {
   localHalieRatingKey,
   sharedHalieRatingKey,
 } from './db/ratings'
-import { type ChangedSession, applyChangedSession, changedSessionsOf } from './db/changedSessions'
+import {
+  type ChangedSession,
+  applyChangedSession,
+  changedSessionWorkers,
+  changedSessionsOf,
+  reapplyChangedSessions,
+} from './db/changedSessions'
 
 /**
  * HALIE's share of a team: sessions, their tables' rows, scores and raw logs. Its imports made
@@ -89,7 +95,7 @@ export const halieTeam: CollectionTeam = {
     ),
   ],
   importFormats: ['halie-event-blocks', 'halie-survey-responses', 'halie-accuracies', 'halie-log'],
-  // Figures, scores, keys, metadata and a start an import added to sessions imported before.
+  // Figures, scores, keys, metadata and a start an import set in sessions imported before.
   earlier: {
     name: 'halie.sessions',
     encode(db, changeSetId) {
@@ -107,6 +113,8 @@ export const halieTeam: CollectionTeam = {
         }
       }
     },
+    reapply: reapplyChangedSessions,
+    workers: changedSessionWorkers,
   },
   entryKeys: {
     subject: 'halie.rating',

@@ -142,23 +142,6 @@ export function setMetadata(db: Db, sessionId: number, line: string): boolean {
   )
 }
 
-/**
- * Records the sessions change set `changeSetId` wrote to (figures, scores, keys, a log, metadata),
- * those an earlier change set brought: a team push carries what it changed in them.
- */
-export function recordChangedSessions(
-  db: Db,
-  sessionIds: readonly number[],
-  changeSetId: number,
-): void {
-  run(
-    db,
-    sql`INSERT OR IGNORE INTO halie_changed_sessions (change_set_id, session_id)
-        SELECT ${changeSetId}, s.id FROM json_each(${JSON.stringify(sessionIds)}) j
-        JOIN halie_sessions s ON s.id = j.value WHERE s.change_set_id != ${changeSetId}`,
-  )
-}
-
 export function hasLog(db: Db, sessionId: number): boolean {
   return pluck<number>(db, sql`SELECT 1 FROM halie_logs WHERE session_id = ${sessionId}`) === 1
 }

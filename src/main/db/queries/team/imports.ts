@@ -3,7 +3,11 @@ import { pluck, run } from '../../connection'
 import { type SqlFragment, sql } from '../../sql'
 import type { BulkTable, BulkValue } from '../../server/bulk'
 import { collectionRowsOf, collectionWorkersOf } from '../../server/imports'
-import { COLLECTION_TABLES, SHARED_IMPORT_FORMATS } from '../../../collections/teams'
+import {
+  COLLECTION_TABLES,
+  SHARED_IMPORT_FORMATS,
+  earlierWorkersOf,
+} from '../../../collections/teams'
 import { localColumn } from './bulk'
 import { recordAddedAnnotations } from '../submissions'
 import type { Band } from './ids'
@@ -25,6 +29,8 @@ function rowsOf(table: string, changeSetId: number): string {
       return [
         `id IN (SELECT worker_id FROM submissions WHERE change_set_id = ${id})`,
         ...collectionWorkersOf(own, ''),
+        // Workers it set on rows earlier change sets brought: the server holds every worker named.
+        ...earlierWorkersOf(id),
       ].join(' OR ')
     case 'stories':
       return `id IN (SELECT story_id FROM submissions WHERE change_set_id = ${id})`
