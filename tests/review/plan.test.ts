@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import { type Db, all, openProject, pluckAll } from '../../src/main/db/connection'
 import { countStatement, pagePlan, pageStatement } from '../../src/main/db/queries/review/query'
+import { drivingPlan } from '../../src/main/db/queries/review/plan'
 import { resolveFilter } from '../../src/main/db/queries/review/filter'
 import { REVIEW_INDEXES } from '../../src/main/db/queries/review/indexes'
 import { sortDef } from '../../src/main/db/queries/review/sort'
@@ -156,5 +157,26 @@ describe('query plans', () => {
     const sorted = pageStatement(pagePlan(db, c, def, 10), def, 'desc', null, 100, 0)
     expect(ids(statement)).toEqual(ids(sorted))
     expect(ids(statement).length).toBeGreaterThan(0)
+  })
+  it('passes over a text hit of another dimension by its id, before joining it to its annotation', () => {
+    db = synthProject(tempDir(), 200)
+    const filter: AnnotationFilter = { text: 'enables', dimensions: [2, 5] }
+    const c = resolveFilter(db, filter)
+    const driving = drivingPlan(db, c)
+    expect(driving.driver).toBe('fts')
+    // The id's test sits in the seek, beside the MATCH, where the join has not happened yet.
+    expect((driving.branches[0] as SqlFragment).text).toMatch(
+      /MATCH \?.*AND \(\? >> \(annotation_search\.rowid & 15\)\) & 1 = 1/s,
+    )
+    const ids = (p: SqlFragment) => all<{ id: number }>(db as Db, p).map((r) => r.id)
+    const found = ids(
+      sql`SELECT a.id AS id FROM ${driving.from} WHERE ${driving.branches[0] as SqlFragment} ORDER BY a.id`,
+    )
+    const plain =
+      ids(sql`SELECT a.id AS id FROM annotations a JOIN annotation_texts t ON t.annotation_id = a.id
+      WHERE a.dimension IN (2, 5) AND a.id IN (SELECT rowid FROM annotation_search WHERE annotation_search MATCH '"enables"')
+      ORDER BY a.id`)
+    expect(found).toEqual(plain)
+    expect(found.length).toBeGreaterThan(0)
   })
 })

@@ -6,7 +6,7 @@ import { pluck } from '../../connection'
 import { type SqlFragment, sql } from '../../sql'
 import { countable, summaryCountStatement } from '../annotationCounts'
 import { type Constraints, hasConstraints, resolveFilter } from './filter'
-import { type Plan, asOfPlan, drivingPlan } from './plan'
+import { type Plan, asOfPlan, drivingPlan, rowidInDimensions } from './plan'
 
 function countSql(plan: Plan): SqlFragment {
   const parts = plan.branches.map((b) => sql`SELECT count(*) FROM ${plan.from} WHERE ${b}`)
@@ -36,9 +36,7 @@ function searchOnlyIds(c: Constraints): SqlFragment | null {
     return null
   const match = sql`SELECT rowid AS id FROM annotation_search WHERE annotation_search MATCH ${c.fts}`
   if (!c.dimensions) return match
-  // The dimensions as bits of one integer: one shift per hit, no set to look up.
-  const mask = c.dimensions.reduce((m, d) => (d > 0 && d < 16 ? m | (1 << d) : m), 0)
-  return sql`${match} AND (${mask} >> (rowid & 15)) & 1 = 1`
+  return sql`${match} AND ${rowidInDimensions('rowid', c.dimensions)}`
 }
 
 /** The count of `c` from the annotations themselves (the benchmark's plain SQL for the shell). */

@@ -300,6 +300,16 @@ export function sentenceShare(db: Db, c: Constraints): number {
   return all === 0 ? 0 : (matched ?? 0) / all
 }
 
+/**
+ * Whether the annotation of id `rowid` is of one of `dimensions`, from the id alone: an id is its
+ * submission's × 16 + its dimension (a CHECK of the schema), and the dimensions are bits of one
+ * integer, so a full-text hit is tested without being joined to its annotation.
+ */
+export function rowidInDimensions(rowid: string, dimensions: readonly number[]): SqlFragment {
+  const mask = dimensions.reduce((m, d) => (d > 0 && d < 16 ? m | (1 << d) : m), 0)
+  return sql`(${mask} >> (${sql.raw(rowid)} & 15)) & 1 = 1`
+}
+
 const FTS_FROM = 'annotation_search CROSS JOIN annotations a ON a.id = annotation_search.rowid'
 
 /**
@@ -332,7 +342,12 @@ export function drivingPlan(db: Db, c: Constraints): Plan {
     return drivenBy(probed, 'annotations a INDEXED BY ann_story', 'stories', seek, 'stories')
   }
   if (c.fts !== undefined) {
-    const plan = drivenBy(c, FTS_FROM, 'fts', sql`annotation_search MATCH ${c.fts}`, 'fts')
+    const match = sql`annotation_search MATCH ${c.fts}`
+    // A hit of another dimension is passed over before it is joined to its annotation.
+    const seek = c.dimensions
+      ? sql`${match} AND ${rowidInDimensions('annotation_search.rowid', c.dimensions)}`
+      : match
+    const plan = drivenBy(c, FTS_FROM, 'fts', seek, 'fts')
     return { ...plan, idExpr: 'annotation_search.rowid' }
   }
   const onlySentence = c.sentence !== undefined && !hasConstraints({ ...c, sentence: undefined })
