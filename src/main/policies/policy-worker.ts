@@ -24,6 +24,8 @@ async function main(data: PolicyWorkerData): Promise<void> {
   try {
     const db = openProject(data.dbPath, {
       memoryMap: false,
+      // The facts are aggregates read once; the run's writes are on the other connection.
+      cacheMb: 8,
       ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
     })
     try {

@@ -42,7 +42,8 @@ export const threadTasks = {
       import('../db/connection'),
       import('../release/export'),
     ])
-    const db = openProject(input.dbPath, { memoryMap: false, ...opening(hooks) })
+    // Rows are read once, in order; stories by key: a small cache holds what is read again.
+    const db = openProject(input.dbPath, { memoryMap: false, cacheMb: 8, ...opening(hooks) })
     try {
       return exportRelease(db, input.dbPath, input.options, {
         progress: (done, total, step) =>

@@ -114,10 +114,10 @@ async function run(values: ParsedValues, file: string): Promise<CommandOutput> {
  * The project as a policy run opens it. Not memory-mapped: an apply touches most of a large
  * project, and each mapped page it reads stays in the process's memory until the end. Temporary
  * tables on disk: the moves a policy selects hold a row per annotation moved (millions at ten
- * million annotations).
+ * million annotations). A small page cache: the run reads most of the project once.
  */
 export function openForPolicy(path: string): Db {
-  const db = openProject(path, { memoryMap: false })
+  const db = openProject(path, { memoryMap: false, cacheMb: 16 })
   db.pragma(`temp_store = ${TempStore.file}`)
   return db
 }
