@@ -145,10 +145,12 @@ const jobs: Job[] = [
   {
     name: 'recomputation, cache wiped (under tsx)',
     prepare() {
-      const db = openProject(fresh())
+      // At ten million the copy is the shared one (`fresh()`), not the import's project.
+      const project = fresh()
+      const db = openProject(project)
       db.exec('UPDATE annotations SET rating = NULL, rating_source = 0')
       db.close()
-      return underTsx([join(here, 'lib', 'recompute-child.ts'), copy])
+      return underTsx([join(here, 'lib', 'recompute-child.ts'), project])
     },
   },
 ]

@@ -1,5 +1,5 @@
 import type { Transition } from '../../shared/contract/ratings'
-import type { Db } from '../db/connection'
+import { type Db, TempStore, withPragmas } from '../db/connection'
 import { NOW, allWorkerIds, workerRatingsInForce } from '../db/queries/ratings/rows'
 import {
   applyTargets,
@@ -86,6 +86,17 @@ export function recomputeAll(
   const workers = allWorkerIds(db)
   const timelines = timelinesByWorker(workers, workerRatingsInForce(db, 'all'))
   return recomputeAllRatings(db, timelines, workers, options, (detail) => step(hooks, detail))
+}
+
+/**
+ * `recomputeAll` as a job of its own, in one immediate transaction. A wiped cache rewrites every
+ * row and rebuilds the rating indexes: their sort runs in temporary files, not in memory, where it
+ * grows with the rows (229 → 218 MB peak at a million annotations).
+ */
+export function recomputeEverything(db: Db, hooks: WriteHooks = QUIET): number {
+  return withPragmas(db, { temp_store: TempStore.file }, () =>
+    db.transaction(() => recomputeAll(db, {}, hooks)).immediate(),
+  )
 }
 
 export function totalChanged(transitions: readonly Transition[]): number {

@@ -4,7 +4,7 @@ import type { RatingResult } from '../../shared/contract/ratings'
 import type { AnnotationFilter } from '../../shared/filter'
 import type { Db } from '../db/connection'
 import { type ApplyRequest, applyEvaluated } from '../policies/run'
-import { recomputeAll } from '../ratings/effective'
+import { recomputeEverything } from '../ratings/effective'
 import { rateFilter, rateSelection } from '../ratings/rateTargets'
 import { revertChangeSet } from '../ratings/revert'
 import type { WriteHooks } from '../jobs/writeHooks'
@@ -61,7 +61,7 @@ function revert(db: Db, r: RevertRequest, hooks: WriteHooks): RatingResult {
 
 /** Rebuilds every annotation's effective rating from the rating tables. */
 function recompute(db: Db, _r: Record<string, never>, hooks: WriteHooks): { changed: number } {
-  return { changed: db.transaction(() => recomputeAll(db, {}, hooks)).immediate() }
+  return { changed: recomputeEverything(db, hooks) }
 }
 
 /** A policy's apply: its script already ran (on the policy thread); this writes its moves. */
