@@ -151,3 +151,23 @@ test('the native menu’s Settings ▸ Mechanical Turk opens the panel; a mappin
   await page.getByTestId('mturk-mapping-clear').click()
   await expect(page.getByTestId('mturk-mapping-name')).toContainText('release columns')
 })
+
+test('the endpoint chosen before the stored settings arrive is not replaced by them', async ({
+  page,
+  demo,
+}) => {
+  // The stored settings answer late, as on a loaded machine.
+  await page.route('**/api/mturk.settings', async (route) => {
+    const response = await route.fetch()
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    await route.fulfill({ response })
+  })
+  await page.goto(demo.url)
+  await page.getByTestId('mturk-open').click()
+  await page.getByTestId('mturk-endpoint').selectOption('custom')
+  await page.getByTestId('mturk-endpoint-url').fill('http://127.0.0.1:4466')
+  await expect(page.getByTestId('mturk-credentials-source')).not.toHaveText('Access key: …')
+  await expect(page.getByTestId('mturk-endpoint')).toHaveValue('custom')
+  await expect(page.getByTestId('mturk-endpoint-url')).toHaveValue('http://127.0.0.1:4466')
+  await expect(page.getByTestId('mturk-save')).toBeEnabled()
+})

@@ -129,6 +129,8 @@ export function ConnectionSection({ onSettings }: { onSettings?: (s: MTurkSettin
   }
 
   const credentials = settings?.credentials
+  // Nothing is edited before the stored settings are shown: they would replace the edit.
+  const loading = settings === null
   return (
     <section className="mturk-section" aria-label="Connection">
       <h3 className="mturk-heading">Connection</h3>
@@ -138,6 +140,7 @@ export function ConnectionSection({ onSettings }: { onSettings?: (s: MTurkSettin
           <select
             data-testid="mturk-endpoint"
             value={endpoint}
+            disabled={loading}
             onChange={(e) => setEndpoint(e.target.value as MTurkEndpointKind)}
           >
             {ENDPOINTS.map((o) => (
@@ -153,6 +156,7 @@ export function ConnectionSection({ onSettings }: { onSettings?: (s: MTurkSettin
             <input
               data-testid="mturk-endpoint-url"
               value={customUrl}
+              disabled={loading}
               placeholder="http://127.0.0.1:4466"
               spellCheck={false}
               onChange={(e) => setCustomUrl(e.target.value)}
@@ -176,6 +180,7 @@ export function ConnectionSection({ onSettings }: { onSettings?: (s: MTurkSettin
             <input
               data-testid="mturk-access-key"
               value={accessKey}
+              disabled={loading}
               autoComplete="off"
               spellCheck={false}
               placeholder={credentials?.set ? 'unchanged' : 'AKIA…'}
@@ -188,6 +193,7 @@ export function ConnectionSection({ onSettings }: { onSettings?: (s: MTurkSettin
               type="password"
               data-testid="mturk-secret-key"
               value={secretKey}
+              disabled={loading}
               autoComplete="new-password"
               placeholder={credentials?.set ? 'unchanged' : ''}
               onChange={(e) => setSecretKey(e.target.value)}
