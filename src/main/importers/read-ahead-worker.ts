@@ -1,4 +1,5 @@
 import { workerData } from 'node:worker_threads'
+import { setDefaultNativeBinding } from '../db/connection'
 import { InputError } from './errors'
 import { openGlucoseFile } from './glucose/open'
 import {
@@ -21,6 +22,7 @@ class Stopped extends Error {}
 
 function main(data: ReadAheadData): void {
   const { state, port } = data
+  setDefaultNativeBinding(data.nativeBinding ?? undefined)
   Atomics.store(state, Slot.started, 1)
   Atomics.notify(state, Slot.posted)
   const post = (message: ReadAheadMessage): void => {

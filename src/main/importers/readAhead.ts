@@ -1,4 +1,5 @@
 import { MessageChannel, type Worker, receiveMessageOnPort } from 'node:worker_threads'
+import { getDefaultNativeBinding } from '../db/connection'
 import { type ThreadScript, startThread, threadScript } from '../jobs/threadScript'
 import { InputError } from './errors'
 import {
@@ -51,7 +52,12 @@ export class ReadAhead {
     if (found === null) throw new Error('the read-ahead thread is not built')
     const channel = new MessageChannel()
     this.port = channel.port1
-    const data: ReadAheadData = { files: [...files], state: this.state, port: channel.port2 }
+    const data: ReadAheadData = {
+      files: [...files],
+      state: this.state,
+      port: channel.port2,
+      nativeBinding: getDefaultNativeBinding() ?? null,
+    }
     this.worker = startThread(found, {
       workerData: data,
       transferList: [channel.port2],

@@ -16,6 +16,8 @@ export interface ReadAheadData {
   /** Counters shared with the import; see `Slot`. */
   state: Int32Array
   port: MessagePort
+  /** The better-sqlite3 addon of this runtime, for a file's keys once they move to disk. */
+  nativeBinding: string | null
 }
 
 /** Slots of the shared counters. */

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { type ApiErrorInfo, UserError, isApiErrorInfo } from '../../shared/contract/errors'
-import { getDefaultNativeBinding } from '../db/connection'
+import { getDefaultNativeBinding, setDefaultNativeBinding } from '../db/connection'
 import { errorInfo } from './errorInfo'
 import type { JobContext, JobReport } from './manager'
 import type { ResourceLimits } from 'node:worker_threads'
@@ -97,6 +97,9 @@ export function serveTask(tasks: Readonly<Record<string, Task<never, unknown>>>)
   const port = parentPort
   if (!port) throw new Error('a task thread script must run as a worker thread')
   const data = workerData as TaskThreadData
+  // What the task opens without a project (an import's keys on disk, its read-ahead thread's) takes
+  // the runtime's addon too.
+  if (data.nativeBinding) setDefaultNativeBinding(data.nativeBinding)
   const post = (message: TaskThreadMessage): void => port.postMessage(message)
   const hooks: TaskHooks = {
     report: (report) => post({ type: 'progress', report }),

@@ -1,5 +1,6 @@
 import { annotationFlags, ESCAPED } from '../../../shared/glucose/grammar'
 import { AnnotationFlag, SubmissionFlag } from '../../../shared/glucose/flags'
+import { KeysOnDisk } from '../../db/keysOnDisk'
 import { type CsvRecord, locateField } from '../csv'
 import { InputError, type InputErrorCode, showValue } from '../errors'
 import type { ImportedAnnotation, ImportedSubmission, ImportWarning } from '../types'
@@ -19,6 +20,13 @@ import {
 const MAX_WARNINGS = 1000
 
 /**
+ * Keys a file's context holds in memory (about 121 bytes each) before it moves them to a
+ * temporary database on disk: a mid-sized file keeps the in-memory set's speed, a large one's
+ * memory stays flat (docs/benchmarks.md, "Peak memory of large jobs at ten million").
+ */
+export const KEYS_IN_MEMORY = 100_000
+
+/**
  * A copy of `s` that does not keep its source alive. Fields are slices of the reader's 1 MiB
  * text chunks; an id kept as a map key downstream would otherwise pin its whole chunk (V8 sliced
  * strings), and a large import would hold the entire file in memory.
@@ -35,6 +43,8 @@ export class RowContext {
   readonly warnings: ImportWarning[] = []
   private warningsDropped = 0
   private readonly seen = new Set<string>()
+  /** The keys seen so far once they outgrew `keysInMemory`; `seen` is then empty. */
+  private onDisk: KeysOnDisk | null = null
   private readonly repeats = new Map<string, number>()
 
   constructor(
@@ -42,7 +52,18 @@ export class RowContext {
     /** Header names by physical column index. */
     readonly header: readonly string[],
     readonly year: number | undefined,
+    private readonly keysInMemory = KEYS_IN_MEMORY,
   ) {}
+
+  /** Where the keys seen so far are: in memory, or in a store on disk that is open or closed. */
+  keyStore(): 'memory' | 'disk' | 'closed' {
+    return this.onDisk === null ? 'memory' : this.onDisk.open ? 'disk' : 'closed'
+  }
+
+  /** Deletes the store on disk, if any; the file's rows are read to the end or given up. */
+  close(): void {
+    this.onDisk?.close()
+  }
 
   fail(record: CsvRecord, column: number, code: InputErrorCode, reason: string): never {
     const at = locateField(this.path, record, column)
@@ -117,12 +138,7 @@ export class RowContext {
    * key is not renamed (it is the same assignment; the database merges it), only warned about.
    */
   uniqueKey(key: string, line: number, rename = true): { key: string; duplicate: boolean } {
-    if (!this.seen.has(key)) {
-      // Kept flat: a key built from its parts is a chain of them, twice the memory, and the set
-      // holds a key per row of the file (230 → 121 bytes a row, 213,000 release rows).
-      this.seen.add(detach(key))
-      return { key, duplicate: false }
-    }
+    if (this.isNew(key)) return { key, duplicate: false }
     const n = (this.repeats.get(key) ?? 1) + 1
     this.repeats.set(key, n)
     const result = rename ? `${key}#${n}` : key
@@ -132,6 +148,21 @@ export class RowContext {
       message: `line ${line}: ${key} occurred before in this file; ${rename ? `imported as ${result}` : 'merged into it'}`,
     })
     return { key: result, duplicate: true }
+  }
+
+  private isNew(key: string): boolean {
+    if (this.onDisk !== null) return this.onDisk.add(key)
+    if (this.seen.has(key)) return false
+    if (this.seen.size >= this.keysInMemory) {
+      this.onDisk = new KeysOnDisk()
+      this.onDisk.addAll(this.seen)
+      this.seen.clear()
+      return this.onDisk.add(key)
+    }
+    // Kept flat: a key built from its parts is a chain of them, twice the memory, and the set
+    // holds a key per row of the file (230 → 121 bytes a row, 213,000 release rows).
+    this.seen.add(detach(key))
+    return true
   }
 
   warn(w: ImportWarning): void {

@@ -14,6 +14,8 @@ export interface OpenGlucoseOptions {
   /** The year of year-less dates (per-dimension files). */
   year?: number
   csv?: CsvReaderOptions
+  /** Keys held in memory before they move to disk (`KEYS_IN_MEMORY`); tests set it low. */
+  keysInMemory?: number
 }
 
 export interface GlucoseFile {
@@ -26,6 +28,8 @@ export interface GlucoseFile {
   /** Filled while `records()` runs. */
   warnings: ImportWarning[]
   reader: CsvReader
+  /** Where the keys of the rows read are; their store on disk is closed when `records()` ends. */
+  keyStore(): 'memory' | 'disk' | 'closed'
 }
 
 /** Opens a GLUCOSE CSV and checks its header; rows are read lazily by `records()`. */
@@ -50,7 +54,7 @@ export function openGlucoseFile(path: string, opts: OpenGlucoseOptions = {}): Gl
         ...locateField(path, first, diff.column),
       })
     }
-    const ctx = new RowContext(path, header, opts.year)
+    const ctx = new RowContext(path, header, opts.year, opts.keysInMemory)
     const mapper: RowMapper =
       match.format === 'glucose-release'
         ? releaseMapper(ctx, match.assignmentColumn)
@@ -63,6 +67,7 @@ export function openGlucoseFile(path: string, opts: OpenGlucoseOptions = {}): Gl
       header,
       warnings: ctx.warnings,
       reader,
+      keyStore: () => ctx.keyStore(),
       *records() {
         try {
           for (let r = reader.next(); r !== null; r = reader.next()) {
@@ -71,6 +76,7 @@ export function openGlucoseFile(path: string, opts: OpenGlucoseOptions = {}): Gl
           }
         } finally {
           reader.close()
+          ctx.close()
         }
       },
     }
