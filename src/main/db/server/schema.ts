@@ -173,7 +173,7 @@ const m002: ServerMigration = {
   name: 'reviewer-kinds-and-claims',
   async up(client, groups) {
     const { lead, reviewer, viewer } = quoted(groups)
-    const reviewerKinds = REVIEWER_KINDS.map((k) => `'${k}'`).join(', ')
+    const reviewerKinds = quotedKinds(REVIEWER_KINDS)
     await client.query(`
       DROP POLICY change_sets_push ON winnow.change_sets;
       CREATE POLICY change_sets_push ON winnow.change_sets FOR INSERT WITH CHECK (
@@ -245,13 +245,7 @@ const m004: ServerMigration = {
         GRANT SELECT ON winnow.${table.name} TO ${lead}, ${reviewer}, ${viewer};
         GRANT INSERT ON winnow.${table.name} TO ${lead};`)
     }
-    const reviewerKinds = [...REVIEWER_KINDS, 'protoqa'].map((k) => `'${k}'`).join(', ')
-    await client.query(`
-      DROP POLICY change_sets_push ON winnow.change_sets;
-      CREATE POLICY change_sets_push ON winnow.change_sets FOR INSERT WITH CHECK (
-        member = session_user AND EXISTS (
-          SELECT 1 FROM winnow.members m WHERE m.name = session_user
-            AND (m.role = 'lead' OR (m.role = 'reviewer' AND kind IN (${reviewerKinds})))));`)
+    await replacePushPolicy(client, `kind IN (${quotedKinds([...REVIEWER_KINDS, 'protoqa'])})`)
   },
   // A team published before collections travelled holds them only in its replicas.
   async fill(client, rowsOf) {
@@ -336,15 +330,30 @@ const m007: ServerMigration = {
   version: 7,
   name: 'reviewer-worker-actions',
   async up(client) {
-    const reviewerKinds = [...REVIEWER_KINDS, 'protoqa'].map((k) => `'${k}'`).join(', ')
-    await client.query(`
-      DROP POLICY change_sets_push ON winnow.change_sets;
-      CREATE POLICY change_sets_push ON winnow.change_sets FOR INSERT WITH CHECK (
-        member = session_user AND EXISTS (
-          SELECT 1 FROM winnow.members m WHERE m.name = session_user
-            AND (m.role = 'lead' OR (m.role = 'reviewer' AND (kind IN (${reviewerKinds})
-              OR (kind = 'mturk' AND payload -> 'body' ? 'actions' AND NOT payload ? 'bulk'))))));`)
+    await replacePushPolicy(
+      client,
+      `kind IN (${quotedKinds([...REVIEWER_KINDS, 'protoqa'])})
+        OR (kind = 'mturk' AND payload -> 'body' ? 'actions' AND NOT payload ? 'bulk')`,
+    )
   },
+}
+
+/** Change-set kinds as a list of SQL strings (the kinds are the app's own names). */
+function quotedKinds(kinds: readonly string[]): string {
+  return kinds.map((k) => `'${k}'`).join(', ')
+}
+
+/**
+ * Who may push a change set: a member as itself, a lead anything, a reviewer what `reviewerMay`
+ * allows (a condition on the row being inserted).
+ */
+async function replacePushPolicy(client: pg.ClientBase, reviewerMay: string): Promise<void> {
+  await client.query(`
+    DROP POLICY change_sets_push ON winnow.change_sets;
+    CREATE POLICY change_sets_push ON winnow.change_sets FOR INSERT WITH CHECK (
+      member = session_user AND EXISTS (
+        SELECT 1 FROM winnow.members m WHERE m.name = session_user
+          AND (m.role = 'lead' OR (m.role = 'reviewer' AND (${reviewerMay})))));`)
 }
 
 export const serverMigrations: readonly ServerMigration[] = [

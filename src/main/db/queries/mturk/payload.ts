@@ -1,7 +1,8 @@
+import type { ActionErrorInfo, WorkerActionKind } from '../../../../shared/contract/mturk'
 import type { Db } from '../../connection'
 import { all, run } from '../../connection'
 import { sql } from '../../sql'
-import { paidBonusId } from './actions'
+import { insertWorkerAction, paidBonusId } from './actions'
 
 /**
  * What an `mturk` change set wrote on MTurk's side, as it travels to a team's other replicas:
@@ -137,21 +138,20 @@ export function insertMTurkRows(db: Db, changeSetId: number, payload: MTurkRowsP
   for (const x of payload.actions ?? []) {
     if (x.bonus_token !== null && x.error === null && paidBonusId(db, x.bonus_token) !== undefined)
       continue
-    const id = Number(
-      run(
-        db,
-        sql`INSERT INTO worker_actions (action, assignment_id, request, response, error, note,
-              request_id, endpoint, bonus_token, at, change_set_id)
-            VALUES (${x.action}, ${x.assignment_id}, ${x.request}, ${x.response}, ${x.error},
-              ${x.note}, ${x.request_id}, ${x.endpoint}, ${x.bonus_token}, ${x.at}, ${changeSetId})`,
-      ).lastInsertRowid,
-    )
-    for (const t of x.targets) {
-      run(
-        db,
-        sql`INSERT INTO worker_action_targets (worker_external_id, action_id, failure)
-            VALUES (${t.worker}, ${id}, ${t.failure}) ON CONFLICT DO NOTHING`,
-      )
-    }
+    // Recorded as this replica records its own, from the stored columns the payload carries.
+    insertWorkerAction(db, {
+      action: x.action as WorkerActionKind,
+      assignmentId: x.assignment_id,
+      request: JSON.parse(x.request) as unknown,
+      response: x.response === null ? null : (JSON.parse(x.response) as unknown),
+      error: x.error === null ? null : (JSON.parse(x.error) as ActionErrorInfo),
+      note: x.note,
+      requestId: x.request_id,
+      endpoint: x.endpoint,
+      bonusToken: x.bonus_token,
+      at: x.at,
+      changeSetId,
+      targets: x.targets.map((t) => ({ workerId: t.worker, failure: t.failure })),
+    })
   }
 }
