@@ -15,7 +15,7 @@ const NOTE = 'from imported file'
 /**
  * Entries per chunk of the log (2.5 MiB). A log that doubled one array held up to twice its
  * entries, and three times while it copied: 252 MB for the 2.13 million rows of ten million
- * annotations, where chunks hold 85 MB (docs/benchmarks.md, "Peak memory of large jobs").
+ * annotations, where chunks hold 87 MB (docs/benchmarks.md, "Peak memory of large jobs").
  */
 export const LOG_CHUNK = 65_536
 
