@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
 import { searchBacklogSize } from '../../src/main/db/queries/search'
+import { INDEXING_CACHE_KB } from '../../src/main/importers/intoProject'
 import { importFiles } from '../../src/main/importers/run'
 import { ensureSearchIndexed, indexSearchText } from '../../src/main/search/indexer'
 import { useTempDir } from '../helpers/tmp'
@@ -36,6 +37,21 @@ describe('full-text index after an import', () => {
       db.prepare('SELECT specific_nl FROM annotation_texts LIMIT 1').pluck().get() as string
     ).split(' ')[0]!
     expect(matches(db, `"${word}"`)).toBeGreaterThan(0)
+    db.close()
+  })
+
+  it('indexes with the page cache it is given, then gives the connection its own back', () => {
+    const { db, result } = imported()
+    const before = db.pragma('cache_size', { simple: true })
+    const caches = new Set<unknown>()
+    const indexed = indexSearchText(db, {
+      cacheKb: INDEXING_CACHE_KB,
+      chunk: 1000,
+      progress: () => caches.add(db.pragma('cache_size', { simple: true })),
+    })
+    expect(indexed).toBe(result.annotations)
+    expect([...caches]).toEqual([-INDEXING_CACHE_KB])
+    expect(db.pragma('cache_size', { simple: true })).toBe(before)
     db.close()
   })
 

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
 import { hasNoRatings } from '../../src/main/db/queries/ratings/import'
+import { FileRatingLog, LOG_CHUNK } from '../../src/main/ratings/fileRatingLog'
 import { useTempDir } from '../helpers/tmp'
 import { DAY, day, expectConsistent, importSubmissions, newProject } from './helpers'
 
@@ -27,6 +28,24 @@ function ratingState(db: Db): unknown {
 
 describe('timelines from the log of a first import', () => {
   const tempDir = useTempDir()
+
+  it('holds its entries in chunks, never twice them', () => {
+    const log = new FileRatingLog()
+    const n = 2 * LOG_CHUNK + 10
+    for (let i = 0; i < n; i++) log.add(i + 1, 2, i % 7 === 0 ? null : i % 50, START + i, i % 3)
+    // Three chunks: a log that doubled one array would hold room for four.
+    expect(log.bytes).toBe(3 * LOG_CHUNK * 5 * 8)
+    expect(log.length).toBe(n)
+    expect(log.entry(LOG_CHUNK)).toEqual({
+      submissionId: LOG_CHUNK + 1,
+      dimensions: 2,
+      workerId: LOG_CHUNK % 50,
+      submittedAt: START + LOG_CHUNK,
+      value: LOG_CHUNK % 3,
+    })
+    expect(log.entry(n - 1).submissionId).toBe(n)
+    expect(log.entry(7 * 9363).workerId).toBeNull()
+  })
 
   it('knows a project without ratings', () => {
     const db = newProject(tempDir())

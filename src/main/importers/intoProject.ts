@@ -9,6 +9,13 @@ import { indexSearchText } from '../search/indexer'
 import { type ImportFile, type ImportHooks, type ImportOptions, importFiles } from './run'
 
 /**
+ * The indexing's page cache after an import, in KiB: it appends to the index, and refilling the
+ * connection's 64 MB here stacked on what the import left in memory (docs/benchmarks.md, "Peak
+ * memory of large jobs at ten million").
+ */
+export const INDEXING_CACHE_KB = 16_384
+
+/**
  * What an import brings in: GLUCOSE files (then their text is indexed for search), or a
  * collection's input (`collections/importers.ts`).
  */
@@ -51,6 +58,7 @@ export async function importIntoProject<W extends ImportWork>(
     indexSearchText(db, {
       progress: (done, total) => hooks.indexing?.(done, total),
       cancelled: () => hooks.cancelled?.() ?? false,
+      cacheKb: INDEXING_CACHE_KB,
     })
     return result as ImportWorkResult<W>
   } finally {

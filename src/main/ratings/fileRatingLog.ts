@@ -13,17 +13,31 @@ const FIELDS = 5
 const NOTE = 'from imported file'
 
 /**
+ * Entries per chunk of the log (2.5 MiB). A log that doubled one array held up to twice its
+ * entries, and three times while it copied: 252 MB for the 2.13 million rows of ten million
+ * annotations, where chunks hold 87 MB (docs/benchmarks.md, "Peak memory of large jobs").
+ */
+export const LOG_CHUNK = 65_536
+
+/**
  * The file ratings an import wrote, one entry per written row (a submission id, the dimensions the
- * row added, its worker, time and file value), kept in one growing Float64Array. In a project with
+ * row added, its worker, time and file value), kept in fixed Float64Array chunks. In a project with
  * no annotations and no ratings yet, `reconstructFromLog` turns it into the same worker timelines,
  * item ratings and effects as `reconstructImportedRatings`, without reading the rows back.
  */
 export class FileRatingLog implements WrittenRows {
-  private data = new Float64Array(FIELDS * 1024)
+  private readonly chunks: Float64Array[] = []
   private entries = 0
+
+  constructor(private readonly chunkEntries = LOG_CHUNK) {}
 
   get length(): number {
     return this.entries
+  }
+
+  /** The bytes the log holds: its entries rounded up to a whole chunk. */
+  get bytes(): number {
+    return this.chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0)
   }
 
   /** `dimensions`: a bit per dimension written (1 << d); rows that wrote none are not logged. */
@@ -35,22 +49,21 @@ export class FileRatingLog implements WrittenRows {
     value: number | null,
   ): void {
     if (dimensions === 0) return
-    if ((this.entries + 1) * FIELDS > this.data.length) {
-      const grown = new Float64Array(this.data.length * 2)
-      grown.set(this.data)
-      this.data = grown
-    }
-    const at = this.entries++ * FIELDS
-    this.data[at] = submissionId
-    this.data[at + 1] = dimensions
-    this.data[at + 2] = workerId ?? NaN
-    this.data[at + 3] = submittedAt ?? NaN
-    this.data[at + 4] = value ?? NaN
+    const slot = this.entries % this.chunkEntries
+    if (slot === 0) this.chunks.push(new Float64Array(FIELDS * this.chunkEntries))
+    const d = this.chunks[this.chunks.length - 1] as Float64Array
+    const at = slot * FIELDS
+    this.entries++
+    d[at] = submissionId
+    d[at + 1] = dimensions
+    d[at + 2] = workerId ?? NaN
+    d[at + 3] = submittedAt ?? NaN
+    d[at + 4] = value ?? NaN
   }
 
   entry(i: number): LogEntry {
-    const at = i * FIELDS
-    const d = this.data
+    const at = (i % this.chunkEntries) * FIELDS
+    const d = this.chunks[Math.floor(i / this.chunkEntries)] as Float64Array
     return {
       submissionId: d[at] as number,
       dimensions: d[at + 1] as number,

@@ -1,4 +1,4 @@
-import type { Db } from '../db/connection'
+import { type Db, withPragmas } from '../db/connection'
 import { indexSearchBacklog, searchBacklogSize } from '../db/queries/search'
 
 export interface IndexHooks {
@@ -6,6 +6,8 @@ export interface IndexHooks {
   cancelled?(): boolean
   /** Annotations per transaction. */
   chunk?: number
+  /** The page cache while indexing, in KiB; the connection's own again after. */
+  cacheKb?: number
 }
 
 const CHUNK = 20_000
@@ -16,6 +18,12 @@ const CHUNK = 20_000
  * run (opening the project starts one, and a full-text query finishes it first).
  */
 export function indexSearchText(db: Db, hooks: IndexHooks = {}): number {
+  const { cacheKb } = hooks
+  if (cacheKb === undefined) return indexBacklog(db, hooks)
+  return withPragmas(db, { cache_size: -cacheKb }, () => indexBacklog(db, hooks))
+}
+
+function indexBacklog(db: Db, hooks: IndexHooks): number {
   const total = searchBacklogSize(db)
   if (total === 0) return 0
   // At once: the progress bar turns from the import to the indexing as soon as the rows are in.
