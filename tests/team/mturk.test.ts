@@ -1,5 +1,4 @@
 import { join } from 'node:path'
-import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
 import { workerActionEntries } from '../../src/main/db/queries/mturk/actions'
@@ -10,7 +9,7 @@ import { ok } from '../helpers/cli'
 import { restoreEnvAfterEach } from '../helpers/env'
 import { releaseCsv } from '../helpers/glucose'
 import { noPostgres } from '../helpers/postgres'
-import { usePostgres } from '../helpers/team'
+import { forgeChangeSet, usePostgres } from '../helpers/team'
 import { useTempDir } from '../helpers/tmp'
 import { CREDENTIALS, useStandin } from '../mturk/standin-helpers'
 
@@ -201,22 +200,8 @@ describe.skipIf(noPostgres !== null)('team mode: MTurk', () => {
     const pulled = { ...rows, assignments: [] }
 
     /** Inserts an `mturk` change set as `user` with raw SQL: null when the server took it. */
-    async function insertAs(user: string, password: string, payload: object): Promise<unknown> {
-      const client = new pg.Client({ connectionString: t.url(user, password) })
-      await client.connect()
-      try {
-        await client.query(
-          `INSERT INTO winnow.change_sets (uid, kind, author, created_at, description, payload)
-           VALUES (gen_random_uuid(), 'mturk', 'x', 0, 'forged', $1)`,
-          [{ format: 5, reverts: null, effects: null, ...payload }],
-        )
-        return null
-      } catch (error) {
-        return error
-      } finally {
-        await client.end()
-      }
-    }
+    const insertAs = (user: string, password: string, payload: object): Promise<unknown> =>
+      forgeChangeSet(t.url(user, password), 'mturk', { format: 5, ...payload })
     expect(await insertAs('mrev3', reviewer, { body: actions })).toBeNull()
     // A pull's change set (its assignments, or its rows as bulk data) is a lead's.
     expect(String(await insertAs('mrev3', reviewer, { body: pulled }))).toMatch(

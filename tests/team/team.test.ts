@@ -14,7 +14,7 @@ import { markAnnotation, markReviewed, startQueue } from '../../src/main/triage/
 import { cli, ok } from '../helpers/cli'
 import { releaseCsv } from '../helpers/glucose'
 import { noPostgres } from '../helpers/postgres'
-import { type TeamDatabase, importedProject, usePostgres } from '../helpers/team'
+import { type TeamDatabase, forgeChangeSet, importedProject, usePostgres } from '../helpers/team'
 import { useTempDir } from '../helpers/tmp'
 import { SERVER_SCHEMA_VERSION } from '../../src/main/db/server/schema'
 
@@ -602,30 +602,11 @@ describe.skipIf(noPostgres !== null)('team mode', () => {
     const viewerPassword = await t.addMember(lead, 'view1', 'viewer')
     const reviewerPassword = await t.addMember(lead, 'rev3', 'reviewer')
 
-    async function insertAs(user: string, password: string, kind: string): Promise<unknown> {
-      const client = new pg.Client({ connectionString: t.url(user, password) })
-      await client.connect()
-      try {
-        await client.query(
-          `INSERT INTO winnow.change_sets (uid, kind, author, created_at, description, payload)
-           VALUES (gen_random_uuid(), $1, 'x', 0, 'forged', $2)`,
-          [
-            kind,
-            {
-              format: 1,
-              reverts: null,
-              effects: null,
-              body: { strings: [], workers: [], items: [], retractions: [] },
-            },
-          ],
-        )
-        return null
-      } catch (error) {
-        return error
-      } finally {
-        await client.end()
-      }
-    }
+    const insertAs = (user: string, password: string, kind: string): Promise<unknown> =>
+      forgeChangeSet(t.url(user, password), kind, {
+        format: 1,
+        body: { strings: [], workers: [], items: [], retractions: [] },
+      })
     const viewer = await insertAs('view1', viewerPassword, 'manual')
     expect(viewer).toMatchObject({ code: '42501' })
     expect(String(viewer)).toMatch(/permission denied for table change_sets/)
