@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openProject } from '../../src/main/db/connection'
 import { searchBacklogSize } from '../../src/main/db/queries/search'
-import { INDEXING_CACHE_KB } from '../../src/main/importers/intoProject'
+import { INDEXING_CACHE_MB } from '../../src/main/importers/intoProject'
 import { importFiles } from '../../src/main/importers/run'
 import { ensureSearchIndexed, indexSearchText } from '../../src/main/search/indexer'
 import { useTempDir } from '../helpers/tmp'
@@ -45,12 +45,12 @@ describe('full-text index after an import', () => {
     const before = db.pragma('cache_size', { simple: true })
     const caches = new Set<unknown>()
     const indexed = indexSearchText(db, {
-      cacheKb: INDEXING_CACHE_KB,
+      cacheMb: INDEXING_CACHE_MB,
       chunk: 1000,
       progress: () => caches.add(db.pragma('cache_size', { simple: true })),
     })
     expect(indexed).toBe(result.annotations)
-    expect([...caches]).toEqual([-INDEXING_CACHE_KB])
+    expect([...caches]).toEqual([-INDEXING_CACHE_MB * 1024])
     expect(db.pragma('cache_size', { simple: true })).toBe(before)
     db.close()
   })

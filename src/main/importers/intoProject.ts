@@ -13,7 +13,7 @@ import { type ImportFile, type ImportHooks, type ImportOptions, importFiles } fr
  * connection's 64 MB here stacked on what the import left in memory (docs/benchmarks.md, "Peak
  * memory of large jobs at ten million").
  */
-export const INDEXING_CACHE_KB = 16_384
+export const INDEXING_CACHE_MB = 16
 
 /**
  * What an import brings in: GLUCOSE files (then their text is indexed for search), or a
@@ -58,7 +58,7 @@ export async function importIntoProject<W extends ImportWork>(
     indexSearchText(db, {
       progress: (done, total) => hooks.indexing?.(done, total),
       cancelled: () => hooks.cancelled?.() ?? false,
-      cacheKb: INDEXING_CACHE_KB,
+      cacheMb: INDEXING_CACHE_MB,
     })
     return result as ImportWorkResult<W>
   } finally {

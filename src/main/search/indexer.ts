@@ -6,8 +6,8 @@ export interface IndexHooks {
   cancelled?(): boolean
   /** Annotations per transaction. */
   chunk?: number
-  /** The page cache while indexing, in KiB; the connection's own again after. */
-  cacheKb?: number
+  /** The page cache while indexing, in MB (as `openProject` takes it); the connection's own again after. */
+  cacheMb?: number
 }
 
 const CHUNK = 20_000
@@ -18,9 +18,9 @@ const CHUNK = 20_000
  * run (opening the project starts one, and a full-text query finishes it first).
  */
 export function indexSearchText(db: Db, hooks: IndexHooks = {}): number {
-  const { cacheKb } = hooks
-  if (cacheKb === undefined) return indexBacklog(db, hooks)
-  return withPragmas(db, { cache_size: -cacheKb }, () => indexBacklog(db, hooks))
+  const { cacheMb } = hooks
+  if (cacheMb === undefined) return indexBacklog(db, hooks)
+  return withPragmas(db, { cache_size: -cacheMb * 1024 }, () => indexBacklog(db, hooks))
 }
 
 function indexBacklog(db: Db, hooks: IndexHooks): number {
