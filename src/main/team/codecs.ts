@@ -181,7 +181,9 @@ export function encodeChangeSet(
     body,
   }
   const earlier = change.kind === 'import' ? encodeEarlier(db, change.id) : null
-  return earlier === null ? envelope : { ...envelope, format: EARLIER_FORMAT, earlier }
+  return earlier === null
+    ? envelope
+    : { ...envelope, format: Math.max(envelope.format, EARLIER_FORMAT), earlier }
 }
 
 function carriesMTurkRows(body: unknown): boolean {
