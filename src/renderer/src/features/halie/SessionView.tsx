@@ -22,6 +22,8 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
   const [events, setEvents] = useState<LogEvent[] | null>(null)
   const [tab, setTab] = useState<Tab>('blocks')
   const [ratingWorker, setRatingWorker] = useState(false)
+  // Set once the session and its log are read; the page then takes the keys from the grid.
+  const takeFocus = useRef(false)
   const page = useRef<HTMLDivElement>(null)
   const scale = useStore(ratingScale)
   const version = useStore(ratingsVersion)
@@ -47,14 +49,21 @@ export function SessionView({ id, onBack }: { id: number; onBack: () => void }) 
         setDetail(d)
         setEvents(lines.map((l, i) => parseLogLine(l, i)))
         setTab(lines.length > 0 ? 'replay' : 'blocks')
-        // The page takes the keys from the grid it replaces (digits rate this session).
-        requestAnimationFrame(() => page.current?.focus())
+        takeFocus.current = true
       })
       .catch((e: unknown) => showError('Opening the session', e))
     return () => {
       live = false
     }
   }, [id])
+
+  // The page takes the keys from the grid it replaces (digits rate this session), once it is
+  // drawn with its ref: focusing from the read itself could run before React has drawn it.
+  useEffect(() => {
+    if (!takeFocus.current || !page.current) return
+    takeFocus.current = false
+    page.current.focus()
+  }, [detail, events])
 
   const blockRows = detail?.tables.find((t) => t.kind === 'event_blocks')?.rows ?? []
   const blocks = useMemo(() => {
