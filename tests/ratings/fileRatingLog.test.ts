@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Db } from '../../src/main/db/connection'
 import { hasNoRatings } from '../../src/main/db/queries/ratings/import'
-import { FileRatingLog, LOG_CHUNK } from '../../src/main/ratings/fileRatingLog'
+import { FileRatingLog, LOG_PAGE } from '../../src/main/db/fileRatingLog'
 import { useTempDir } from '../helpers/tmp'
 import { DAY, day, expectConsistent, importSubmissions, newProject } from './helpers'
 
@@ -29,22 +29,37 @@ function ratingState(db: Db): unknown {
 describe('timelines from the log of a first import', () => {
   const tempDir = useTempDir()
 
-  it('holds its entries in chunks, never twice them', () => {
-    const log = new FileRatingLog()
-    const n = 2 * LOG_CHUNK + 10
-    for (let i = 0; i < n; i++) log.add(i + 1, 2, i % 7 === 0 ? null : i % 50, START + i, i % 3)
-    // Three chunks: a log that doubled one array would hold room for four.
-    expect(log.bytes).toBe(3 * LOG_CHUNK * 5 * 8)
-    expect(log.length).toBe(n)
-    expect(log.entry(LOG_CHUNK)).toEqual({
-      submissionId: LOG_CHUNK + 1,
-      dimensions: 2,
-      workerId: LOG_CHUNK % 50,
-      submittedAt: START + LOG_CHUNK,
-      value: LOG_CHUNK % 3,
-    })
-    expect(log.entry(n - 1).submissionId).toBe(n)
-    expect(log.entry(7 * 9363).workerId).toBeNull()
+  it('keeps its rows on disk and gives them back in pages, in the order written', () => {
+    const log = new FileRatingLog(LOG_PAGE)
+    const n = 2 * LOG_PAGE + 10
+    try {
+      for (let i = 0; i < n; i++) log.add(i + 1, 2, i % 7 === 0 ? null : i % 50, START + i, i % 3)
+      log.add(n + 1, 0, 1, START, 1)
+      // A row that added no dimension is not logged.
+      expect(log.length).toBe(n)
+      const pages = [...log.pages()]
+      expect(pages.map((p) => p.length)).toEqual([LOG_PAGE, LOG_PAGE, 10])
+      const rows = pages.flat()
+      expect(rows.map((r) => r.submissionId)).toEqual(Array.from({ length: n }, (_, i) => i + 1))
+      expect(rows[LOG_PAGE]).toEqual({
+        submissionId: LOG_PAGE + 1,
+        dimensions: 2,
+        workerId: LOG_PAGE % 50,
+        submittedAt: START + LOG_PAGE,
+        value: LOG_PAGE % 3,
+      })
+      expect(rows[7 * 9363]?.workerId).toBeNull()
+      // Its distinct groups come sorted by worker, time and value, the rows without a worker left out.
+      const groups = [...log.groups()]
+      expect(groups).toHaveLength(n - Math.ceil(n / 7))
+      expect(groups.slice(0, 2)).toEqual([
+        { workerId: 0, submittedAt: START + 50, value: 50 % 3 },
+        { workerId: 0, submittedAt: START + 100, value: 100 % 3 },
+      ])
+    } finally {
+      log.close()
+    }
+    expect(() => log.add(1, 2, 1, START, 1)).toThrow()
   })
 
   it('knows a project without ratings', () => {

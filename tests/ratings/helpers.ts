@@ -5,7 +5,8 @@ import { createChangeSet } from '../../src/main/db/queries/changes/sets'
 import { plainRatings } from '../helpers/plainRatings'
 import { SubmissionWriter } from '../../src/main/db/queries/submissions'
 import { withoutPendingTrigger } from '../../src/main/db/queries/bulk'
-import { FileRatingLog, reconstructFromLog } from '../../src/main/ratings/fileRatingLog'
+import { FileRatingLog } from '../../src/main/db/fileRatingLog'
+import { reconstructFromLog } from '../../src/main/ratings/timelinesFromLog'
 import { reconstructImportedRatings } from '../../src/main/ratings/importTimelines'
 
 export const DAY = 86_400
@@ -83,7 +84,7 @@ export function importSubmissions(
       author: 'test',
       description: 'test import',
     })
-    // Chunks of a few entries, so that small imports read entries across chunks.
+    // Pages of a few rows, so that small imports read the log across pages.
     const log = from === 'log' ? new FileRatingLog(3) : undefined
     const writer = new SubmissionWriter(db, changeSet.id, null, log)
     const written = specs.map(submission)
@@ -99,8 +100,10 @@ export function importSubmissions(
       )
       .pluck()
     const ids = written.map((s) => find.all(s.sourceKey) as number[])
-    if (log) reconstructFromLog(db, changeSet, 'test', log)
-    else reconstructImportedRatings(db, changeSet, 'test')
+    if (log) {
+      reconstructFromLog(db, changeSet, 'test', log)
+      log.close()
+    } else reconstructImportedRatings(db, changeSet, 'test')
     return { changeSet: changeSet.id, annotations: ids }
   })()
 }

@@ -6,7 +6,8 @@ import { SubmissionWriter, completeSourceFile, insertSourceFile } from '../db/qu
 import { withIndexesRebuiltAfter, withoutPendingTrigger } from '../db/queries/bulk'
 import { hasNoRatings } from '../db/queries/ratings/import'
 import { CancelledError } from '../jobs/cancel'
-import { FileRatingLog, reconstructFromLog } from '../ratings/fileRatingLog'
+import { FileRatingLog } from '../db/fileRatingLog'
+import { reconstructFromLog } from '../ratings/timelinesFromLog'
 import { reconstructImportedRatings } from '../ratings/importTimelines'
 import { conflictError, offScale } from './conflicts'
 import { readSetting } from '../db/queries/settings'
@@ -177,10 +178,14 @@ export function importFiles(
         totalBytes / 700,
         () => {
           if (log === null) return writeFiles()
-          withoutPendingTrigger(db, writeFiles)
-          // Ratings found in the files become worker timelines, in this change set.
-          step('Building worker rating timelines')
-          reconstructFromLog(db, changeSet, author, log)
+          try {
+            withoutPendingTrigger(db, writeFiles)
+            // Ratings found in the files become worker timelines, in this change set.
+            step('Building worker rating timelines')
+            reconstructFromLog(db, changeSet, author, log)
+          } finally {
+            log.close()
+          }
         },
         { beforeIndex: (built, total) => step(`Building indexes (${built + 1} of ${total})`) },
       )
