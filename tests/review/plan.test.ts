@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import { type Db, all, openProject, pluckAll } from '../../src/main/db/connection'
 import { countStatement, pagePlan, pageStatement } from '../../src/main/db/queries/review/query'
-import { drivingPlan } from '../../src/main/db/queries/review/plan'
+import { drivingPlan, sentenceShare } from '../../src/main/db/queries/review/plan'
 import { resolveFilter } from '../../src/main/db/queries/review/filter'
 import { REVIEW_INDEXES } from '../../src/main/db/queries/review/indexes'
 import { sortDef } from '../../src/main/db/queries/review/sort'
@@ -46,6 +46,37 @@ describe('query plans', () => {
     expect(pluckAll<number>(db, sql`SELECT count(*) FROM sentence_search`)[0]).toBe(
       pluckAll<number>(db, sql`SELECT count(*) FROM sentences`)[0],
     )
+  })
+
+  it("estimates a sentence filter's share from a count of sentences that follows every write", () => {
+    const dir = tempDir()
+    db = synthProject(dir, 50)
+    const share = (d: Db, text: string) => sentenceShare(d, resolveFilter(d, { sentence: text }))
+    const recount = (d: Db, text: string) => {
+      const [matched, all] = pluckAll<number>(
+        d,
+        sql`SELECT count(*) FROM sentences WHERE text LIKE ${`%${text}%`}
+            UNION ALL SELECT count(*) FROM sentences`,
+      )
+      return (matched ?? 0) / (all ?? 1)
+    }
+    const word = 'the'
+    const before = share(db, word)
+    expect(before).toBeGreaterThan(0)
+    expect(before).toBeCloseTo(recount(db, word), 12)
+    // Written here, then by another connection on the same file: the count is read again.
+    write(db, generateSubmissions({ count: 400, seed: 11 }))
+    expect(recount(db, word)).not.toBeCloseTo(before, 12)
+    expect(share(db, word)).toBeCloseTo(recount(db, word), 12)
+    const between = share(db, word)
+    const other = openProject(join(dir, 'synth.winnow'))
+    try {
+      write(other, generateSubmissions({ count: 400, seed: 12 }))
+    } finally {
+      other.close()
+    }
+    expect(recount(db, word)).not.toBeCloseTo(between, 12)
+    expect(share(db, word)).toBeCloseTo(recount(db, word), 12)
   })
 
   it('counts every filter shape through an index or a search, without a table scan', () => {

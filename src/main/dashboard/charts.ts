@@ -5,7 +5,7 @@ import {
   tierOverTime,
   workerDimensions,
 } from '../db/queries/dashboard'
-import { dataVersion } from '../db/queries/review/count'
+import { dataVersion } from '../db/dataVersion'
 import { ratingShares } from '../ratings/ratingShares'
 
 // A chart's figures stay valid until any connection writes to the project: at a million

@@ -8,10 +8,10 @@
 import type { Worker } from 'node:worker_threads'
 import type { AnnotationFilter } from '../../shared/filter'
 import { type Db, getDefaultNativeBinding } from '../db/connection'
+import { dataVersion } from '../db/dataVersion'
 import {
   constraintsOf,
   countResolved,
-  dataVersion,
   knownTotal,
   liveCountStatement,
   rememberTotal,

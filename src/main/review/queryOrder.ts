@@ -8,7 +8,7 @@ import type { ReviewPage } from '../../shared/contract/review'
 import { type AnnotationFilter, type SortSpec, filterKey } from '../../shared/filter'
 import { type Db, openProject } from '../db/connection'
 import { orderedIds, pageOfIds } from '../db/queries/review/query'
-import { dataVersion } from '../db/queries/review/count'
+import { dataVersion } from '../db/dataVersion'
 
 /** Tests lower these to order small projects at once. */
 export const orderTuning = {

@@ -1,4 +1,5 @@
 import type { AnnotationFilter } from '../../../../shared/filter'
+import { dataVersion } from '../../dataVersion'
 import { filterKey } from '../../../../shared/filter'
 import { ensureSearchIndexed } from '../../../search/indexer'
 import type { Db } from '../../connection'
@@ -73,12 +74,6 @@ export function liveCountStatement(db: Db, c: Constraints, generation: number): 
 // Exact totals per filter, valid while no connection has written (data_version) and this one has
 // not either (total_changes): the grid asks for many pages of one filter.
 const totals = new WeakMap<Db, { version: string; byFilter: Map<string, number> }>()
-
-/** Changes whenever any connection has written to the file, this one included. */
-export function dataVersion(db: Db): string {
-  const changes = pluck<number>(db, sql`SELECT total_changes()`)
-  return `${String(db.pragma('data_version', { simple: true }))}:${changes}`
-}
 
 /**
  * The constraints of a filter, with the full-text index complete first when the filter searches

@@ -43,7 +43,7 @@ export interface Constraints {
  * "Contains" two ways: a trigram phrase (`sentence_search`, any text of three characters or more)
  * and a LIKE pattern for shorter text. Both are case-insensitive; neither has wildcards.
  */
-interface SentenceMatch {
+export interface SentenceMatch {
   like: string
   /** FTS5 string: the text in double quotes (quotes doubled). Null below three characters. */
   trigram: string | null

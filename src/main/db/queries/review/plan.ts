@@ -1,10 +1,12 @@
 import type { Db } from '../../connection'
 import { get, pluck } from '../../connection'
+import { dataVersion } from '../../dataVersion'
 import { type SqlFragment, sql } from '../../sql'
 import {
   ALL_CHECKS,
   type CheckName,
   type Constraints,
+  type SentenceMatch,
   check,
   hasConstraints,
   inList,
@@ -286,18 +288,40 @@ function sentencePlan(c: Constraints): Plan {
     : drivenBy(c, BY_SENTENCE_LIKE, 'sentence', sql`s.text LIKE ${m.like} ESCAPE '\\'`, 'sentence')
 }
 
+// The sentences a filter's match finds, counted once per filter (its estimate is asked for twice).
+const matchedSentences = new WeakMap<SentenceMatch, number>()
+// The project's count of sentences, while no connection has written (a read of every sentence).
+const sentenceCounts = new WeakMap<Db, { version: string; count: number }>()
+
+function sentenceCount(db: Db): number {
+  const version = dataVersion(db)
+  const known = sentenceCounts.get(db)
+  if (known?.version === version) return known.count
+  const count = pluck<number>(db, sql`SELECT count(*) FROM sentences`) ?? 0
+  sentenceCounts.set(db, { version, count })
+  return count
+}
+
 /** Share of sentences the sentence filter matches (one trigram lookup, or a LIKE scan). */
 export function sentenceShare(db: Db, c: Constraints): number {
   const m = c.sentence
   if (!m) return 1
-  const matched = m.trigram
-    ? pluck<number>(
-        db,
-        sql`SELECT count(*) FROM sentence_search WHERE sentence_search MATCH ${m.trigram}`,
-      )
-    : pluck<number>(db, sql`SELECT count(*) FROM sentences WHERE text LIKE ${m.like} ESCAPE '\\'`)
-  const all = pluck<number>(db, sql`SELECT count(*) FROM sentences`) ?? 0
-  return all === 0 ? 0 : (matched ?? 0) / all
+  let matched = matchedSentences.get(m)
+  if (matched === undefined) {
+    matched =
+      (m.trigram
+        ? pluck<number>(
+            db,
+            sql`SELECT count(*) FROM sentence_search WHERE sentence_search MATCH ${m.trigram}`,
+          )
+        : pluck<number>(
+            db,
+            sql`SELECT count(*) FROM sentences WHERE text LIKE ${m.like} ESCAPE '\\'`,
+          )) ?? 0
+    matchedSentences.set(m, matched)
+  }
+  const all = sentenceCount(db)
+  return all === 0 ? 0 : matched / all
 }
 
 /**
