@@ -56,13 +56,16 @@ function isGlucose(work: ImportWork): work is Exclude<ImportWork, CollectionImpo
 /**
  * Runs an import for a job, on the thread `thread` chooses: the job hears the same progress
  * (bytes read, then the steps, then the indexing), its cancel rolls the import back (or stops
- * the indexing), and bad input fails it with the same `UserError` on either thread.
+ * the indexing), and bad input fails it with the same `UserError` on either thread. `create`
+ * makes the project when there is none (the command line's `import --db NEW`).
  */
 export async function runImport<W extends ImportWork>(
   dbPath: string,
   work: W,
   context: JobContext,
   thread: TaskThread = 'auto',
+  options: { create?: boolean } = {},
 ): Promise<ImportWorkResult<W>> {
-  return (await runTask('import', { dbPath, work }, context, thread)) as ImportWorkResult<W>
+  const input = { dbPath, work, ...(options.create ? { create: true } : {}) }
+  return (await runTask('import', input, context, thread)) as ImportWorkResult<W>
 }

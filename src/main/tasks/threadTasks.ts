@@ -19,7 +19,10 @@ import type { WriteKind, WriteRequest } from './writeTasks'
  */
 export const threadTasks = {
   /** An import into the project file (all of it or nothing), then its new text indexed. */
-  async import(input: { dbPath: string; work: ImportWork }, hooks: TaskHooks): Promise<unknown> {
+  async import(
+    input: { dbPath: string; work: ImportWork; create?: boolean },
+    hooks: TaskHooks,
+  ): Promise<unknown> {
     const { importIntoProject } = await import('../importers/intoProject')
     return importIntoProject(
       input.dbPath,
@@ -29,7 +32,7 @@ export const threadTasks = {
         indexing: (done, total) => hooks.report(indexingReport(done, total)),
         cancelled: () => hooks.cancelled(),
       },
-      opening(hooks),
+      { ...opening(hooks), ...(input.create ? { create: true } : {}) },
     )
   },
 
@@ -123,10 +126,15 @@ export type TaskThread = 'auto' | 'thread' | 'here'
  * last read, a Parquet file's row-group metadata), but its garbage, the Parquet writer's above
  * all, grows the heap to ~420 MB at a million annotations unless V8 is told to collect sooner.
  * Left 400 MB, a ten-million export's thread took it (372 MB for the process): 192 MB keeps the
- * job under 300 MB.
+ * job under 300 MB. An import keeps 30–40 MB live (its rows go to the project, its keys and file
+ * ratings to disk), but left uncapped its garbage took a ten-million import to 437 MB; capped at
+ * 192 MB it peaked at 292 MB. Its young generation stays V8's usual 16 MB: its rows die young,
+ * and the threads' 6 MB promoted them, which cost 15% more time (benchmarks.md, "Peak memory of
+ * large jobs at ten million").
  */
 const TASK_LIMITS: Partial<Record<TaskName, ResourceLimits>> = {
   export: { maxOldGenerationSizeMb: 192 },
+  import: { maxOldGenerationSizeMb: 192, maxYoungGenerationSizeMb: 16 },
 }
 
 /** Runs a task for the job `context` on the thread `where` chooses; the job hears its progress. */

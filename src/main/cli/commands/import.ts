@@ -7,7 +7,8 @@ import {
 } from '../../../shared/contract/imports'
 import { UserError } from '../../../shared/contract/errors'
 import { fileProblem } from '../../importers/errors'
-import { type ImportWorkHooks, importIntoProject } from '../../importers/intoProject'
+import type { JobReport } from '../../jobs/manager'
+import { runImport } from '../../tasks/importJob'
 import { describeAdded } from '../../../shared/summaries'
 import {
   type Command,
@@ -57,7 +58,8 @@ export const importCommand: Command = {
       }
     }
     const progress = io.interactive ? importProgress(io) : undefined
-    const result = await importIntoProject(
+    // On the task thread, as the app imports: its heap is capped, so its garbage is collected.
+    const result = await runImport(
       dbPath,
       {
         files: files.map((f) => ({ path: resolve(f) })),
@@ -67,7 +69,8 @@ export const importCommand: Command = {
           author: 'cli',
         },
       },
-      progress?.hooks ?? {},
+      { signal: new AbortController().signal, report: (r) => progress?.report(r) },
+      'auto',
       { create: true },
     )
     progress?.done()
@@ -82,13 +85,19 @@ export const importCommand: Command = {
 }
 
 /** The import's progress line on the terminal, then the indexing's. */
-function importProgress(io: CommandIo): { hooks: ImportWorkHooks; done(): void } {
+function importProgress(io: CommandIo): { report(r: JobReport): void; done(): void } {
   const importing = progressLine(io, 'bytes', 'rows')
   const indexing = progressLine(io, 'items', 'annotations')
+  let step: string | undefined
   return {
-    hooks: {
-      progress: (p) => importing.update(p.done, p.total, p.records, p.step),
-      indexing: (done, total) => indexing.update(done, total, done, 'Indexing text for search'),
+    report(r) {
+      // The rows are read in bytes, then come the steps after them, then the indexing.
+      if (r.unit === 'annotations') {
+        indexing.update(r.done, r.total ?? null, r.done, r.detail)
+        return
+      }
+      if (r.newStep) step = r.detail
+      importing.update(r.done, r.total ?? null, r.records ?? r.done, step)
     },
     // Both draw on the same line: clearing it once clears either.
     done: () => importing.done(),
