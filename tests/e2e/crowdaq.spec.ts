@@ -145,6 +145,9 @@ test('Import CROWDAQ files… is a button, reached by the keyboard, that opens t
 }) => {
   const { served, child } = await serve(['--db', join(workDir, 'cq.winnow')], workDir)
   try {
+    // Listened for from the start: Playwright turns on its interception of the chooser when the
+    // first listener comes, and a chooser opened before that is not seen.
+    const chooser = page.waitForEvent('filechooser')
     await page.goto(served.url)
     await page.getByTestId('more-collections').click()
     await page.getByTestId('more-collections-crowdaq').click()
@@ -158,7 +161,7 @@ test('Import CROWDAQ files… is a button, reached by the keyboard, that opens t
     expect(fill).not.toBe(list)
     expect(fill).not.toBe('rgba(0, 0, 0, 0)')
     await button.focus()
-    const chooser = page.waitForEvent('filechooser')
+    await expect(button).toBeFocused()
     await page.keyboard.press('Enter')
     await (await chooser).setFiles([join(FIXTURES, 'exam.json')])
     await expect(page.getByTestId('cq-exams')).toContainText('4 questions, 0 attempts')
