@@ -4,6 +4,18 @@
  * loop instead. A lint rule points here.
  */
 
+/** How many of `sorted` (ascending) are at most `value`: the index of the first one above it. */
+export function countAtMost(sorted: ArrayLike<number>, value: number): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((sorted[mid] as number) <= value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /** Adds every item to the end of `target`. */
 export function append<T>(target: T[], items: Iterable<T>): void {
   for (const item of items) target.push(item)

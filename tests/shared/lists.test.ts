@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { append, largest, smallest } from '../../src/shared/lists'
+import { append, countAtMost, largest, smallest } from '../../src/shared/lists'
 
 // Past ~120k items a spread into a call overflows the stack; these take lists of any length.
 const MANY = 300_000
@@ -22,5 +22,16 @@ describe('lists of any length', () => {
     expect(smallest([3, 4], 0)).toBe(0)
     expect(largest([])).toBe(-Infinity)
     expect(smallest([])).toBe(Infinity)
+  })
+
+  it('counts the items of a sorted list at most a value, as a plain filter does', () => {
+    const sorted = [1, 2, 2, 2, 5, 8, 8, 13]
+    for (const value of [-1, 1, 1.5, 2, 4, 5, 8, 12, 13, 99]) {
+      expect(countAtMost(sorted, value), String(value)).toBe(
+        sorted.filter((v) => v <= value).length,
+      )
+    }
+    expect(countAtMost([], 3)).toBe(0)
+    expect(countAtMost(new Float64Array([0.5, 1.5]), 1)).toBe(1)
   })
 })

@@ -12,6 +12,7 @@ import {
 import { annotationId } from '../db/queries/submissions'
 import type { ReconstructionResult } from './importTimelines'
 import { planWorker } from './importTimelines'
+import { countAtMost } from '../../shared/lists'
 
 const NOTE = 'from imported file'
 
@@ -30,14 +31,8 @@ interface Steps {
 
 function valueAt(steps: Steps | undefined, time: number): number | null {
   if (!steps) return null
-  let lo = 0
-  let hi = steps.starts.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if ((steps.starts[mid] as number) <= time) lo = mid + 1
-    else hi = mid
-  }
-  return lo === 0 ? null : (steps.values[lo - 1] as number)
+  const runs = countAtMost(steps.starts, time)
+  return runs === 0 ? null : (steps.values[runs - 1] as number)
 }
 
 /**
@@ -94,6 +89,7 @@ export function reconstructFromLog(
   for (const page of log.pages()) {
     const updates: [number, number | null, number][] = []
     for (const e of page) {
+      const ids = annotationIds(e)
       let rating: number | null
       let source: number
       const on =
@@ -106,7 +102,7 @@ export function reconstructFromLog(
         conflicts.get(on.workerId)?.has(on.submittedAt) === true
       if (e.value !== null && (conflict || on === undefined)) {
         const value = e.value
-        const pins: Pin[] = annotationIds(e).map((id) => ({ annotationId: id, value }))
+        const pins: Pin[] = ids.map((id) => ({ annotationId: id, value }))
         log.pin(pins, conflict ? on : undefined)
         rating = value
         source = SOURCE.item
@@ -114,7 +110,6 @@ export function reconstructFromLog(
         rating = on ? valueAt(steps.get(on.workerId), on.submittedAt) : null
         source = rating === null ? SOURCE.unrated : SOURCE.worker
       }
-      const ids = annotationIds(e)
       const written = e.value === null ? SOURCE.unrated : SOURCE.worker
       if (rating !== e.value || source !== written) {
         for (const id of ids) updates.push([id, rating, source])

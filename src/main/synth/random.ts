@@ -1,3 +1,5 @@
+import { countAtMost } from '../../shared/lists'
+
 /** A small seeded PRNG (sfc32) and the draws synthetic data needs. Same seed, same sequence. */
 
 export interface Random {
@@ -106,14 +108,8 @@ export class Distribution {
   draw(r: Random): number {
     const c = this.cumulative
     const x = r.next() * (c[c.length - 1] ?? 0)
-    let lo = 0
-    let hi = c.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if ((c[mid] ?? 0) > x) hi = mid
-      else lo = mid + 1
-    }
-    return lo
+    // The first weight whose running total passes x (the last, should rounding leave none).
+    return Math.max(0, Math.min(countAtMost(c, x), c.length - 1))
   }
 }
 

@@ -1,4 +1,5 @@
 import type { DeltaOp, LogEvent } from './logEvents'
+import { countAtMost } from '../lists'
 
 /** Who wrote a character: `P` the initial document, `U` the user, `A` the model or the system. */
 export type Author = 'P' | 'U' | 'A'
@@ -80,14 +81,7 @@ export class Replay {
 
   /** How many events have happened at `ms` after the first one (those at or before it). */
   countAt(ms: number): number {
-    let lo = 0
-    let hi = this.times.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if ((this.times[mid] as number) <= ms) lo = mid + 1
-      else hi = mid
-    }
-    return lo
+    return countAtMost(this.times, ms)
   }
 
   /** The document once the first `count` events are applied. */

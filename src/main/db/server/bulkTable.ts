@@ -9,3 +9,10 @@ export interface BulkTable {
 
 /** One cell of a row on its way. */
 export type BulkValue = string | number | null
+
+/** A key value written into SQL text, as SQLite and PostgreSQL both read it. */
+export function keyLiteral(v: BulkValue): string {
+  if (v === null) return 'NULL'
+  if (typeof v === 'number') return String(Math.trunc(v))
+  return `'${v.replace(/'/g, "''")}'`
+}

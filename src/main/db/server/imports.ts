@@ -3,6 +3,7 @@ import type { ServerClient } from './connect'
 import { COLLECTION_TABLES } from '../../collections/teams'
 import type { SharedTable } from '../../collections/team'
 import { type BulkTable, type BulkValue, SHARED_TABLES, copyRowsIn, copyRowsOut } from './bulk'
+import { keyLiteral } from './bulkTable'
 
 /**
  * The bulk data of one change set made after publishing (an import or an MTurk pull): sent by
@@ -181,13 +182,6 @@ export function grownRowsWhere(
   return out
 }
 
-/** A key value written into the server's SQL. */
-function literal(v: BulkValue): string {
-  if (v === null) return 'NULL'
-  if (typeof v === 'number') return String(Math.trunc(v))
-  return `'${String(v).replace(/'/g, "''")}'`
-}
-
 /**
  * Sends rows an import grew (rows the team holds already, and their children): added where the
  * server lacks them and updated where it holds them, the change set that brought each kept; then
@@ -213,7 +207,7 @@ export async function sendGrownRows(
        ON CONFLICT (${table.key.join(', ')}) DO ${updated.length > 0 ? `UPDATE SET ${updated.join(', ')}` : 'NOTHING'}`,
     )
   }
-  for (const [table, where] of grownRowsWhere(grown, literal)) {
+  for (const [table, where] of grownRowsWhere(grown, keyLiteral)) {
     const c = table.counts
     if (!c) continue
     await client.query(
@@ -229,7 +223,7 @@ export async function fetchGrownRows(
   grown: readonly GrownRow[],
 ): Promise<Map<string, BulkValue[][]>> {
   const rows = new Map<string, BulkValue[][]>()
-  for (const [table, where] of grownRowsWhere(grown, literal)) {
+  for (const [table, where] of grownRowsWhere(grown, keyLiteral)) {
     const taken: BulkValue[][] = []
     await copyRowsOut(client, table, (batch) => append(taken, batch), 5000, where)
     rows.set(table.name, taken)

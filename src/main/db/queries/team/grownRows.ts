@@ -1,5 +1,6 @@
 import type { Db } from '../../connection'
 import type { BulkValue } from '../../server/bulk'
+import { keyLiteral } from '../../server/bulkTable'
 import { COLLECTION_TABLES } from '../../../collections/teams'
 import type { SharedTable } from '../../../collections/team'
 import { localColumn } from './bulk'
@@ -48,17 +49,10 @@ export function grownRowsOf(db: Db, changeSetId: number): GrownRow[] {
   return rows.map((r) => ({ table: r.tableName, key: JSON.parse(r.rowKey) as BulkValue[] }))
 }
 
-const local = (v: BulkValue): string =>
-  v === null
-    ? 'NULL'
-    : typeof v === 'number'
-      ? String(Math.trunc(v))
-      : `'${String(v).replace(/'/g, "''")}'`
-
 /** The rows a change set grew and their children, by table, as COPY sends them. */
 export function grownRowValues(db: Db, changeSetId: number): Map<SharedTable, BulkValue[][]> {
   const rows = new Map<SharedTable, BulkValue[][]>()
-  for (const [table, where] of grownRowsWhere(grownRowsOf(db, changeSetId), local)) {
+  for (const [table, where] of grownRowsWhere(grownRowsOf(db, changeSetId), keyLiteral)) {
     const columns = table.columns.map(localColumn).join(', ')
     rows.set(
       table,
@@ -138,7 +132,7 @@ export function writeGrownRows(
 
 /** Works out again the counts the declarations derive, for the rows under grown parents. */
 export function recountGrownRows(db: Db, grown: readonly GrownRow[]): void {
-  for (const [table, where] of grownRowsWhere(grown, local)) {
+  for (const [table, where] of grownRowsWhere(grown, keyLiteral)) {
     const c = table.counts
     if (!c) continue
     db.prepare(
