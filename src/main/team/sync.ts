@@ -458,9 +458,10 @@ export function applyPulled(
           continue
         }
         const id = insertHeader(db, entry)
+        const envelope = checkEnvelope(entry.payload)
         const rows = bulk.get(entry.uid)
         if (rows) {
-          const grownRows = checkEnvelope(entry.payload).grownRows
+          const grownRows = envelope.grownRows
           const grownValues = grown.get(entry.uid) ?? new Map<string, BulkValue[][]>()
           giveWayTo(db, rows, { rows: grownRows ?? [], values: grownValues })
           if (grownRows) writeGrownRows(db, grownRows, grownValues, id)
@@ -470,7 +471,7 @@ export function applyPulled(
         }
         applyBody(db, id, entry)
         brought ||= hasAnyEntries(db, id)
-        broughtEarlier ||= checkEnvelope(entry.payload).earlier !== undefined
+        broughtEarlier ||= envelope.earlier !== undefined
         // A lone worker rating is written as the local one is; anything else is recomputed below.
         if (!applyLoneWorkerRating(db, id)) touched.push(id)
         others++
